@@ -1,0 +1,3 @@
+import ObjectGraph
+
+func registerKeyValueCodingBenchmarks(in suite: BenchmarkSuite) {}

@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+// ObjectGraph: key-value coding, key-value observing, undo, predicates and a managed-object
+// stack for Swift on Linux. Layering and names: Docs/Architecture.md.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "ObjectGraph",
+    products: [
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .executable(name: "benchmarks", targets: ["Benchmarks"]),
+    ],
+    targets: [
+        // Layers, bottom up (see Docs/Architecture.md).
+        .target(name: "KeyValueCoding", path: "Sources/KeyValueCoding", swiftSettings: strict),
+        .target(name: "KeyValueObserving", dependencies: ["KeyValueCoding"],
+                path: "Sources/KeyValueObserving", swiftSettings: strict),
+        .target(name: "UndoManagement", dependencies: ["KeyValueObserving"],
+                path: "Sources/UndoManagement", swiftSettings: strict),
+        .target(name: "Predicates", dependencies: ["KeyValueCoding"],
+                path: "Sources/Predicates", swiftSettings: strict),
+        .target(name: "ObjectGraph",
+                dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates"],
+                path: "Sources/ObjectGraph", swiftSettings: strict),
+
+        // Benchmarks: one executable, `swift run -c release benchmarks`.
+        .executableTarget(name: "Benchmarks", dependencies: ["ObjectGraph"],
+                          path: "Benchmarks", swiftSettings: strict),
+
+        // Tests: one target per layer.
+        .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding"],
+                    path: "Tests/KeyValueCodingTests", swiftSettings: strict),
+        .testTarget(name: "KeyValueObservingTests", dependencies: ["KeyValueObserving"],
+                    path: "Tests/KeyValueObservingTests", swiftSettings: strict),
+        .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"],
+                    path: "Tests/UndoManagementTests", swiftSettings: strict),
+        .testTarget(name: "PredicatesTests", dependencies: ["Predicates"],
+                    path: "Tests/PredicatesTests", swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

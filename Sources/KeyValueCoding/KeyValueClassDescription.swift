@@ -1,0 +1,141 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// The keys of one key-value coding class, found once by reflection and cached.
+///
+/// The description lists the class's stored properties (including its superclasses'), the
+/// wrapped properties of property wrappers that conform to ``KeyValuePropertyWrapper`` (under
+/// their plain names), and the computed keys that the class lists in
+/// ``KeyValueCodable/computedKeys``. A computed key with the name of a stored property replaces
+/// it. Fields whose names start with `$` (such as `lazy` storage) are not keys.
+///
+/// Thread safety: descriptions are immutable and the cache behind ``of(_:)`` is thread-safe.
+public final class KeyValueClassDescription: @unchecked Sendable {
+    // @unchecked: every stored property is an immutable `let` of Sendable contents; the
+    // metatype is immutable.
+
+    /// The class described.
+    public let describedType: any KeyValueCodable.Type
+    /// The keys' properties, in declaration order (superclass first), then computed keys.
+    public let properties: [KeyValueProperty]
+    /// The validators the class declares, by key.
+    public let validators: [String: KeyValueValidator]
+
+    private let keys: [String]
+    private let index: [String: Int]
+
+    private init(type: any KeyValueCodable.Type) {
+        describedType = type
+        var found: [KeyValueProperty] = []
+        var positions: [String: Int] = [:]
+        func add(_ property: KeyValueProperty) {
+            if let existing = positions[property.key] {
+                found[existing] = property
+            } else {
+                positions[property.key] = found.count
+                found.append(property)
+            }
+        }
+        // `_EachFieldOptions.classType` is a `static var` in the standard library; its raw value is 1.
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, offset, fieldType, _ in
+            let name = String(cString: rawName)
+            guard !name.isEmpty, !name.hasPrefix("$") else { return true }
+            if let wrapperType = fieldType as? any KeyValuePropertyWrapper.Type, name.hasPrefix("_") {
+                add(PropertyBuilder.wrapped(wrapperType, key: String(name.dropFirst()), offset: offset))
+            } else {
+                add(Self.storedProperty(fieldType, key: name, offset: offset))
+            }
+            return true
+        }
+        for (key, keyPath) in type.computedKeys.sorted(by: { $0.key < $1.key }) {
+            add(PropertyBuilder.computed(key: key, keyPath: keyPath))
+        }
+        properties = found
+        keys = found.map(\.key)
+        index = positions
+        validators = type.validators
+    }
+
+    private static func storedProperty(_ fieldType: Any.Type, key: String, offset: Int) -> KeyValueProperty {
+        func open<T>(_: T.Type) -> KeyValueProperty {
+            PropertyBuilder.stored(T.self, key: key, offset: offset)
+        }
+        return _openExistential(fieldType, do: open)
+    }
+
+    /// Returns the property for `key`, or nil when the class has no such key.
+    ///
+    /// - Complexity: O(1) for classes with many keys; a short linear scan of string
+    ///   comparisons for classes with up to 16 keys (faster than hashing).
+    @inlinable
+    public func property(forKey key: String) -> KeyValueProperty? {
+        guard let position = position(ofKey: key) else { return nil }
+        return properties[position]
+    }
+
+    @usableFromInline
+    func position(ofKey key: String) -> Int? {
+        if keys.count <= 16 {
+            return keys.withUnsafeBufferPointer { buffer in
+                for i in 0..<buffer.count where buffer[i] == key { return i }
+                return nil
+            }
+        }
+        return index[key]
+    }
+
+    /// The keys of the class, in the order of ``properties``.
+    public var allKeys: [String] { keys }
+
+    // MARK: Cache
+
+    /// Returns the description of `type`, building and caching it on first use.
+    ///
+    /// - Complexity: O(1) after the first call for a type.
+    /// - Note: Thread-safe. Descriptions live as long as the process, like the types they
+    ///   describe.
+    public static func of(_ type: any KeyValueCodable.Type) -> KeyValueClassDescription {
+        let identifier = UInt(bitPattern: ObjectIdentifier(type).hashValue)
+        let slot = Int(truncatingIfNeeded: (identifier >> 4) ^ (identifier >> 12)) & (slotCount - 1)
+        let bits = slots.pointer[slot].load(ordering: .acquiring)
+        if bits != 0 {
+            let cached = Unmanaged<KeyValueClassDescription>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+                .takeUnretainedValue()
+            if ObjectIdentifier(cached.describedType) == ObjectIdentifier(type) { return cached }
+        }
+        let description = lookUpOrBuild(type)
+        // Descriptions are never released (they are retained in `registry`), so publishing an
+        // unretained pointer is safe.
+        slots.pointer[slot].store(UInt(bitPattern: Unmanaged.passUnretained(description).toOpaque()),
+                                  ordering: .releasing)
+        return description
+    }
+
+    private static let slotCount = 256
+    private static let slots = SlotTable(count: slotCount)
+    private static let registry = Mutex<[ObjectIdentifier: KeyValueClassDescription]>([:])
+
+    @inline(never)
+    private static func lookUpOrBuild(_ type: any KeyValueCodable.Type) -> KeyValueClassDescription {
+        let identifier = ObjectIdentifier(type)
+        if let existing = registry.withLock({ $0[identifier] }) { return existing }
+        // Build outside the lock: building reads `computedKeys`, which is user code.
+        let built = KeyValueClassDescription(type: type)
+        return registry.withLock { table in
+            if let existing = table[identifier] { return existing }
+            table[identifier] = built
+            return built
+        }
+    }
+}
+
+/// A fixed table of atomic words, allocated once and never freed.
+private final class SlotTable: Sendable {
+    // The pointer is immutable and the memory it points to is only reached through atomics.
+    nonisolated(unsafe) let pointer: UnsafeMutablePointer<Atomic<UInt>>
+
+    init(count: Int) {
+        pointer = .allocate(capacity: count)
+        for i in 0..<count { (pointer + i).initialize(to: Atomic<UInt>(0)) }
+    }
+}

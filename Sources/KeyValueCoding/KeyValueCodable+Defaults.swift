@@ -1,0 +1,101 @@
+import Foundation
+
+extension KeyValueCodable {
+    public func value(forKey key: String) throws -> Any? {
+        let description = KeyValueClassDescription.of(type(of: self))
+        if let property = description.property(forKey: key) {
+            return property.value(of: self)
+        }
+        return try value(forUndefinedKey: key)
+    }
+
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        let description = KeyValueClassDescription.of(type(of: self))
+        guard let property = description.property(forKey: key) else {
+            try setValue(value, forUndefinedKey: key)
+            return
+        }
+        try property.setValue(value, on: self)
+    }
+
+    public func value(forUndefinedKey key: String) throws -> Any? {
+        throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
+    }
+
+    public func setValue(_ value: Any?, forUndefinedKey key: String) throws {
+        throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
+    }
+
+    public func setNilValueForKey(_ key: String) throws {
+        throw KeyValueCodingError.nilNotAllowed(key: key, type: typeName(type(of: self)))
+    }
+
+    public func validateValue(_ value: inout Any?, forKey key: String) throws {
+        let description = KeyValueClassDescription.of(type(of: self))
+        guard let validator = description.validators[key] else {
+            if description.property(forKey: key) == nil {
+                throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
+            }
+            return
+        }
+        do {
+            try validator(&value)
+        } catch let error as KeyValueValidationError {
+            throw KeyValueCodingError.validationFailed(key: key, type: typeName(type(of: self)),
+                                                       reason: error.reason)
+        } catch let error as KeyValueCodingError {
+            throw error
+        } catch {
+            throw KeyValueCodingError.validationFailed(key: key, type: typeName(type(of: self)),
+                                                       reason: String(describing: error))
+        }
+    }
+
+    public static var computedKeys: [String: AnyKeyPath] { [:] }
+
+    public static var validators: [String: KeyValueValidator] { [:] }
+
+    public static func automaticallyNotifiesObservers(forKey key: String) -> Bool { true }
+
+    public func willChangeValue(forKey key: String) {}
+    public func didChangeValue(forKey key: String) {}
+    public func willChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {}
+    public func didChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {}
+    public func willChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
+                                using objects: Set<AnyHashable>) {}
+    public func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
+                               using objects: Set<AnyHashable>) {}
+}
+
+extension KeyValueCodable {
+    /// Returns the values of several keys at once, `NSNull` standing for `nil`.
+    ///
+    /// - Parameter keys: The keys to read.
+    /// - Returns: A dictionary from each key to its value (`NSNull()` for `nil`).
+    /// - Throws: The first error that ``value(forKey:)`` throws.
+    ///
+    /// Corresponds to `-[NSObject dictionaryWithValuesForKeys:]`.
+    public func dictionaryWithValues(forKeys keys: [String]) throws -> [String: Any] {
+        var result: [String: Any] = [:]
+        result.reserveCapacity(keys.count)
+        for key in keys {
+            result[key] = try value(forKey: key) ?? NSNull()
+        }
+        return result
+    }
+
+    /// Sets several keys at once; `NSNull` values set `nil`.
+    ///
+    /// Keys are set in the dictionary's iteration order; the first error stops the loop, so
+    /// keys set before it keep their new values (as on Apple platforms).
+    ///
+    /// - Parameter keyedValues: The values to set, by key.
+    /// - Throws: The first error that ``setValue(_:forKey:)`` throws.
+    ///
+    /// Corresponds to `-[NSObject setValuesForKeysWithDictionary:]`.
+    public func setValuesForKeys(_ keyedValues: [String: Any]) throws {
+        for (key, value) in keyedValues {
+            try setValue(value is NSNull ? nil : value, forKey: key)
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// A class whose properties can be read and written by name, at run time.
+///
+/// Conform a class to `KeyValueCodable` and its stored properties become keys, found once per
+/// type by reflection: there is nothing to list. Subclasses inherit their superclass's keys.
+/// Computed properties become keys when the type lists them in ``computedKeys``.
+///
+/// ```swift
+/// final class Person: KeyValueCodable {
+///     var name = ""
+///     var age = 0
+///     var manager: Person?
+/// }
+///
+/// let ada = Person()
+/// try ada.setValue("Ada", forKey: "name")
+/// try ada.setValue(36.0, forKey: "age")           // numbers bridge: Double → Int
+/// let name = try ada.value(forKey: "name")         // "Ada" as Any?
+/// let boss = try ada.value(forKeyPath: "manager.name")  // nil: the path stops at nil
+/// ```
+///
+/// Values travel as `Any?`. Numbers bridge as `NSNumber` does on Apple platforms: any integer,
+/// floating-point, `Decimal` or `Bool` value can be set into any numeric or `Bool` property
+/// (floating-point values are truncated toward zero into integers, as `intValue` does; a value
+/// that does not fit is a thrown ``KeyValueCodingError/valueOutOfRange(key:type:value:)``).
+///
+/// Every requirement has a default implementation. Override the customisation points in the
+/// conforming class itself (not in an extension) so that subclasses can override them again.
+///
+/// Corresponds to Apple's `NSKeyValueCoding` informal protocol on `NSObject`.
+///
+/// - Important: Thread safety: reading and writing values is as thread-safe as the properties
+///   themselves (that is, not at all for a plain `var`). The per-type accessor cache behind these
+///   methods is thread-safe.
+public protocol KeyValueCodable: AnyObject {
+    /// Returns the value of the property identified by `key`.
+    ///
+    /// Optional properties that hold `nil` return `nil` (not a wrapped optional).
+    ///
+    /// - Parameter key: The name of a stored property, a property wrapper's wrapped property,
+    ///   or a computed key listed in ``computedKeys``.
+    /// - Returns: The value, as `Any?`.
+    /// - Throws: Whatever ``value(forUndefinedKey:)`` throws when there is no such key
+    ///   (by default ``KeyValueCodingError/undefinedKey(_:type:)``).
+    /// - Complexity: O(1) amortised; the accessors are found once per type.
+    ///
+    /// Corresponds to `-[NSObject valueForKey:]`.
+    func value(forKey key: String) throws -> Any?
+
+    /// Sets the property identified by `key` to `value`.
+    ///
+    /// Numbers and `Bool` bridge between numeric types; `nil` into a non-optional property calls
+    /// ``setNilValueForKey(_:)``. Change notifications are sent around the store when the type
+    /// is observable (see the KeyValueObserving layer).
+    ///
+    /// - Parameters:
+    ///   - value: The new value; `nil` for none.
+    ///   - key: The name of a settable property.
+    /// - Throws: ``KeyValueCodingError/typeMismatch(key:type:expected:actual:)`` for a value of
+    ///   the wrong kind, ``KeyValueCodingError/valueOutOfRange(key:type:value:)`` for a number
+    ///   that does not fit, ``KeyValueCodingError/readOnlyKey(_:type:)`` for a read-only computed
+    ///   key, and whatever ``setValue(_:forUndefinedKey:)`` or ``setNilValueForKey(_:)`` throw.
+    ///
+    /// Corresponds to `-[NSObject setValue:forKey:]`.
+    func setValue(_ value: Any?, forKey key: String) throws
+
+    /// Called by ``value(forKey:)`` when the type has no property for `key`.
+    ///
+    /// The default implementation throws ``KeyValueCodingError/undefinedKey(_:type:)``.
+    /// Override it to return values for keys the type computes on demand.
+    ///
+    /// Corresponds to `-[NSObject valueForUndefinedKey:]` (which raises an exception).
+    func value(forUndefinedKey key: String) throws -> Any?
+
+    /// Called by ``setValue(_:forKey:)`` when the type has no property for `key`.
+    ///
+    /// The default implementation throws ``KeyValueCodingError/undefinedKey(_:type:)``.
+    ///
+    /// Corresponds to `-[NSObject setValue:forUndefinedKey:]`.
+    func setValue(_ value: Any?, forUndefinedKey key: String) throws
+
+    /// Called by ``setValue(_:forKey:)`` when `nil` is set into a non-optional property.
+    ///
+    /// The default implementation throws ``KeyValueCodingError/nilNotAllowed(key:type:)``.
+    /// Override it to store a default instead (for example `0` for a number).
+    ///
+    /// Corresponds to `-[NSObject setNilValueForKey:]`, which Apple calls only for scalar
+    /// properties; here it is called for every non-optional property, since a Swift `String`
+    /// cannot hold `nil` either.
+    func setNilValueForKey(_ key: String) throws
+
+    /// Validates a value before it is set, and may replace it.
+    ///
+    /// The default implementation runs the validator that ``validators`` lists for `key`, if
+    /// any, and otherwise accepts the value. Setting a value does not validate it: call this
+    /// first, as with Apple's API.
+    ///
+    /// - Parameters:
+    ///   - value: The proposed value; a validator may replace it.
+    ///   - key: The key the value is meant for.
+    /// - Throws: ``KeyValueCodingError/validationFailed(key:type:reason:)`` when the value is
+    ///   rejected.
+    ///
+    /// Corresponds to `-[NSObject validateValue:forKey:error:]`.
+    func validateValue(_ value: inout Any?, forKey key: String) throws
+
+    /// Computed properties exposed as keys, by name.
+    ///
+    /// A `ReferenceWritableKeyPath` makes the key settable; any other key path makes it
+    /// read-only. Stored properties need not be listed. Declare this as a `class var` in a
+    /// non-final class so that subclasses can add keys. The default is empty.
+    ///
+    /// ```swift
+    /// class var computedKeys: [String: AnyKeyPath] { ["fullName": \Person.fullName] }
+    /// ```
+    static var computedKeys: [String: AnyKeyPath] { get }
+
+    /// Validators by key, used by the default ``validateValue(_:forKey:)``. The default is empty.
+    static var validators: [String: KeyValueValidator] { get }
+
+    // MARK: Change notification hooks
+
+    /// Whether ``setValue(_:forKey:)`` and observable property wrappers send change
+    /// notifications for `key` by themselves. The default is `true`.
+    ///
+    /// Corresponds to `+[NSObject automaticallyNotifiesObserversForKey:]`.
+    static func automaticallyNotifiesObservers(forKey key: String) -> Bool
+
+    /// Tells observers that the value for `key` is about to change. A no-op unless the type
+    /// is observable (see `KeyValueObservable`).
+    func willChangeValue(forKey key: String)
+
+    /// Tells observers that the value for `key` has changed. A no-op unless the type is
+    /// observable.
+    func didChangeValue(forKey key: String)
+
+    /// Tells observers that elements of the to-many property `key` are about to change at
+    /// `indexes`. A no-op unless the type is observable.
+    func willChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String)
+
+    /// Tells observers that elements of the to-many property `key` changed at `indexes`.
+    /// A no-op unless the type is observable.
+    func didChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String)
+
+    /// Tells observers that the unordered to-many property `key` is about to change by
+    /// `mutation` with `objects`. A no-op unless the type is observable.
+    func willChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
+                         using objects: Set<AnyHashable>)
+
+    /// Tells observers that the unordered to-many property `key` changed by `mutation` with
+    /// `objects`. A no-op unless the type is observable.
+    func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
+                        using objects: Set<AnyHashable>)
+}
+
+/// The kind of a change to a property (Apple: `NSKeyValueChange`).
+public enum KeyValueChangeKind: Int, Sendable, Hashable {
+    /// The value was replaced as a whole.
+    case setting = 1
+    /// Elements were inserted into a to-many property.
+    case insertion = 2
+    /// Elements were removed from a to-many property.
+    case removal = 3
+    /// Elements of a to-many property were replaced.
+    case replacement = 4
+}
+
+/// How an unordered to-many property changes (Apple: `NSKeyValueSetMutationKind`).
+public enum KeyValueSetMutationKind: Int, Sendable, Hashable {
+    /// Objects are added (a union).
+    case union = 1
+    /// Objects are removed.
+    case minus = 2
+    /// Only the given objects are kept.
+    case intersect = 3
+    /// The set is replaced.
+    case set = 4
+}
+
+/// A validator: accepts `value` (returns), replaces it (assigns), or rejects it (throws).
+///
+/// Throw a ``KeyValueValidationError`` to give a reason; ``KeyValueCodable/validateValue(_:forKey:)``
+/// wraps it into ``KeyValueCodingError/validationFailed(key:type:reason:)`` with the key.
+public typealias KeyValueValidator = @Sendable (_ value: inout Any?) throws -> Void
+
+/// The reason a validator rejects a value.
+public struct KeyValueValidationError: Error, Sendable, Equatable {
+    /// Why the value was rejected, in words a user can read.
+    public var reason: String
+    /// Creates a rejection with a reason.
+    public init(_ reason: String) { self.reason = reason }
+}

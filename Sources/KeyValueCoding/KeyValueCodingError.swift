@@ -1,0 +1,68 @@
+/// An error thrown by key-value coding.
+///
+/// Apple's `NSKeyValueCoding` raises Objective-C exceptions (`NSUndefinedKeyException`,
+/// `NSInvalidArgumentException`) for these cases; ObjectGraph throws instead, and every case
+/// carries the key (or key path) and the type that caused it.
+public enum KeyValueCodingError: Error, Equatable, Sendable {
+    /// The type has no property, computed key or override for `key`
+    /// (Apple: `valueForUndefinedKey:` / `setValue:forUndefinedKey:`).
+    case undefinedKey(String, type: String)
+    /// The value cannot be stored into the property: it has another type.
+    case typeMismatch(key: String, type: String, expected: String, actual: String)
+    /// A number does not fit into the property's numeric type (for example `300` into `UInt8`,
+    /// or NaN into `Int`).
+    case valueOutOfRange(key: String, type: String, value: String)
+    /// `nil` was set into a non-optional property and `setNilValueForKey(_:)` was not overridden.
+    case nilNotAllowed(key: String, type: String)
+    /// The key names a read-only computed property.
+    case readOnlyKey(String, type: String)
+    /// The key path is malformed (empty, or an empty component such as `"a..b"`).
+    case malformedKeyPath(String, reason: String)
+    /// The key path names a collection operator that does not exist (for example `"@median"`).
+    case unknownOperator(String, keyPath: String)
+    /// A collection operator other than `@count` has no key path to its right.
+    case missingRightKeyPath(operator: String, keyPath: String)
+    /// A collection operator was applied to something that is not a collection, or whose
+    /// elements the operator cannot combine (for example `@sum` of strings).
+    case invalidOperand(operator: String, reason: String)
+    /// A validator rejected the value.
+    case validationFailed(key: String, type: String, reason: String)
+    /// `mutableArrayValue(forKey:)` / `mutableSetValue(forKey:)` on a property that is not an
+    /// array (or set), or an index out of range through such a proxy.
+    case invalidCollectionAccess(key: String, type: String, reason: String)
+}
+
+extension KeyValueCodingError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .undefinedKey(key, type):
+            return "\(type) is not key-value coding-compliant for the key '\(key)'"
+        case let .typeMismatch(key, type, expected, actual):
+            return "cannot set a value of type \(actual) for the key '\(key)' of \(type): expected \(expected)"
+        case let .valueOutOfRange(key, type, value):
+            return "the value \(value) is out of range for the key '\(key)' of \(type)"
+        case let .nilNotAllowed(key, type):
+            return "cannot set nil for the non-optional key '\(key)' of \(type)"
+        case let .readOnlyKey(key, type):
+            return "the key '\(key)' of \(type) is read-only"
+        case let .malformedKeyPath(path, reason):
+            return "malformed key path '\(path)': \(reason)"
+        case let .unknownOperator(op, path):
+            return "unknown collection operator '\(op)' in key path '\(path)'"
+        case let .missingRightKeyPath(op, path):
+            return "the collection operator '\(op)' needs a key path to its right in '\(path)'"
+        case let .invalidOperand(op, reason):
+            return "the collection operator '\(op)' cannot be applied: \(reason)"
+        case let .validationFailed(key, type, reason):
+            return "validation failed for the key '\(key)' of \(type): \(reason)"
+        case let .invalidCollectionAccess(key, type, reason):
+            return "invalid collection access for the key '\(key)' of \(type): \(reason)"
+        }
+    }
+}
+
+/// The name of a type as shown in error messages.
+@usableFromInline
+func typeName(_ type: Any.Type) -> String {
+    String(reflecting: type)
+}

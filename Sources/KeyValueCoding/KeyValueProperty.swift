@@ -1,0 +1,324 @@
+import Foundation
+
+/// One key of a key-value coding class: how to read it and how to write it.
+///
+/// Properties are found once per class by reflection (see ``KeyValueClassDescription``) and are
+/// immutable afterwards. Higher layers (observing, managed objects) use this description to
+/// reach a property's storage.
+///
+/// Thread safety: immutable, so safe to share; reading or writing an object's value through it
+/// is as thread-safe as the property itself.
+public final class KeyValueProperty: @unchecked Sendable {
+    // @unchecked: every stored property is a `let`. The accessor closures capture only
+    // immutable values (a key, a byte offset, metatypes, a key path) and keep no state, so
+    // calling them from several threads is as safe as the property access they perform.
+
+    /// Where a property's value lives.
+    public enum Storage: @unchecked Sendable {
+        /// A stored property at a byte offset inside the instance.
+        case stored(offset: Int)
+        /// A property wrapper's storage at a byte offset; the wrapper's type is given.
+        case wrapped(offset: Int, wrapperType: any KeyValuePropertyWrapper.Type)
+        /// A computed property reached through a key path.
+        case computed(AnyKeyPath)
+    }
+
+    /// The key.
+    public let key: String
+    /// The declared type of the value (`Optional<T>` for optional properties).
+    public let valueType: Any.Type
+    /// Where the value lives.
+    public let storage: Storage
+    /// Whether the property accepts `nil`.
+    public let isOptional: Bool
+    /// Whether the property cannot be set (a read-only computed key).
+    public var isReadOnly: Bool { setter == nil }
+
+    @usableFromInline let getter: (AnyObject) -> Any?
+    /// Stores a non-nil value; `notify` asks for change notifications around the store.
+    @usableFromInline let setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?
+    /// Stores nil; present only for optional properties.
+    @usableFromInline let nilSetter: ((any KeyValueCodable, Bool) -> Void)?
+
+    init(key: String, valueType: Any.Type, storage: Storage, isOptional: Bool,
+         getter: @escaping (AnyObject) -> Any?,
+         setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?,
+         nilSetter: ((any KeyValueCodable, Bool) -> Void)?) {
+        self.key = key
+        self.valueType = valueType
+        self.storage = storage
+        self.isOptional = isOptional
+        self.getter = getter
+        self.setter = setter
+        self.nilSetter = nilSetter
+    }
+
+    /// Reads the value of this property in `object`.
+    ///
+    /// - Parameter object: An instance of the class (or a subclass) this property was found in.
+    /// - Returns: The value; `nil` when an optional property holds `nil`.
+    @inlinable
+    public func value(of object: AnyObject) -> Any? {
+        getter(object)
+    }
+
+    /// Sets the value of this property in `object`, converting numbers as needed.
+    ///
+    /// - Parameters:
+    ///   - value: The new value, or `nil`.
+    ///   - object: An instance of the class (or a subclass) this property was found in.
+    ///   - notify: Whether to send change notifications around the store. By default, those
+    ///     that the object's type sends automatically for this key.
+    /// - Throws: ``KeyValueCodingError`` when the value has the wrong type or range, when the
+    ///   key is read-only, or what `setNilValueForKey(_:)` throws for `nil`.
+    public func setValue(_ value: Any?, on object: any KeyValueCodable, notify: Bool? = nil) throws {
+        guard let setter else {
+            throw KeyValueCodingError.readOnlyKey(key, type: typeName(type(of: object)))
+        }
+        let notify = notify ?? type(of: object).automaticallyNotifiesObservers(forKey: key)
+        if let value {
+            try setter(object, value, notify)
+        } else if let nilSetter {
+            nilSetter(object, notify)
+        } else {
+            try object.setNilValueForKey(key)
+        }
+    }
+}
+
+// MARK: - Building accessors
+
+/// The address of a field inside an instance.
+@inline(__always)
+func fieldAddress<T>(_ object: AnyObject, _ offset: Int, _: T.Type) -> UnsafeMutablePointer<T> {
+    (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+        .assumingMemoryBound(to: T.self)
+}
+
+/// Converts `value` to `T`: as it is, or by numeric bridging.
+///
+/// - Returns: The converted value, or `nil` when `value` is an `Optional` holding `nil`.
+@inline(__always)
+func coerce<T>(_ value: Any, to: T.Type, key: String, owner: AnyObject) throws -> T? {
+    if let exact = value as? T { return exact }
+    return try coerceSlowly(value, to: T.self, key: key, owner: owner)
+}
+
+@inline(never)
+func coerceSlowly<T>(_ value: Any, to: T.Type, key: String, owner: AnyObject) throws -> T? {
+    if isNilOptional(value) { return nil }
+    if let numericType = T.self as? any KeyValueNumeric.Type, let number = KeyValueNumber(value) {
+        guard let converted = numericType.init(bridging: number) else {
+            throw KeyValueCodingError.valueOutOfRange(
+                key: key, type: typeName(type(of: owner)), value: String(describing: value))
+        }
+        return (converted as! T)
+    }
+    if let rawType = T.self as? any RawRepresentable.Type, let converted = makeRaw(rawType, value) {
+        return (converted as! T)
+    }
+    throw KeyValueCodingError.typeMismatch(
+        key: key, type: typeName(type(of: owner)), expected: typeName(T.self),
+        actual: typeName(type(of: value)))
+}
+
+/// Builds an enumeration (or other raw-representable) value from its raw value, so that an
+/// `Int`-backed enum property accepts numbers and a `String`-backed one strings.
+private func makeRaw<R: RawRepresentable>(_: R.Type, _ value: Any) -> R? {
+    if let raw = value as? R.RawValue { return R(rawValue: raw) }
+    if let numericRaw = R.RawValue.self as? any KeyValueNumeric.Type,
+       let number = KeyValueNumber(value),
+       let raw = numericRaw.init(bridging: number) as? R.RawValue {
+        return R(rawValue: raw)
+    }
+    return nil
+}
+
+/// An optional, seen through `Any`: lets nested optionals be flattened.
+protocol OptionalValue {
+    var wrappedAny: Any? { get }
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalValue {
+    var wrappedAny: Any? {
+        switch self {
+        case .some(let value): return flattenOptional(value)
+        case .none: return nil
+        }
+    }
+    static var wrappedType: Any.Type { Wrapped.self }
+}
+
+/// Unwraps an `Any` holding an `Optional` (at any depth) into a plain `Any?`.
+///
+/// - Parameter value: A value that may be an `Optional` seen through `Any`.
+/// - Returns: The innermost wrapped value, or `nil`.
+public func flattenOptional(_ value: Any?) -> Any? {
+    guard let value else { return nil }
+    if let optional = value as? any OptionalValue { return optional.wrappedAny }
+    return value
+}
+
+/// Whether `value` is an `Optional` that holds `nil`.
+func isNilOptional(_ value: Any) -> Bool {
+    if let optional = value as? any OptionalValue { return optional.wrappedAny == nil }
+    return false
+}
+
+enum PropertyBuilder {
+    /// A stored property of type `T` at `offset`.
+    @_specialize(exported: false, where T == Int)
+    @_specialize(exported: false, where T == Double)
+    @_specialize(exported: false, where T == String)
+    @_specialize(exported: false, where T == Bool)
+    static func stored<T>(_: T.Type, key: String, offset: Int) -> KeyValueProperty {
+        if let optionalType = T.self as? any OptionalValue.Type {
+            return optionalStored(optionalType.wrappedType, key: key, offset: offset, declared: T.self)
+        }
+        return KeyValueProperty(
+            key: key, valueType: T.self, storage: .stored(offset: offset), isOptional: false,
+            getter: { object in fieldAddress(object, offset, T.self).pointee },
+            setter: { object, value, notify in
+                guard let converted = try coerce(value, to: T.self, key: key, owner: object) else {
+                    try object.setNilValueForKey(key)
+                    return
+                }
+                if notify {
+                    object.willChangeValue(forKey: key)
+                    fieldAddress(object, offset, T.self).pointee = converted
+                    object.didChangeValue(forKey: key)
+                } else {
+                    fieldAddress(object, offset, T.self).pointee = converted
+                }
+            },
+            nilSetter: nil)
+    }
+
+    /// A stored property of type `Optional<W>` at `offset`.
+    static func optionalStored(_ wrapped: Any.Type, key: String, offset: Int,
+                               declared: Any.Type) -> KeyValueProperty {
+        func build<W>(_: W.Type) -> KeyValueProperty {
+            KeyValueProperty(
+                key: key, valueType: declared, storage: .stored(offset: offset), isOptional: true,
+                getter: { object in
+                    fieldAddress(object, offset, W?.self).pointee.map { flattenOptional($0) } ?? nil
+                },
+                setter: { object, value, notify in
+                    let converted = try coerce(value, to: W.self, key: key, owner: object)
+                    if notify { object.willChangeValue(forKey: key) }
+                    fieldAddress(object, offset, W?.self).pointee = converted
+                    if notify { object.didChangeValue(forKey: key) }
+                },
+                nilSetter: { object, notify in
+                    if notify { object.willChangeValue(forKey: key) }
+                    fieldAddress(object, offset, W?.self).pointee = nil
+                    if notify { object.didChangeValue(forKey: key) }
+                })
+        }
+        return _openExistential(wrapped, do: build)
+    }
+
+    /// A property wrapper `W` whose storage is at `offset`.
+    static func wrapped<W: KeyValuePropertyWrapper>(_: W.Type, key: String, offset: Int) -> KeyValueProperty {
+        let optionalType = W.Value.self as? any OptionalValue.Type
+        func store(_ object: any KeyValueCodable, _ value: W.Value, _ notify: Bool) {
+            let address = fieldAddress(object, offset, W.self)
+            if notify {
+                W.setKeyValueWrappedValue(value, storage: address, object: object, key: key)
+            } else {
+                address.pointee.keyValueWrappedValue = value
+            }
+        }
+        var nilSetter: ((any KeyValueCodable, Bool) -> Void)?
+        if optionalType != nil {
+            nilSetter = { object, notify in
+                // `W.Value` is an Optional here, so a nil `Any?` converts to it.
+                let none: Any? = nil
+                store(object, none as! W.Value, notify)
+            }
+        }
+        return KeyValueProperty(
+            key: key, valueType: W.Value.self, storage: .wrapped(offset: offset, wrapperType: W.self),
+            isOptional: optionalType != nil,
+            getter: { object in
+                let value = fieldAddress(object, offset, W.self).pointee.keyValueWrappedValue
+                return optionalType == nil ? value : flattenOptional(value)
+            },
+            setter: { object, value, notify in
+                if let optionalType {
+                    let converted = try coerceOptional(value, wrapped: optionalType.wrappedType,
+                                                       as: W.Value.self, key: key, owner: object)
+                    store(object, converted, notify)
+                    return
+                }
+                guard let converted = try coerce(value, to: W.Value.self, key: key, owner: object) else {
+                    try object.setNilValueForKey(key)
+                    return
+                }
+                store(object, converted, notify)
+            },
+            nilSetter: nilSetter)
+    }
+
+    /// A computed key reached through `keyPath`.
+    static func computed(key: String, keyPath: AnyKeyPath) -> KeyValueProperty {
+        let pathType = type(of: keyPath)
+        func withRoot<Root>(_: Root.Type) -> KeyValueProperty {
+            func withValue<Value>(_: Value.Type) -> KeyValueProperty {
+                let isOptional = Value.self is any OptionalValue.Type
+                var setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?
+                var nilSetter: ((any KeyValueCodable, Bool) -> Void)?
+                if let writable = keyPath as? ReferenceWritableKeyPath<Root, Value> {
+                    func store(_ object: any KeyValueCodable, _ value: Value, _ notify: Bool) {
+                        guard let root = object as? Root else { return }
+                        if notify { object.willChangeValue(forKey: key) }
+                        root[keyPath: writable] = value
+                        if notify { object.didChangeValue(forKey: key) }
+                    }
+                    if let optionalType = Value.self as? any OptionalValue.Type {
+                        setter = { object, value, notify in
+                            let converted = try coerceOptional(value, wrapped: optionalType.wrappedType,
+                                                               as: Value.self, key: key, owner: object)
+                            store(object, converted, notify)
+                        }
+                        nilSetter = { object, notify in
+                            let none: Any? = nil
+                            store(object, none as! Value, notify)
+                        }
+                    } else {
+                        setter = { object, value, notify in
+                            guard let converted = try coerce(value, to: Value.self, key: key, owner: object)
+                            else {
+                                try object.setNilValueForKey(key)
+                                return
+                            }
+                            store(object, converted, notify)
+                        }
+                    }
+                }
+                return KeyValueProperty(
+                    key: key, valueType: Value.self, storage: .computed(keyPath),
+                    isOptional: isOptional,
+                    getter: { object in
+                        guard let root = object as? Root else { return nil }
+                        return flattenOptional(root[keyPath: keyPath as! KeyPath<Root, Value>])
+                    },
+                    setter: setter, nilSetter: nilSetter)
+            }
+            return _openExistential(pathType.valueType, do: withValue)
+        }
+        return _openExistential(pathType.rootType, do: withRoot)
+    }
+}
+
+/// Converts `value` into `Optional<Wrapped>` typed as `V` (which is that optional type).
+func coerceOptional<V>(_ value: Any, wrapped: Any.Type, as: V.Type, key: String,
+                       owner: AnyObject) throws -> V {
+    if let exact = value as? V { return exact }
+    func convert<W>(_: W.Type) throws -> V {
+        let converted: W? = try coerce(value, to: W.self, key: key, owner: owner)
+        return converted as! V
+    }
+    return try _openExistential(wrapped, do: convert)
+}
