@@ -1,0 +1,102 @@
+// Compiles comparisons into closures, with fast paths for constant right-hand sides.
+import Foundation
+import KeyValueCoding
+
+enum ComparisonCompiler {
+    typealias UnaryTest = (Any?) throws -> Bool
+
+    static func compile(_ comparison: KeyValueComparison) throws -> TestClosure {
+        let left = try ExpressionCompiler.compile(comparison.leftExpression)
+        let op = comparison.comparisonOperator
+        let options = comparison.options
+        let modifier = comparison.modifier
+        if let constant = ExpressionCompiler.constantValue(of: comparison.rightExpression) {
+            let test = try specialized(op, options: options, constant: constant)
+            return apply(modifier, left: left) { value, _, _ in try test(value) }
+        }
+        let right = try ExpressionCompiler.compile(comparison.rightExpression)
+        return apply(modifier, left: left) { value, object, scope in
+            try ComparisonEvaluator.test(op, options: options, value, try right(object, scope))
+        }
+    }
+
+    /// Applies `test` to the left value directly, or to each of its elements for ANY/ALL.
+    private static func apply(_ modifier: ComparisonModifier, left: @escaping ValueClosure,
+                              _ test: @escaping (Any?, Any?, VariableScope?) throws -> Bool) -> TestClosure {
+        switch modifier {
+        case .direct:
+            return { object, scope in try test(try left(object, scope), object, scope) }
+        case .any:
+            return { object, scope in
+                let elements = try ValueCollections.requireElements(of: try left(object, scope), for: "ANY")
+                for element in elements where try test(element, object, scope) { return true }
+                return false
+            }
+        case .all:
+            return { object, scope in
+                let elements = try ValueCollections.requireElements(of: try left(object, scope), for: "ALL")
+                for element in elements where try !test(element, object, scope) { return false }
+                return true
+            }
+        }
+    }
+
+    /// A test of the left value against a constant right side, with the constant's
+    /// preparation (folding, pattern compiling, set building) done once.
+    static func specialized(_ op: ComparisonOperator, options: ComparisonOptions,
+                            constant: Any?) throws -> UnaryTest {
+        let general: UnaryTest = { value in try ComparisonEvaluator.test(op, options: options, value, constant) }
+        switch op {
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .equalTo, .notEqualTo:
+            if let number = constant as? Int {
+                return { value in
+                    if let int = value as? Int { return ComparisonEvaluator.holds(op, NumberOrdering.ordered(int, number)) }
+                    return try general(value)
+                }
+            }
+            if let number = constant as? Double, !number.isNaN {
+                return { value in
+                    if let double = value as? Double {
+                        return ComparisonEvaluator.holds(op, NumberOrdering.ordered(double, number))
+                    }
+                    return try general(value)
+                }
+            }
+            if let string = constant as? String, op == .equalTo || op == .notEqualTo {
+                let matcher = try StringMatcher(op, pattern: string, options: options)
+                return { value in
+                    if let subject = value as? String { return matcher.matches(subject) }
+                    return try general(value)
+                }
+            }
+            return general
+        case .beginsWith, .endsWith, .like, .matches, .contains:
+            guard let pattern = constant as? String else { return general }
+            let matcher = try StringMatcher(op, pattern: pattern, options: options)
+            return { value in
+                if let subject = value as? String { return matcher.matches(subject) }
+                return try general(value)
+            }
+        case .in:
+            return membership(constant, options: options) ?? general
+        case .between:
+            return general
+        }
+    }
+
+    /// `value IN {"x", "y"}` as a hash lookup when every element is a string.
+    private static func membership(_ constant: Any?, options: ComparisonOptions) -> UnaryTest? {
+        guard let elements = ValueCollections.elements(of: constant), !elements.isEmpty else { return nil }
+        var strings = Set<String>()
+        for element in elements {
+            guard let string = element as? String else { return nil }
+            strings.insert(StringFolding.fold(string, options: options))
+        }
+        let foldingFree = options.isFoldingFree
+        return { value in
+            guard let value else { return false }
+            guard let string = value as? String else { return false }
+            return strings.contains(foldingFree ? string : StringFolding.fold(string, options: options))
+        }
+    }
+}

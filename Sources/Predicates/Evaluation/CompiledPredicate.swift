@@ -1,0 +1,47 @@
+// The compiled form of a predicate: closures built once from the tree.
+
+/// Values bound to `$variables` during one evaluation.
+///
+/// Not thread-safe: each evaluation that binds variables makes its own scope.
+final class VariableScope {
+    var values: [String: Any?]
+
+    init(_ values: [String: Any?]) {
+        self.values = values
+    }
+
+    func value(of name: String) throws(PredicateError) -> Any? {
+        guard let entry = values[name] else { throw .unboundVariable(name) }
+        return entry
+    }
+}
+
+/// Reads a value from the evaluated object (first argument) with bound variables.
+typealias ValueClosure = (Any?, VariableScope?) throws -> Any?
+/// Tests the evaluated object with bound variables.
+typealias TestClosure = (Any?, VariableScope?) throws -> Bool
+
+/// A predicate compiled into closures.
+///
+/// `@unchecked Sendable`: the only stored property is a `let` closure, and the closures it
+/// builds capture only immutable values (constants, key components, other closures); every
+/// evaluation makes its own mutable state (a ``VariableScope`` when variables are bound). So it
+/// can be handed out of the predicate's `Mutex` and called from several threads, as long as the
+/// evaluated objects and the constants allow concurrent reads.
+final class CompiledPredicate: @unchecked Sendable {
+    let test: TestClosure
+
+    init(_ test: @escaping TestClosure) {
+        self.test = test
+    }
+}
+
+extension KeyValuePredicate {
+    /// The compiled closures, built on first use and kept with the predicate.
+    func compiled() throws -> CompiledPredicate {
+        if let cached = storage.compiled.withLock({ $0 }) { return cached }
+        let compiled = CompiledPredicate(try PredicateCompiler.compile(self))
+        storage.compiled.withLock { $0 = compiled }
+        return compiled
+    }
+}

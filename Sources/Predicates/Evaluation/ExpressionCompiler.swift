@@ -1,0 +1,157 @@
+// Compiles expression trees into value closures.
+import Foundation
+import KeyValueCoding
+
+enum ExpressionCompiler {
+    /// The value of `expression` when it needs no object and no variables (a constant, or an
+    /// aggregate of constants), or nil.
+    static func constantValue(of expression: KeyValueExpression) -> Any?? {
+        switch expression {
+        case .constant(let value):
+            return .some(ValueEquality.normalize(value))
+        case .aggregate(let elements):
+            var values: [Any?] = []
+            values.reserveCapacity(elements.count)
+            for element in elements {
+                guard let value = constantValue(of: element) else { return nil }
+                values.append(value)
+            }
+            return .some(values)
+        default:
+            return nil
+        }
+    }
+
+    static func compile(_ expression: KeyValueExpression) throws -> ValueClosure {
+        if let constant = constantValue(of: expression) {
+            return { _, _ in constant }
+        }
+        switch expression {
+        case .evaluatedObject:
+            return { object, _ in object }
+        case .constant(let value):
+            let normalized = ValueEquality.normalize(value)
+            return { _, _ in normalized }
+        case .keyPath(let path):
+            return keyPathReader(path, base: nil)
+        case let .keyPathOf(operand, path):
+            return keyPathReader(path, base: try compile(operand))
+        case .variable(let name):
+            return { _, scope in
+                guard let scope else { throw PredicateError.unboundVariable(name) }
+                return ValueEquality.normalize(try scope.value(of: name))
+            }
+        case .aggregate(let elements):
+            let readers = try elements.map(compile)
+            return { object, scope in try readers.map { try $0(object, scope) } }
+        case let .function(name, arguments):
+            return try function(name, arguments)
+        case let .subquery(collection, variable, predicate):
+            return try subquery(collection, variable, predicate)
+        case let .conditional(predicate, whenTrue, whenFalse):
+            let test = try PredicateCompiler.compile(predicate)
+            let (a, b) = (try compile(whenTrue), try compile(whenFalse))
+            return { object, scope in try test(object, scope) ? a(object, scope) : b(object, scope) }
+        case let .index(collection, index):
+            return try indexReader(try compile(collection), index)
+        case .indexSymbol(let symbol):
+            return { _, _ in symbol }
+        }
+    }
+
+    /// Reads `path` from the object (or from `base`'s value), one key at a time through
+    /// `KeyValue.value(forKey:of:)`; paths with a collection operator go to
+    /// `KeyValue.value(forKeyPath:of:)` whole.
+    static func keyPathReader(_ path: String, base: ValueClosure?) -> ValueClosure {
+        let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let read: (Any?) throws -> Any?
+        if path.contains("@") || keys.contains(where: \.isEmpty) {
+            read = { root in ValueEquality.normalize(try KeyValue.value(forKeyPath: path, of: root)) }
+        } else if keys.count == 1 {
+            let key = keys[0]
+            read = { root in ValueEquality.normalize(try KeyValue.value(forKey: key, of: root)) }
+        } else {
+            read = { root in
+                var value = root
+                for key in keys {
+                    guard let current = value else { return nil }
+                    value = ValueEquality.normalize(try KeyValue.value(forKey: key, of: current))
+                }
+                return value
+            }
+        }
+        guard let base else { return { object, _ in try read(object) } }
+        return { object, scope in try read(try base(object, scope)) }
+    }
+
+    private static func function(_ name: String, _ arguments: [KeyValueExpression]) throws -> ValueClosure {
+        guard let function = BuiltinFunction.withSelector(name) else { throw PredicateError.unknownFunction(name) }
+        guard function.arity == arguments.count else {
+            throw PredicateError.invalidFunctionArgument(
+                function: name, reason: "takes \(function.arity) arguments, not \(arguments.count)")
+        }
+        let readers = try arguments.map(compile)
+        let apply = function.apply
+        switch readers.count {
+        case 0: return { _, _ in try apply([]) }
+        case 1:
+            let a = readers[0]
+            return { object, scope in ValueEquality.normalize(try apply([try a(object, scope)])) }
+        default:
+            return { object, scope in
+                ValueEquality.normalize(try apply(try readers.map { try $0(object, scope) }))
+            }
+        }
+    }
+
+    private static func subquery(_ collection: KeyValueExpression, _ variable: String,
+                                 _ predicate: KeyValuePredicate) throws -> ValueClosure {
+        let source = try compile(collection)
+        let test = try PredicateCompiler.compile(predicate)
+        return { object, scope in
+            let elements = try ValueCollections.requireElements(of: try source(object, scope), for: "SUBQUERY")
+            let inner = VariableScope(scope?.values ?? [:])
+            var result: [Any?] = []
+            for element in elements {
+                inner.values[variable] = .some(element)
+                if try test(element, inner) { result.append(element) }
+            }
+            return result
+        }
+    }
+
+    private static func indexReader(_ collection: @escaping ValueClosure,
+                                    _ index: KeyValueExpression) throws -> ValueClosure {
+        let position = try compile(index)
+        return { object, scope in
+            try element(of: try collection(object, scope), at: try position(object, scope))
+        }
+    }
+
+    /// `collection[index]`: an array position, `FIRST`, `LAST`, `SIZE`, or a dictionary key.
+    static func element(of collection: Any?, at index: Any?) throws -> Any? {
+        guard let collection else { return nil }
+        if let dictionary = collection as? [String: Any], let key = index as? String {
+            return ValueEquality.normalize(dictionary[key])
+        }
+        if let dictionary = collection as? NSDictionary, let key = index as? String {
+            return ValueEquality.normalize(dictionary[key])
+        }
+        let elements = try ValueCollections.requireElements(of: collection, for: "an index subscript")
+        if let symbol = index as? KeyValueExpression.IndexSymbol {
+            switch symbol {
+            case .first: return elements.first ?? nil
+            case .last: return elements.last ?? nil
+            case .size: return elements.count
+            }
+        }
+        guard let position = try BuiltinFunction.integer(index, "objectFrom:withIndex:") else {
+            throw PredicateError.invalidFunctionArgument(function: "objectFrom:withIndex:", reason: "expected an integer index")
+        }
+        guard elements.indices.contains(position) else {
+            throw PredicateError.invalidFunctionArgument(
+                function: "objectFrom:withIndex:", reason: "index \(position) out of range 0..<\(elements.count)")
+        }
+        return elements[position]
+    }
+}

@@ -1,0 +1,43 @@
+// CAST(value, "NSDate" | "NSNumber" | "NSString").
+import Foundation
+import KeyValueCoding
+
+enum ValueCasting {
+    static func isKnownType(_ name: String) -> Bool {
+        name == "NSDate" || name == "NSNumber" || name == "NSString"
+    }
+
+    /// Converts `value` as Apple's `CAST` does; nil when it cannot.
+    ///
+    /// A number cast to `NSDate` counts seconds since 2001-01-01 (the reference date); a date
+    /// cast to `NSNumber` gives that count back; strings parse as numbers.
+    static func cast(_ value: Any?, to type: String) -> Any? {
+        let value = ValueEquality.normalize(value)
+        switch type {
+        case "NSDate":
+            if let date = value as? Date { return date }
+            if let value, let number = KeyValueNumber(value) {
+                return Date(timeIntervalSinceReferenceDate: number.doubleValue)
+            }
+            if let string = value as? String, let seconds = Double(string) {
+                return Date(timeIntervalSinceReferenceDate: seconds)
+            }
+            return nil
+        case "NSNumber":
+            if let date = value as? Date { return date.timeIntervalSinceReferenceDate }
+            if let value, KeyValueNumber(value) != nil { return value }
+            if let string = value as? String {
+                let trimmed = string.trimmingCharacters(in: .whitespaces)
+                if let int = Int(trimmed) { return int }
+                return Double(trimmed)
+            }
+            return nil
+        case "NSString":
+            guard let value else { return nil }
+            if let string = value as? String { return string }
+            return String(describing: value)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+// Reading the elements of collection values (arrays, sets, dictionaries, Foundation types).
+import Foundation
+import KeyValueCoding
+
+/// A value the evaluator treats as a collection of elements.
+protocol PredicateCollectionValue {
+    /// The elements, optionals flattened and `NSNull` read as nil. Dictionaries give their
+    /// values, as `NSDictionary`'s `objectEnumerator` does.
+    var predicateElements: [Any?] { get }
+}
+
+extension Array: PredicateCollectionValue {
+    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+}
+
+extension ContiguousArray: PredicateCollectionValue {
+    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+}
+
+extension ArraySlice: PredicateCollectionValue {
+    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+}
+
+extension Set: PredicateCollectionValue {
+    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+}
+
+extension Dictionary: PredicateCollectionValue {
+    var predicateElements: [Any?] { values.map { ValueEquality.normalize($0) } }
+}
+
+extension NSArray: PredicateCollectionValue {
+    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+}
+
+extension NSSet: PredicateCollectionValue {
+    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+}
+
+extension NSOrderedSet: PredicateCollectionValue {
+    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+}
+
+extension NSDictionary: PredicateCollectionValue {
+    var predicateElements: [Any?] { allValues.map { ValueEquality.normalize($0) } }
+}
+
+enum ValueCollections {
+    /// The elements of `value`, or nil when it is not a collection. Strings are not
+    /// collections here.
+    static func elements(of value: Any?) -> [Any?]? {
+        guard let value else { return nil }
+        if value is String { return nil }
+        return (value as? any PredicateCollectionValue)?.predicateElements
+    }
+
+    /// Whether `value` is a collection (strings are not).
+    static func isCollection(_ value: Any?) -> Bool {
+        guard let value, !(value is String) else { return false }
+        return value is any PredicateCollectionValue
+    }
+
+    /// The elements of `value`, or a thrown error naming `operation`.
+    static func requireElements(of value: Any?, for operation: String) throws(PredicateError) -> [Any?] {
+        if let elements = elements(of: value) { return elements }
+        throw .notACollection(operation: operation, valueType: typeDescription(value))
+    }
+
+    /// The type of a value as shown in error messages.
+    static func typeDescription(_ value: Any?) -> String {
+        guard let value else { return "nil" }
+        return String(describing: type(of: value))
+    }
+}

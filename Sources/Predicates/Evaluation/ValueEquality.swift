@@ -1,0 +1,131 @@
+// Equality and ordering of values, as NSComparisonPredicate compares them.
+import Foundation
+import KeyValueCoding
+
+enum ValueEquality {
+    /// Unwraps nested optionals and reads `NSNull` as nil.
+    @inline(__always)
+    static func normalize(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        if value is NSNull { return nil }
+        guard let flat = flattenOptional(value) else { return nil }
+        return flat is NSNull ? nil : flat
+    }
+
+    /// Equality used when comparing predicate trees: option-free value equality.
+    static func treeEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
+        if let a = lhs as? KeyValueExpression.IndexSymbol, let b = rhs as? KeyValueExpression.IndexSymbol {
+            return a == b
+        }
+        return equal(normalize(lhs), normalize(rhs), options: [])
+    }
+
+    /// Whether two normalized values are equal: nil equals only nil, numbers compare
+    /// numerically (`Bool` as 0 and 1), strings with `options`, collections element by
+    /// element, objects by identity or `Hashable` equality.
+    static func equal(_ lhs: Any?, _ rhs: Any?, options: ComparisonOptions) -> Bool {
+        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+        if let a = lhs as? String {
+            guard let b = rhs as? String else { return false }
+            return StringFolding.equal(a, b, options: options)
+        }
+        if let a = lhs as? Int, let b = rhs as? Int { return a == b }
+        if let a = KeyValueNumber(lhs) {
+            guard let b = KeyValueNumber(rhs) else { return false }
+            return NumberOrdering.compare(a, b) == .orderedSame
+        }
+        if let a = lhs as? Date {
+            guard let b = rhs as? Date else { return false }
+            return a == b
+        }
+        if ValueCollections.isCollection(lhs) || ValueCollections.isCollection(rhs) {
+            return collectionsEqual(lhs, rhs, options: options)
+        }
+        if isObject(lhs), isObject(rhs), (lhs as AnyObject) === (rhs as AnyObject) { return true }
+        if let a = lhs as? AnyHashable, let b = rhs as? AnyHashable { return a == b }
+        return false
+    }
+
+    private static func collectionsEqual(_ lhs: Any, _ rhs: Any, options: ComparisonOptions) -> Bool {
+        guard let a = ValueCollections.elements(of: lhs), let b = ValueCollections.elements(of: rhs),
+              a.count == b.count else { return false }
+        if lhs is any SetAlgebra || rhs is any SetAlgebra || lhs is NSSet || rhs is NSSet {
+            return a.allSatisfy { x in b.contains { y in equal(x, y, options: options) } }
+        }
+        for (x, y) in zip(a, b) where !equal(x, y, options: options) { return false }
+        return true
+    }
+
+    private static func isObject(_ value: Any) -> Bool {
+        type(of: value) is AnyClass
+    }
+
+    /// The order of two normalized values, or nil when either is nil.
+    ///
+    /// - Throws: ``PredicateError/incomparableValues(operation:left:right:)`` for values of
+    ///   kinds that have no order between them.
+    static func order(_ lhs: Any?, _ rhs: Any?, options: ComparisonOptions,
+                      operation: String) throws(PredicateError) -> ComparisonResult? {
+        guard let lhs, let rhs else { return nil }
+        if let a = lhs as? Int, let b = rhs as? Int { return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending) }
+        if let a = lhs as? String, let b = rhs as? String {
+            return StringFolding.compare(a, b, options: options)
+        }
+        if let a = KeyValueNumber(lhs), let b = KeyValueNumber(rhs) {
+            return NumberOrdering.compare(a, b)
+        }
+        if let a = lhs as? Date, let b = rhs as? Date {
+            return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+        }
+        if let a = lhs as? any Comparable, let result = compareOpened(a, rhs) { return result }
+        throw .incomparableValues(operation: operation, left: ValueCollections.typeDescription(lhs),
+                                  right: ValueCollections.typeDescription(rhs))
+    }
+
+    private static func compareOpened<T: Comparable>(_ lhs: T, _ rhs: Any) -> ComparisonResult? {
+        guard let rhs = rhs as? T else { return nil }
+        return lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
+    }
+}
+
+/// Numeric comparison across integer, floating-point, decimal and Boolean values.
+enum NumberOrdering {
+    static func compare(_ lhs: KeyValueNumber, _ rhs: KeyValueNumber) -> ComparisonResult {
+        switch (lhs, rhs) {
+        case let (.integer(a), .integer(b)): return ordered(a, b)
+        case let (.unsigned(a), .unsigned(b)): return ordered(a, b)
+        case let (.integer(a), .unsigned(b)): return a < 0 ? .orderedAscending : ordered(UInt64(a), b)
+        case let (.unsigned(a), .integer(b)): return b < 0 ? .orderedDescending : ordered(a, UInt64(b))
+        case let (.decimal(a), .decimal(b)): return ordered(a, b)
+        case (.decimal(let a), _): return decimal(rhs).map { ordered(a, $0) } ?? ordered(lhs.doubleValue, rhs.doubleValue)
+        case (_, .decimal(let b)): return decimal(lhs).map { ordered($0, b) } ?? ordered(lhs.doubleValue, rhs.doubleValue)
+        default:
+            if let a = integer(lhs), let b = integer(rhs) { return ordered(a, b) }
+            return ordered(lhs.doubleValue, rhs.doubleValue)
+        }
+    }
+
+    private static func integer(_ number: KeyValueNumber) -> Int64? {
+        switch number {
+        case .integer(let v): return v
+        case .boolean(let v): return v ? 1 : 0
+        case .unsigned(let v): return Int64(exactly: v)
+        case .floating, .decimal: return nil
+        }
+    }
+
+    private static func decimal(_ number: KeyValueNumber) -> Decimal? {
+        switch number {
+        case .integer(let v): return Decimal(v)
+        case .unsigned(let v): return Decimal(v)
+        case .boolean(let v): return v ? 1 : 0
+        case .decimal(let v): return v
+        case .floating: return nil
+        }
+    }
+
+    @inline(__always)
+    static func ordered<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+        a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+    }
+}

@@ -1,0 +1,138 @@
+// Errors thrown while reading a format string.
+
+/// Why a format string could not be read into a predicate or an expression.
+///
+/// Every case carries `position`: the offset, in characters from the start of the format
+/// string, of the token where reading stopped. Apple's `NSPredicate(format:)` raises an
+/// `NSInvalidArgumentException` ("Unable to parse the format string") instead.
+///
+/// ```swift
+/// do {
+///     _ = try KeyValuePredicate(format: "age >")
+/// } catch let error as PredicateParseError {
+///     error.position   // 5
+///     error.description // "at position 5: expected an expression, found end of input"
+/// }
+/// ```
+public enum PredicateParseError: Error, Equatable, Sendable {
+    /// A token that does not fit the grammar: `expected` says what would have.
+    case unexpectedToken(position: Int, found: String, expected: String)
+    /// A quoted string without its closing quote.
+    case unterminatedString(position: Int)
+    /// A malformed number (`0x`, `1e`, an out-of-range hexadecimal literal).
+    case invalidNumber(position: Int, text: String)
+    /// A character that starts no token (for example `~` or a control character).
+    case invalidCharacter(position: Int, character: String)
+    /// Parentheses, functions, aggregates or operators nested deeper than `limit`.
+    case nestingTooDeep(position: Int, limit: Int)
+    /// A format specifier (`%@`, `%K`, `%d`...) with no argument left for it; `index` counts
+    /// from zero.
+    case missingArgument(position: Int, index: Int, specifier: String)
+    /// An argument of the wrong type for its specifier (`%K` needs a string, `%d` an integer).
+    case argumentTypeMismatch(position: Int, index: Int, specifier: String, expected: String,
+                              actual: String)
+    /// A `%` specifier the language does not know (`%q`, `%%`).
+    case unsupportedSpecifier(position: Int, specifier: String)
+    /// A function name that is not built in (see ``KeyValueExpression/functionNames``).
+    case unknownFunction(position: Int, name: String)
+    /// A built-in function called with the wrong number of arguments.
+    case wrongArgumentCount(position: Int, function: String, expected: Int, actual: Int)
+    /// An operator modifier other than combinations of `c`, `d` and `n` (such as `[x]`).
+    case invalidModifier(position: Int, modifier: String)
+    /// A `CAST` to a type other than `"NSDate"`, `"NSNumber"` or `"NSString"`, or of a value
+    /// that type cannot hold.
+    case invalidCast(position: Int, type: String)
+
+    /// Where reading stopped, in characters from the start of the format string.
+    public var position: Int {
+        switch self {
+        case let .unexpectedToken(position, _, _), let .unterminatedString(position),
+             let .invalidNumber(position, _), let .invalidCharacter(position, _),
+             let .nestingTooDeep(position, _), let .missingArgument(position, _, _),
+             let .argumentTypeMismatch(position, _, _, _, _), let .unsupportedSpecifier(position, _),
+             let .unknownFunction(position, _), let .wrongArgumentCount(position, _, _, _),
+             let .invalidModifier(position, _), let .invalidCast(position, _):
+            return position
+        }
+    }
+}
+
+extension PredicateParseError: CustomStringConvertible {
+    public var description: String {
+        "at position \(position): " + message
+    }
+
+    private var message: String {
+        switch self {
+        case let .unexpectedToken(_, found, expected):
+            return "expected \(expected), found \(found)"
+        case .unterminatedString:
+            return "unterminated string literal"
+        case let .invalidNumber(_, text):
+            return "invalid number '\(text)'"
+        case let .invalidCharacter(_, character):
+            return "unexpected character '\(character)'"
+        case let .nestingTooDeep(_, limit):
+            return "nesting deeper than \(limit) levels"
+        case let .missingArgument(_, index, specifier):
+            return "no argument for %\(specifier) (argument \(index))"
+        case let .argumentTypeMismatch(_, index, specifier, expected, actual):
+            return "argument \(index) for %\(specifier) must be \(expected), not \(actual)"
+        case let .unsupportedSpecifier(_, specifier):
+            return "unsupported format specifier %\(specifier)"
+        case let .unknownFunction(_, name):
+            return "unknown function '\(name)'"
+        case let .wrongArgumentCount(_, function, expected, actual):
+            return "function '\(function)' takes \(expected) arguments, not \(actual)"
+        case let .invalidModifier(_, modifier):
+            return "invalid operator modifier [\(modifier)]: expected c, d or n"
+        case let .invalidCast(_, type):
+            return "cannot CAST to \(type): expected \"NSDate\", \"NSNumber\" or \"NSString\""
+        }
+    }
+}
+
+/// Why a predicate or expression could not be evaluated, or variables substituted.
+///
+/// Key-value coding errors (an undefined key, a bad collection operator) are not wrapped:
+/// evaluation rethrows the `KeyValueCodingError` as it is. Apple raises exceptions in these
+/// cases.
+public enum PredicateError: Error, Equatable, Sendable {
+    /// A `$variable` with no value bound to it (see
+    /// ``KeyValuePredicate/withSubstitutionVariables(_:)``).
+    case unboundVariable(String)
+    /// `ANY`/`ALL`, `IN`, `SUBQUERY` or a collection function met a value that is not a
+    /// collection.
+    case notACollection(operation: String, valueType: String)
+    /// Two values that cannot be ordered against each other (a number and a string with `<`).
+    case incomparableValues(operation: String, left: String, right: String)
+    /// A `MATCHES` pattern that is not a valid regular expression.
+    case invalidRegularExpression(pattern: String, reason: String)
+    /// A built-in function got arguments it cannot use.
+    case invalidFunctionArgument(function: String, reason: String)
+    /// A function expression whose name is not built in.
+    case unknownFunction(String)
+    /// The right side of `BETWEEN` is not a collection of two bounds.
+    case invalidBetweenBounds(String)
+}
+
+extension PredicateError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .unboundVariable(name):
+            return "no value is bound to the variable $\(name)"
+        case let .notACollection(operation, type):
+            return "\(operation) needs a collection, not a value of type \(type)"
+        case let .incomparableValues(operation, left, right):
+            return "cannot compare \(left) with \(right) using \(operation)"
+        case let .invalidRegularExpression(pattern, reason):
+            return "invalid regular expression '\(pattern)': \(reason)"
+        case let .invalidFunctionArgument(function, reason):
+            return "invalid argument for '\(function)': \(reason)"
+        case let .unknownFunction(name):
+            return "unknown function '\(name)'"
+        case let .invalidBetweenBounds(type):
+            return "BETWEEN needs two bounds {low, high}, not \(type)"
+        }
+    }
+}

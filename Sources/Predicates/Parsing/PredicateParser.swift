@@ -1,0 +1,206 @@
+// A recursive-descent parser for the predicate format language, predicate level.
+// The expression level is in PredicateParser+Expressions.swift.
+
+/// Reads tokens into a predicate or an expression.
+///
+/// Recursion is bounded: parentheses, function calls, aggregates and subqueries may nest
+/// ``maximumDepth`` levels, and the resulting tree may be ``maximumDepth`` levels high (a long
+/// chain such as `1 + 1 + 1 ...` grows the tree without nesting parentheses). Past either
+/// bound the parser throws ``PredicateParseError/nestingTooDeep(position:limit:)``, so the
+/// tree's own recursive walks (formatting, compiling, evaluating) stay shallow too.
+struct PredicateParser {
+    /// The deepest nesting and the highest tree the parser accepts.
+    static let maximumDepth = 500
+
+    let lexer: PredicateLexer
+    var tokens: [PredicateToken] { lexer.tokens }
+    var cursor = 0
+    var depth = 0
+    let arguments: [Any?]
+    var argumentIndex = 0
+
+    struct Parsed<Value> {
+        var value: Value
+        var height: Int
+    }
+
+    typealias ParsedExpression = Parsed<KeyValueExpression>
+    typealias ParsedPredicate = Parsed<KeyValuePredicate>
+
+    /// A parenthesized operand can be a predicate or an expression until what follows says.
+    enum Operand {
+        case expression(ParsedExpression)
+        case predicate(ParsedPredicate)
+    }
+
+    init(format: String, arguments: [Any?]) throws(PredicateParseError) {
+        lexer = try PredicateLexer.tokenize(format)
+        self.arguments = arguments
+    }
+
+    // MARK: Entry points
+
+    static func predicate(format: String, arguments: [Any?]) throws(PredicateParseError) -> KeyValuePredicate {
+        var parser = try PredicateParser(format: format, arguments: arguments)
+        let result = try parser.parsePredicate()
+        try parser.expectEnd(expected: "AND, OR or end of input")
+        return result.value
+    }
+
+    static func expression(format: String, arguments: [Any?]) throws(PredicateParseError) -> KeyValueExpression {
+        var parser = try PredicateParser(format: format, arguments: arguments)
+        let result = try parser.parseExpression()
+        try parser.expectEnd(expected: "an operator or end of input")
+        return result.value
+    }
+
+    // MARK: Tokens
+
+    var current: PredicateToken { tokens[cursor] }
+
+    mutating func advance() { if cursor < tokens.count - 1 { cursor += 1 } }
+
+    func isSymbol(_ text: String) -> Bool {
+        if case .symbol(text) = current.kind { return true }
+        return false
+    }
+
+    func isKeyword(_ keyword: PredicateKeyword) -> Bool {
+        if case .keyword(keyword) = current.kind { return true }
+        return false
+    }
+
+    mutating func expectSymbol(_ text: String, expected: String? = nil) throws(PredicateParseError) {
+        guard isSymbol(text) else { throw unexpected(expected ?? "'\(text)'") }
+        advance()
+    }
+
+    func expectEnd(expected: String) throws(PredicateParseError) {
+        if case .end = current.kind { return }
+        throw unexpected(expected)
+    }
+
+    func position(of token: PredicateToken) -> Int { lexer.position(ofByte: token.offset) }
+
+    func unexpected(_ expected: String) -> PredicateParseError {
+        .unexpectedToken(position: position(of: current), found: current.text, expected: expected)
+    }
+
+    mutating func enter() throws(PredicateParseError) {
+        depth += 1
+        if depth > Self.maximumDepth { throw tooDeep() }
+    }
+
+    mutating func leave() { depth -= 1 }
+
+    func tooDeep() -> PredicateParseError {
+        .nestingTooDeep(position: position(of: current), limit: Self.maximumDepth)
+    }
+
+    func checked(_ height: Int) throws(PredicateParseError) -> Int {
+        if height > Self.maximumDepth { throw tooDeep() }
+        return height
+    }
+
+    // MARK: Predicates
+
+    mutating func parsePredicate() throws(PredicateParseError) -> ParsedPredicate {
+        switch try parseOr() {
+        case .predicate(let predicate): return predicate
+        case .expression: throw unexpected("a comparison operator")
+        }
+    }
+
+    /// `a OR b OR c`: one flat OR predicate. A lone operand passes through unchanged.
+    mutating func parseOr() throws(PredicateParseError) -> Operand {
+        let first = try parseAnd()
+        guard isOr else { return first }
+        var list = [try requirePredicate(first)]
+        while isOr {
+            advance()
+            list.append(try requirePredicate(try parseAnd()))
+        }
+        return .predicate(try combine(list, or: true))
+    }
+
+    /// `a AND b AND c`: one flat AND predicate; AND binds tighter than OR.
+    mutating func parseAnd() throws(PredicateParseError) -> Operand {
+        let first = try parseNot()
+        guard isAnd else { return first }
+        var list = [try requirePredicate(first)]
+        while isAnd {
+            advance()
+            list.append(try requirePredicate(try parseNot()))
+        }
+        return .predicate(try combine(list, or: false))
+    }
+
+    private var isOr: Bool { isKeyword(.or) || isSymbol("||") }
+    private var isAnd: Bool { isKeyword(.and) || isSymbol("&&") }
+
+    private func combine(_ list: [ParsedPredicate], or: Bool) throws(PredicateParseError) -> ParsedPredicate {
+        let height = try checked((list.map(\.height).max() ?? 0) + 1)
+        let values = list.map(\.value)
+        return ParsedPredicate(value: or ? .or(values) : .and(values), height: height)
+    }
+
+    /// `NOT p`, `! p`, any number of times (read in a loop, not by recursion).
+    mutating func parseNot() throws(PredicateParseError) -> Operand {
+        var count = 0
+        while isKeyword(.not) || isSymbol("!") {
+            advance()
+            count += 1
+        }
+        let operand = try parseComparison()
+        guard count > 0 else { return operand }
+        var predicate = try requirePredicate(operand)
+        for _ in 0..<count {
+            predicate = ParsedPredicate(value: .not(predicate.value), height: try checked(predicate.height + 1))
+        }
+        return .predicate(predicate)
+    }
+
+    func requirePredicate(_ operand: Operand) throws(PredicateParseError) -> ParsedPredicate {
+        switch operand {
+        case .predicate(let predicate): return predicate
+        case .expression: throw unexpected("a comparison operator")
+        }
+    }
+
+    /// A comparison, `TRUEPREDICATE`/`FALSEPREDICATE`, or an operand that may be a
+    /// parenthesized predicate.
+    mutating func parseComparison() throws(PredicateParseError) -> Operand {
+        if isKeyword(.truePredicate) || isKeyword(.falsePredicate) {
+            let value = isKeyword(.truePredicate)
+            advance()
+            return .predicate(ParsedPredicate(value: KeyValuePredicate(value: value), height: 1))
+        }
+        var modifier = ComparisonModifier.direct
+        var negate = false
+        switch current.kind {
+        case .keyword(.any), .keyword(.some): modifier = .any
+        case .keyword(.all): modifier = .all
+        case .keyword(.none): modifier = .any; negate = true
+        default: break
+        }
+        if modifier != .direct { advance() }
+        let left = try parseOperand()
+        guard case .expression(let leftExpression) = left else {
+            if modifier != .direct { throw unexpected("an expression after ANY, SOME, ALL or NONE") }
+            return left
+        }
+        guard let (comparisonOperator, options) = try parseOperator() else {
+            if modifier != .direct { throw unexpected("a comparison operator") }
+            return left
+        }
+        let right = try parseExpression()
+        let comparison = KeyValueComparison(leftExpression.value, comparisonOperator, right.value,
+                                            modifier: modifier, options: options)
+        var result = ParsedPredicate(value: KeyValuePredicate(.comparison(comparison)),
+                                     height: try checked(max(leftExpression.height, right.height) + 1))
+        if negate {
+            result = ParsedPredicate(value: .not(result.value), height: try checked(result.height + 1))
+        }
+        return .predicate(result)
+    }
+}

@@ -1,3 +1,0 @@
-// The NSPredicate format language over key-value coding, and sort descriptors.
-// See Docs/Predicates.md.
-import KeyValueCoding
