@@ -95,7 +95,7 @@ extension KeyValueCodable {
     /// Corresponds to `-[NSObject setValuesForKeysWithDictionary:]`.
     public func setValuesForKeys(_ keyedValues: [String: Any]) throws {
         for (key, value) in keyedValues {
-            try setValue(value is NSNull ? nil : value, forKey: key)
+            try setValue(isNSNull(value) ? nil : value, forKey: key)
         }
     }
 }
