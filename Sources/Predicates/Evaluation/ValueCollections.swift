@@ -22,7 +22,13 @@ extension ArraySlice: PredicateCollectionValue {
 }
 
 extension Set: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+    /// Objects that key-value coding put in a set by identity come back unwrapped.
+    var predicateElements: [Any?] {
+        map { element in
+            if let identity = (element as Any) as? ObjectIdentity { return identity.object }
+            return ValueEquality.normalize(element)
+        }
+    }
 }
 
 extension Dictionary: PredicateCollectionValue {

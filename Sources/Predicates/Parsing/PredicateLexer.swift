@@ -5,6 +5,8 @@ struct PredicateLexer {
     let bytes: [UInt8]
     var index = 0
     private(set) var tokens: [PredicateToken] = []
+    /// The deepest nesting of `(`, `{` and `[` (how deep the parser will recurse).
+    private(set) var bracketDepth = 0
 
     init(_ text: String) {
         bytes = Array(text.utf8)
@@ -31,14 +33,28 @@ struct PredicateLexer {
 
     private mutating func run() throws(PredicateParseError) {
         tokens.reserveCapacity(bytes.count / 3 + 1)
+        var depth = 0
         while true {
             skipWhitespace()
             guard index < bytes.count else { break }
             let start = index
             let kind = try next()
             tokens.append(PredicateToken(kind: kind, offset: start))
+            if case .symbol(let symbol) = kind { track(symbol, &depth) }
         }
         tokens.append(PredicateToken(kind: .end, offset: bytes.count))
+    }
+
+    private mutating func track(_ symbol: String, _ depth: inout Int) {
+        switch symbol {
+        case "(", "{", "[":
+            depth += 1
+            bracketDepth = max(bracketDepth, depth)
+        case ")", "}", "]":
+            depth -= 1
+        default:
+            break
+        }
     }
 
     private mutating func skipWhitespace() {

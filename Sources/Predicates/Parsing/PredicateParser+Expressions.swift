@@ -1,9 +1,9 @@
 // The expression level: arithmetic, unary minus, key paths, indexes and primaries.
 
 extension PredicateParser {
-    private static let binaryLevels: [[String: String]] = [
-        ["+": "add:to:", "-": "from:subtract:"],
-        ["*": "multiply:by:", "/": "divide:by:"],
+    /// Binary arithmetic operators: function name and binding strength.
+    private static let binaryOperators: [String: (name: String, level: Int)] = [
+        "+": ("add:to:", 1), "-": ("from:subtract:", 1), "*": ("multiply:by:", 2), "/": ("divide:by:", 2),
     ]
 
     mutating func parseExpression() throws(PredicateParseError) -> ParsedExpression {
@@ -17,66 +17,89 @@ extension PredicateParser {
         }
     }
 
-    /// An expression, or a parenthesized predicate.
+    /// An expression, or a parenthesized predicate. `+ -` and `* /` are left-associative and
+    /// read with an operator stack (no recursion per operator).
     mutating func parseOperand() throws(PredicateParseError) -> Operand {
-        try parseBinary(level: 0)
-    }
-
-    /// `+ -` then `* /`, left-associative, by precedence climbing in a loop.
-    private mutating func parseBinary(level: Int) throws(PredicateParseError) -> Operand {
-        if level == Self.binaryLevels.count { return try parseUnary() }
-        var lhs = try parseBinary(level: level + 1)
-        while case .symbol(let text) = current.kind, let name = Self.binaryLevels[level][text] {
-            let left = try requireExpression(lhs)
+        let first = try parseFactor()
+        guard case .symbol(let text) = current.kind, Self.binaryOperators[text] != nil else { return first }
+        var operands = [try requireExpression(first)]
+        var operators: [(name: String, level: Int)] = []
+        while case .symbol(let text) = current.kind, let op = Self.binaryOperators[text] {
             advance()
-            let right = try requireExpression(try parseBinary(level: level + 1))
-            let height = try checked(max(left.height, right.height) + 1)
-            lhs = .expression(ParsedExpression(value: .function(name, [left.value, right.value]), height: height))
+            while let top = operators.last, top.level >= op.level {
+                operators.removeLast()
+                try reduce(top.name, &operands)
+            }
+            operators.append(op)
+            operands.append(try requireExpression(try parseFactor()))
         }
-        return lhs
+        while let top = operators.popLast() {
+            try reduce(top.name, &operands)
+        }
+        return .expression(operands[0])
     }
 
-    /// `-x`, any number of times; a minus before a number literal folds into the constant.
-    private mutating func parseUnary() throws(PredicateParseError) -> Operand {
+    private func reduce(_ name: String, _ operands: inout [ParsedExpression]) throws(PredicateParseError) {
+        let right = operands.removeLast()
+        let left = operands.removeLast()
+        operands.append(try function(name, left, right))
+    }
+
+    private func function(_ name: String, _ left: ParsedExpression,
+                          _ right: ParsedExpression) throws(PredicateParseError) -> ParsedExpression {
+        let height = try checked(max(left.height, right.height) + 1)
+        return ParsedExpression(value: .function(name, [left.value, right.value]), height: height)
+    }
+
+    /// Unary minus and `**` chains. `**` is right-associative and binds tighter than unary
+    /// minus (`-a ** b` is `-(a ** b)`); a minus before a number literal folds into it.
+    private mutating func parseFactor() throws(PredicateParseError) -> Operand {
+        let minus = countMinus()
+        let base = try parsePostfix()
+        guard minus > 0 || isSymbol("**") else { return base }
+        var items = [(minus: minus, value: try requireExpression(base))]
+        while isSymbol("**") {
+            advance()
+            let count = countMinus()
+            items.append((count, try requireExpression(try parsePostfix())))
+        }
+        var result = try negated(items[items.count - 1].value, times: items[items.count - 1].minus)
+        for index in stride(from: items.count - 2, through: 0, by: -1) {
+            result = try function("raise:toPower:", items[index].value, result)
+            result = try negated(result, times: items[index].minus)
+        }
+        return .expression(result)
+    }
+
+    private mutating func countMinus() -> Int {
         var count = 0
         while isSymbol("-") {
             advance()
             count += 1
         }
-        let operand = try parsePower()
-        guard count > 0 else { return operand }
-        var expression = try requireExpression(operand)
-        for _ in 0..<count {
-            expression = try negated(expression)
-        }
-        return .expression(expression)
+        return count
     }
 
-    private func negated(_ expression: ParsedExpression) throws(PredicateParseError) -> ParsedExpression {
-        if case .constant(let value) = expression.value {
-            if let int = value as? Int, int != Int.min { return ParsedExpression(value: .constant(-int), height: 1) }
-            if let double = value as? Double { return ParsedExpression(value: .constant(-double), height: 1) }
+    private func negated(_ expression: ParsedExpression, times: Int) throws(PredicateParseError) -> ParsedExpression {
+        var result = expression
+        for _ in 0..<times {
+            if case .constant(let value) = result.value {
+                if let int = value as? Int, int != Int.min {
+                    result = ParsedExpression(value: .constant(-int), height: 1)
+                    continue
+                }
+                if let double = value as? Double {
+                    result = ParsedExpression(value: .constant(-double), height: 1)
+                    continue
+                }
+            }
+            result = ParsedExpression(value: .function("negate:", [result.value]), height: try checked(result.height + 1))
         }
-        let height = try checked(expression.height + 1)
-        return ParsedExpression(value: .function("negate:", [expression.value]), height: height)
-    }
-
-    /// `a ** b`, right-associative; binds tighter than unary minus and `* /`.
-    private mutating func parsePower() throws(PredicateParseError) -> Operand {
-        let base = try parsePostfix()
-        guard isSymbol("**") else { return base }
-        let left = try requireExpression(base)
-        advance()
-        try enter()
-        defer { leave() }
-        let right = try requireExpression(try parseUnary())
-        let height = try checked(max(left.height, right.height) + 1)
-        return .expression(ParsedExpression(value: .function("raise:toPower:", [left.value, right.value]),
-                                            height: height))
+        return result
     }
 
     /// A primary followed by `.key.path` components and `[index]` subscripts.
-    private mutating func parsePostfix() throws(PredicateParseError) -> Operand {
+    mutating func parsePostfix() throws(PredicateParseError) -> Operand {
         var operand = try parsePrimary()
         while true {
             if isSymbol(".") {

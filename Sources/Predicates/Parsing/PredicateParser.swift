@@ -41,17 +41,41 @@ struct PredicateParser {
     // MARK: Entry points
 
     static func predicate(format: String, arguments: [Any?]) throws(PredicateParseError) -> KeyValuePredicate {
-        var parser = try PredicateParser(format: format, arguments: arguments)
-        let result = try parser.parsePredicate()
-        try parser.expectEnd(expected: "AND, OR or end of input")
-        return result.value
+        let parser = try PredicateParser(format: format, arguments: arguments)
+        return try parser.run { parser throws(PredicateParseError) in
+            let result = try parser.parsePredicate()
+            try parser.expectEnd(expected: "AND, OR or end of input")
+            return result.value
+        }
     }
 
     static func expression(format: String, arguments: [Any?]) throws(PredicateParseError) -> KeyValueExpression {
-        var parser = try PredicateParser(format: format, arguments: arguments)
-        let result = try parser.parseExpression()
-        try parser.expectEnd(expected: "an operator or end of input")
-        return result.value
+        let parser = try PredicateParser(format: format, arguments: arguments)
+        return try parser.run { parser throws(PredicateParseError) in
+            let result = try parser.parseExpression()
+            try parser.expectEnd(expected: "an operator or end of input")
+            return result.value
+        }
+    }
+
+    /// Bracket nesting above which parsing moves to a thread with a large stack.
+    static let inlineDepth = 48
+
+    /// Runs `body`, on a large-stack thread when the brackets nest deeply.
+    private func run<Value>(_ body: @escaping (inout PredicateParser) throws(PredicateParseError) -> Value)
+        throws(PredicateParseError) -> Value {
+        var parser = self
+        if lexer.bracketDepth <= Self.inlineDepth {
+            return try body(&parser)
+        }
+        let result: Result<Value, PredicateParseError> = LargeStack.run {
+            do throws(PredicateParseError) {
+                return .success(try body(&parser))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     // MARK: Tokens
@@ -111,53 +135,57 @@ struct PredicateParser {
         }
     }
 
-    /// `a OR b OR c`: one flat OR predicate. A lone operand passes through unchanged.
+    /// `a AND b OR c AND d`: flat AND lists inside a flat OR list, read in one loop (AND binds
+    /// tighter than OR). A lone operand passes through unchanged, so that a parenthesized
+    /// expression can still be compared.
     mutating func parseOr() throws(PredicateParseError) -> Operand {
-        let first = try parseAnd()
-        guard isOr else { return first }
-        var list = [try requirePredicate(first)]
-        while isOr {
+        let first = try parseComparison()
+        guard isAnd || isOr else { return first }
+        var ors: [ParsedPredicate] = []
+        var ands = [try requirePredicate(first)]
+        while isAnd || isOr {
+            let or = isOr
             advance()
-            list.append(try requirePredicate(try parseAnd()))
+            if or {
+                ors.append(try combine(ands, or: false))
+                ands = []
+            }
+            ands.append(try requirePredicate(try parseComparison()))
         }
-        return .predicate(try combine(list, or: true))
-    }
-
-    /// `a AND b AND c`: one flat AND predicate; AND binds tighter than OR.
-    mutating func parseAnd() throws(PredicateParseError) -> Operand {
-        let first = try parseNot()
-        guard isAnd else { return first }
-        var list = [try requirePredicate(first)]
-        while isAnd {
-            advance()
-            list.append(try requirePredicate(try parseNot()))
-        }
-        return .predicate(try combine(list, or: false))
+        let last = try combine(ands, or: false)
+        if ors.isEmpty { return .predicate(last) }
+        ors.append(last)
+        return .predicate(try combine(ors, or: true))
     }
 
     private var isOr: Bool { isKeyword(.or) || isSymbol("||") }
     private var isAnd: Bool { isKeyword(.and) || isSymbol("&&") }
 
     private func combine(_ list: [ParsedPredicate], or: Bool) throws(PredicateParseError) -> ParsedPredicate {
+        if list.count == 1 { return list[0] }
         let height = try checked((list.map(\.height).max() ?? 0) + 1)
         let values = list.map(\.value)
         return ParsedPredicate(value: or ? .or(values) : .and(values), height: height)
     }
 
-    /// `NOT p`, `! p`, any number of times (read in a loop, not by recursion).
-    mutating func parseNot() throws(PredicateParseError) -> Operand {
+    /// `NOT p`, `! p` (any number, read in a loop), then a comparison.
+    mutating func parseComparison() throws(PredicateParseError) -> Operand {
         var count = 0
         while isKeyword(.not) || isSymbol("!") {
             advance()
             count += 1
         }
-        let operand = try parseComparison()
+        let operand = try parseBareComparison()
         guard count > 0 else { return operand }
-        var predicate = try requirePredicate(operand)
-        for _ in 0..<count {
-            predicate = ParsedPredicate(value: .not(predicate.value), height: try checked(predicate.height + 1))
+        return .predicate(try negated(try requirePredicate(operand), times: count))
+    }
+
+    private func negated(_ predicate: ParsedPredicate, times: Int) throws(PredicateParseError) -> ParsedPredicate {
+        var result = predicate
+        for _ in 0..<times {
+            result = ParsedPredicate(value: .not(result.value), height: try checked(result.height + 1))
         }
-        return .predicate(predicate)
+        return result
     }
 
     func requirePredicate(_ operand: Operand) throws(PredicateParseError) -> ParsedPredicate {
@@ -169,7 +197,7 @@ struct PredicateParser {
 
     /// A comparison, `TRUEPREDICATE`/`FALSEPREDICATE`, or an operand that may be a
     /// parenthesized predicate.
-    mutating func parseComparison() throws(PredicateParseError) -> Operand {
+    private mutating func parseBareComparison() throws(PredicateParseError) -> Operand {
         if isKeyword(.truePredicate) || isKeyword(.falsePredicate) {
             let value = isKeyword(.truePredicate)
             advance()
@@ -198,9 +226,7 @@ struct PredicateParser {
                                             modifier: modifier, options: options)
         var result = ParsedPredicate(value: KeyValuePredicate(.comparison(comparison)),
                                      height: try checked(max(leftExpression.height, right.height) + 1))
-        if negate {
-            result = ParsedPredicate(value: .not(result.value), height: try checked(result.height + 1))
-        }
+        if negate { result = try negated(result, times: 1) }
         return .predicate(result)
     }
 }

@@ -1,0 +1,99 @@
+// Sort descriptors: a key path, a direction and a comparison (Apple: NSSortDescriptor).
+import Foundation
+
+/// How a sort descriptor orders two values: the equivalent of Apple's `NSSortDescriptor`.
+///
+/// ```swift
+/// let byName = KeyValueSortDescriptor(key: "lastName", comparison: .localizedStandardCompare)
+/// let byAge = KeyValueSortDescriptor(key: "age", ascending: false)
+/// let sorted = try people.sorted(using: [byName, byAge])
+/// ```
+///
+/// `nil` (and `NSNull`) sorts before every other value in ascending order, and after them in
+/// descending order, as Apple does. Sorting with descriptors is stable.
+///
+/// - Important: Thread safety: immutable; safe to share when its comparator closure is.
+public struct KeyValueSortDescriptor {
+    /// How two values compare: the selectors Apple's sort descriptors name, or a closure.
+    public enum Comparison {
+        /// `compare:`: numbers numerically, strings by Unicode order, dates chronologically.
+        case compare
+        /// `caseInsensitiveCompare:`: strings without regard to case.
+        case caseInsensitiveCompare
+        /// `localizedCompare:`: strings by the current locale's rules.
+        case localizedCompare
+        /// `localizedCaseInsensitiveCompare:`: the locale's rules, without regard to case.
+        case localizedCaseInsensitiveCompare
+        /// `localizedStandardCompare:`: as the Finder sorts names (numbers inside strings
+        /// compare numerically, `"file 2"` before `"file 10"`).
+        case localizedStandardCompare
+        /// A closure comparing two values (Apple: `init(key:ascending:comparator:)`); it is
+        /// given the values at the key path (nil for nil).
+        case comparator((Any?, Any?) -> ComparisonResult)
+    }
+
+    /// The key path whose values are compared; nil compares the objects themselves
+    /// (Apple: `key`).
+    public let key: String?
+    /// Whether smaller values come first (Apple: `ascending`).
+    public let ascending: Bool
+    /// How two values compare (Apple: `selector` or `comparator`).
+    public let comparison: Comparison
+
+    /// Creates a sort descriptor (Apple: `NSSortDescriptor(key:ascending:selector:)`).
+    ///
+    /// - Parameters:
+    ///   - key: The key path to compare, or nil for the objects themselves.
+    ///   - ascending: `true` (the default) for smaller values first.
+    ///   - comparison: How values compare; `.compare` by default.
+    public init(key: String?, ascending: Bool = true, comparison: Comparison = .compare) {
+        self.key = key
+        self.ascending = ascending
+        self.comparison = comparison
+    }
+
+    /// Creates a sort descriptor that compares with a closure
+    /// (Apple: `NSSortDescriptor(key:ascending:comparator:)`).
+    ///
+    /// - Parameters:
+    ///   - key: The key path to compare, or nil for the objects themselves.
+    ///   - ascending: `true` (the default) for the closure's order, `false` for the reverse.
+    ///   - comparator: Compares two values; it is not called for nil values, which sort first.
+    public init(key: String?, ascending: Bool = true,
+                comparator: @escaping (Any?, Any?) -> ComparisonResult) {
+        self.init(key: key, ascending: ascending, comparison: .comparator(comparator))
+    }
+
+    /// The same descriptor in the opposite direction (Apple: `reversedSortDescriptor`).
+    public var reversed: KeyValueSortDescriptor {
+        KeyValueSortDescriptor(key: key, ascending: !ascending, comparison: comparison)
+    }
+
+    /// Compares two objects by the values at ``key`` (Apple: `compare(_:to:)`).
+    ///
+    /// - Parameters:
+    ///   - lhs: The first object.
+    ///   - rhs: The second object.
+    /// - Returns: `.orderedAscending` when `lhs` comes first in this descriptor's order.
+    /// - Throws: `KeyValueCodingError` when the key cannot be read;
+    ///   ``PredicateError/incomparableValues(operation:left:right:)`` for values of kinds that
+    ///   have no order between them.
+    public func compare(_ lhs: Any?, to rhs: Any?) throws -> ComparisonResult {
+        let reader = SortColumn.reader(for: key)
+        let a = SortKey(try reader(lhs), comparison)
+        let b = SortKey(try reader(rhs), comparison)
+        let result = try SortKey.compare(a, b, comparison)
+        return ascending ? result : result.inverted
+    }
+}
+
+extension ComparisonResult {
+    /// The opposite order.
+    var inverted: ComparisonResult {
+        switch self {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
+        }
+    }
+}
