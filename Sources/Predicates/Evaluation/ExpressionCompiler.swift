@@ -66,16 +66,16 @@ enum ExpressionCompiler {
         let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let read: (Any?) throws -> Any?
         if path.contains("@") || keys.contains(where: \.isEmpty) {
-            read = { root in ValueEquality.normalize(try KeyValue.value(forKeyPath: path, of: root)) }
+            read = { root in ValueEquality.droppingNull(try KeyValue.value(forKeyPath: path, of: root)) }
         } else if keys.count == 1 {
             let key = keys[0]
-            read = { root in ValueEquality.normalize(try KeyValue.value(forKey: key, of: root)) }
+            read = { root in ValueEquality.droppingNull(try KeyValue.value(forKey: key, of: root)) }
         } else {
             read = { root in
                 var value = root
                 for key in keys {
                     guard let current = value else { return nil }
-                    value = ValueEquality.normalize(try KeyValue.value(forKey: key, of: current))
+                    value = ValueEquality.droppingNull(try KeyValue.value(forKey: key, of: current))
                 }
                 return value
             }

@@ -65,7 +65,7 @@ extension Sequence {
     public func filtered(using predicate: KeyValuePredicate) throws -> [Element] {
         let test = try predicate.compiled().test
         var result: [Element] = []
-        for element in self where try test(element, nil) {
+        for element in self where try test(ValueEquality.box(element), nil) {
             result.append(element)
         }
         return result

@@ -12,6 +12,24 @@ enum ValueEquality {
         return flat is NSNull ? nil : flat
     }
 
+    /// A value read by key-value coding (already without nested optionals), with `NSNull`
+    /// read as nil. Cheaper than ``normalize(_:)``: one metadata comparison.
+    @inline(__always)
+    static func droppingNull(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        return type(of: value) == NSNull.self ? nil : value
+    }
+
+    /// A generic value as `Any?`, without nesting an existential inside another when the
+    /// generic type is itself `Any` or `Any?` (key-value coding reads the payload of the
+    /// outer box, so it must hold the value itself).
+    @inline(__always)
+    static func box<T>(_ value: T) -> Any? {
+        if T.self == Any.self { return unsafeBitCast(value, to: Any.self) }
+        if T.self == Optional<Any>.self { return unsafeBitCast(value, to: Optional<Any>.self) }
+        return value
+    }
+
     /// Equality used when comparing predicate trees: option-free value equality.
     static func treeEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
         if let a = lhs as? KeyValueExpression.IndexSymbol, let b = rhs as? KeyValueExpression.IndexSymbol {

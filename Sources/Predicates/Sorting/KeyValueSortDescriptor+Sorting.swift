@@ -28,7 +28,7 @@ struct SortColumn {
         var allIntegers = true
         var allStrings = true
         for element in elements {
-            let key = SortKey(try reader(element), descriptor.comparison)
+            let key = SortKey(try reader(ValueEquality.box(element)), descriptor.comparison)
             switch key {
             case .integer: allStrings = false
             case .string: allIntegers = false
