@@ -80,7 +80,7 @@ extension BuiltinFunction {
         BuiltinFunction(selector: "randomn:", arity: 1) { arguments in
             let bound = try requireInteger(arguments[0], "randomn:")
             guard bound > 0 else {
-                throw PredicateError.invalidFunctionArgument(function: "randomn:", reason: "bound must be positive")
+                throw PredicateEvaluationError.invalidFunctionArgument(function: "randomn:", reason: "bound must be positive")
             }
             return Int.random(in: 0..<bound)
         },
@@ -88,7 +88,7 @@ extension BuiltinFunction {
         BuiltinFunction(selector: "castObject:toType:", arity: 2) { arguments in
             let type = try string(arguments[1], "castObject:toType:")
             guard ValueCasting.isKnownType(type) else {
-                throw PredicateError.invalidFunctionArgument(function: "castObject:toType:", reason: "unknown type \(type)")
+                throw PredicateEvaluationError.invalidFunctionArgument(function: "castObject:toType:", reason: "unknown type \(type)")
             }
             return ValueCasting.cast(arguments[0], to: type)
         },

@@ -42,7 +42,7 @@ struct BuiltinFunction: Sendable {
 
     static func number(_ value: Any?, _ function: String) throws -> KeyValueNumber {
         if let value = ValueEquality.normalize(value), let number = KeyValueNumber(value) { return number }
-        throw PredicateError.invalidFunctionArgument(
+        throw PredicateEvaluationError.invalidFunctionArgument(
             function: function, reason: "expected a number, got \(ValueCollections.typeDescription(value))")
     }
 
@@ -61,14 +61,14 @@ struct BuiltinFunction: Sendable {
 
     static func requireInteger(_ value: Any?, _ function: String) throws -> Int {
         guard let result = try integer(value, function) else {
-            throw PredicateError.invalidFunctionArgument(function: function, reason: "expected an integer")
+            throw PredicateEvaluationError.invalidFunctionArgument(function: function, reason: "expected an integer")
         }
         return result
     }
 
     static func string(_ value: Any?, _ function: String) throws -> String {
         if let string = ValueEquality.normalize(value) as? String { return string }
-        throw PredicateError.invalidFunctionArgument(
+        throw PredicateEvaluationError.invalidFunctionArgument(
             function: function, reason: "expected a string, got \(ValueCollections.typeDescription(value))")
     }
 

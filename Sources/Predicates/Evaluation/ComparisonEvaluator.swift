@@ -48,7 +48,7 @@ enum ComparisonEvaluator {
         guard let value else { return nil }
         if let string = value as? String { return string }
         if let string = value as? Substring { return String(string) }
-        throw PredicateError.incomparableValues(operation: comparisonOperator.symbol,
+        throw PredicateEvaluationError.incomparableValues(operation: comparisonOperator.symbol,
                                                 left: ValueCollections.typeDescription(value), right: "String")
     }
 
@@ -59,7 +59,7 @@ enum ComparisonEvaluator {
         if let string = container as? String {
             guard let element else { return false }
             guard let substring = element as? String else {
-                throw PredicateError.incomparableValues(operation: "CONTAINS", left: "String",
+                throw PredicateEvaluationError.incomparableValues(operation: "CONTAINS", left: "String",
                                                         right: ValueCollections.typeDescription(element))
             }
             return try StringMatcher(.contains, pattern: substring, options: options).matches(string)
@@ -74,7 +74,7 @@ enum ComparisonEvaluator {
     /// `value BETWEEN {low, high}`, bounds included.
     static func between(_ value: Any?, _ bounds: Any?, options: ComparisonOptions) throws -> Bool {
         guard let elements = ValueCollections.elements(of: bounds), elements.count == 2 else {
-            throw PredicateError.invalidBetweenBounds(ValueCollections.typeDescription(bounds))
+            throw PredicateEvaluationError.invalidBetweenBounds(ValueCollections.typeDescription(bounds))
         }
         guard let low = try ValueEquality.order(value, elements[0], options: options, operation: "BETWEEN"),
               let high = try ValueEquality.order(value, elements[1], options: options, operation: "BETWEEN") else {

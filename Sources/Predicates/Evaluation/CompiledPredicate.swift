@@ -10,7 +10,7 @@ final class VariableScope {
         self.values = values
     }
 
-    func value(of name: String) throws(PredicateError) -> Any? {
+    func value(of name: String) throws(PredicateEvaluationError) -> Any? {
         guard let entry = values[name] else { throw .unboundVariable(name) }
         return entry
     }

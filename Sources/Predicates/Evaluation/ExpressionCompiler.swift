@@ -38,7 +38,7 @@ enum ExpressionCompiler {
             return keyPathReader(path, base: try compile(operand))
         case .variable(let name):
             return { _, scope in
-                guard let scope else { throw PredicateError.unboundVariable(name) }
+                guard let scope else { throw PredicateEvaluationError.unboundVariable(name) }
                 return ValueEquality.normalize(try scope.value(of: name))
             }
         case .aggregate(let elements):
@@ -85,9 +85,9 @@ enum ExpressionCompiler {
     }
 
     private static func function(_ name: String, _ arguments: [KeyValueExpression]) throws -> ValueClosure {
-        guard let function = BuiltinFunction.withSelector(name) else { throw PredicateError.unknownFunction(name) }
+        guard let function = BuiltinFunction.withSelector(name) else { throw PredicateEvaluationError.unknownFunction(name) }
         guard function.arity == arguments.count else {
-            throw PredicateError.invalidFunctionArgument(
+            throw PredicateEvaluationError.invalidFunctionArgument(
                 function: name, reason: "takes \(function.arity) arguments, not \(arguments.count)")
         }
         let readers = try arguments.map(compile)
@@ -116,8 +116,20 @@ enum ExpressionCompiler {
                 inner.values[variable] = .some(element)
                 if try test(element, inner) { result.append(element) }
             }
-            return result
+            return keyValueFriendly(result)
         }
+    }
+
+    /// An array of objects as `[AnyObject]`, which key-value coding walks element by element;
+    /// other arrays stay `[Any?]`.
+    static func keyValueFriendly(_ elements: [Any?]) -> Any {
+        var objects: [AnyObject] = []
+        objects.reserveCapacity(elements.count)
+        for element in elements {
+            guard let element, type(of: element) is AnyClass else { return elements }
+            objects.append(element as AnyObject)
+        }
+        return objects
     }
 
     private static func indexReader(_ collection: @escaping ValueClosure,
@@ -146,10 +158,10 @@ enum ExpressionCompiler {
             }
         }
         guard let position = try BuiltinFunction.integer(index, "objectFrom:withIndex:") else {
-            throw PredicateError.invalidFunctionArgument(function: "objectFrom:withIndex:", reason: "expected an integer index")
+            throw PredicateEvaluationError.invalidFunctionArgument(function: "objectFrom:withIndex:", reason: "expected an integer index")
         }
         guard elements.indices.contains(position) else {
-            throw PredicateError.invalidFunctionArgument(
+            throw PredicateEvaluationError.invalidFunctionArgument(
                 function: "objectFrom:withIndex:", reason: "index \(position) out of range 0..<\(elements.count)")
         }
         return elements[position]

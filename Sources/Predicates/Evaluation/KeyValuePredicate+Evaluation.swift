@@ -15,7 +15,7 @@ extension KeyValuePredicate {
     ///
     /// - Parameter object: The value to test.
     /// - Returns: `true` when the predicate holds.
-    /// - Throws: ``PredicateError`` for an unbound variable, a value of the wrong kind (a
+    /// - Throws: ``PredicateEvaluationError`` for an unbound variable, a value of the wrong kind (a
     ///   number compared with `<` to a string, `ANY` over a non-collection), an invalid
     ///   regular expression or a function error; `KeyValueCodingError` when a key is undefined.
     public func evaluate(with object: Any?) throws -> Bool {

@@ -13,7 +13,7 @@ struct StringMatcher {
     private let likePattern: [Character]?
     private let regex: NSRegularExpression?
 
-    init(_ operation: ComparisonOperator, pattern raw: String, options: ComparisonOptions) throws(PredicateError) {
+    init(_ operation: ComparisonOperator, pattern raw: String, options: ComparisonOptions) throws(PredicateEvaluationError) {
         self.operation = operation
         self.options = options
         let diacriticOnly = options.subtracting(.caseInsensitive)

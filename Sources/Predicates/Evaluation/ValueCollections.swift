@@ -10,15 +10,15 @@ protocol PredicateCollectionValue {
 }
 
 extension Array: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+    var predicateElements: [Any?] { map { ValueEquality.normalize(ValueEquality.box($0)) } }
 }
 
 extension ContiguousArray: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+    var predicateElements: [Any?] { map { ValueEquality.normalize(ValueEquality.box($0)) } }
 }
 
 extension ArraySlice: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
+    var predicateElements: [Any?] { map { ValueEquality.normalize(ValueEquality.box($0)) } }
 }
 
 extension Set: PredicateCollectionValue {
@@ -26,13 +26,13 @@ extension Set: PredicateCollectionValue {
     var predicateElements: [Any?] {
         map { element in
             if let identity = (element as Any) as? ObjectIdentity { return identity.object }
-            return ValueEquality.normalize(element)
+            return ValueEquality.normalize(ValueEquality.box(element))
         }
     }
 }
 
 extension Dictionary: PredicateCollectionValue {
-    var predicateElements: [Any?] { values.map { ValueEquality.normalize($0) } }
+    var predicateElements: [Any?] { values.map { ValueEquality.normalize(ValueEquality.box($0)) } }
 }
 
 extension NSArray: PredicateCollectionValue {
@@ -67,7 +67,7 @@ enum ValueCollections {
     }
 
     /// The elements of `value`, or a thrown error naming `operation`.
-    static func requireElements(of value: Any?, for operation: String) throws(PredicateError) -> [Any?] {
+    static func requireElements(of value: Any?, for operation: String) throws(PredicateEvaluationError) -> [Any?] {
         if let elements = elements(of: value) { return elements }
         throw .notACollection(operation: operation, valueType: typeDescription(value))
     }

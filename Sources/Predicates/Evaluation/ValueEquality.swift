@@ -8,8 +8,8 @@ enum ValueEquality {
     static func normalize(_ value: Any?) -> Any? {
         guard let value else { return nil }
         if value is NSNull { return nil }
-        guard let flat = flattenOptional(value) else { return nil }
-        return flat is NSNull ? nil : flat
+        guard let flat = flattenOptional(unnested(value)) else { return nil }
+        return flat is NSNull ? nil : unnested(flat)
     }
 
     /// A value read by key-value coding (already without nested optionals), with `NSNull`
@@ -17,7 +17,15 @@ enum ValueEquality {
     @inline(__always)
     static func droppingNull(_ value: Any?) -> Any? {
         guard let value else { return nil }
-        return type(of: value) == NSNull.self ? nil : value
+        return type(of: value) == NSNull.self ? nil : unnested(value)
+    }
+
+    /// `value` itself when it holds another existential (an `Any` inside an `Any`, which
+    /// generic code makes when a generic `T` is `Any`): the inner value, so that code reading
+    /// the container's payload directly sees the value.
+    @inline(__always)
+    static func unnested(_ value: Any) -> Any {
+        _openExistential(value, do: openedValue) ?? value
     }
 
     /// A generic value as `Any?`, without nesting an existential inside another when the
@@ -80,10 +88,10 @@ enum ValueEquality {
 
     /// The order of two normalized values, or nil when either is nil.
     ///
-    /// - Throws: ``PredicateError/incomparableValues(operation:left:right:)`` for values of
+    /// - Throws: ``PredicateEvaluationError/incomparableValues(operation:left:right:)`` for values of
     ///   kinds that have no order between them.
     static func order(_ lhs: Any?, _ rhs: Any?, options: ComparisonOptions,
-                      operation: String) throws(PredicateError) -> ComparisonResult? {
+                      operation: String) throws(PredicateEvaluationError) -> ComparisonResult? {
         guard let lhs, let rhs else { return nil }
         if let a = lhs as? Int, let b = rhs as? Int { return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending) }
         if let a = lhs as? String, let b = rhs as? String {
@@ -104,6 +112,14 @@ enum ValueEquality {
         guard let rhs = rhs as? T else { return nil }
         return lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
     }
+}
+
+/// The opened value of an existential, as `Any?` without nesting (see
+/// `ValueEquality.unnested(_:)`).
+func openedValue<T>(_ value: T) -> Any? {
+    if T.self == Any.self { return unsafeBitCast(value, to: Any.self) }
+    if T.self == Optional<Any>.self { return unsafeBitCast(value, to: Optional<Any>.self) }
+    return value
 }
 
 /// Numeric comparison across integer, floating-point, decimal and Boolean values.

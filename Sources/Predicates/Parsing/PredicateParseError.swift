@@ -97,7 +97,7 @@ extension PredicateParseError: CustomStringConvertible {
 /// Key-value coding errors (an undefined key, a bad collection operator) are not wrapped:
 /// evaluation rethrows the `KeyValueCodingError` as it is. Apple raises exceptions in these
 /// cases.
-public enum PredicateError: Error, Equatable, Sendable {
+public enum PredicateEvaluationError: Error, Equatable, Sendable {
     /// A `$variable` with no value bound to it (see
     /// ``KeyValuePredicate/withSubstitutionVariables(_:)``).
     case unboundVariable(String)
@@ -116,7 +116,7 @@ public enum PredicateError: Error, Equatable, Sendable {
     case invalidBetweenBounds(String)
 }
 
-extension PredicateError: CustomStringConvertible {
+extension PredicateEvaluationError: CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unboundVariable(name):

@@ -80,7 +80,7 @@ extension Sequence {
     /// - Parameter descriptors: The sort descriptors, most significant first.
     /// - Returns: The sorted elements.
     /// - Throws: `KeyValueCodingError` when a key cannot be read;
-    ///   ``PredicateError/incomparableValues(operation:left:right:)`` for values that cannot
+    ///   ``PredicateEvaluationError/incomparableValues(operation:left:right:)`` for values that cannot
     ///   be ordered against each other.
     /// - Complexity: O(*n* log *n*) comparisons, O(*n* × *d*) key reads for *d* descriptors.
     public func sorted(using descriptors: [KeyValueSortDescriptor]) throws -> [Element] {

@@ -76,7 +76,7 @@ public struct KeyValueSortDescriptor {
     ///   - rhs: The second object.
     /// - Returns: `.orderedAscending` when `lhs` comes first in this descriptor's order.
     /// - Throws: `KeyValueCodingError` when the key cannot be read;
-    ///   ``PredicateError/incomparableValues(operation:left:right:)`` for values of kinds that
+    ///   ``PredicateEvaluationError/incomparableValues(operation:left:right:)`` for values of kinds that
     ///   have no order between them.
     public func compare(_ lhs: Any?, to rhs: Any?) throws -> ComparisonResult {
         let reader = SortColumn.reader(for: key)

@@ -13,13 +13,13 @@ extension KeyValuePredicate {
     ///
     /// - Parameter variables: Values by variable name (without `$`); `nil` binds `nil`.
     /// - Returns: The predicate with every free variable replaced.
-    /// - Throws: ``PredicateError/unboundVariable(_:)`` for a variable without a value, as
+    /// - Throws: ``PredicateEvaluationError/unboundVariable(_:)`` for a variable without a value, as
     ///   Apple raises an exception then.
-    public func withSubstitutionVariables(_ variables: [String: Any?]) throws(PredicateError) -> KeyValuePredicate {
+    public func withSubstitutionVariables(_ variables: [String: Any?]) throws(PredicateEvaluationError) -> KeyValuePredicate {
         try substituting(variables, bound: [])
     }
 
-    func substituting(_ variables: [String: Any?], bound: Set<String>) throws(PredicateError) -> KeyValuePredicate {
+    func substituting(_ variables: [String: Any?], bound: Set<String>) throws(PredicateEvaluationError) -> KeyValuePredicate {
         switch kind {
         case .constant:
             return self
@@ -28,9 +28,9 @@ extension KeyValuePredicate {
             comparison.rightExpression = try comparison.rightExpression.substituting(variables, bound: bound)
             return KeyValuePredicate(.comparison(comparison))
         case .and(let list):
-            return .and(try list.map { p throws(PredicateError) in try p.substituting(variables, bound: bound) })
+            return .and(try list.map { p throws(PredicateEvaluationError) in try p.substituting(variables, bound: bound) })
         case .or(let list):
-            return .or(try list.map { p throws(PredicateError) in try p.substituting(variables, bound: bound) })
+            return .or(try list.map { p throws(PredicateEvaluationError) in try p.substituting(variables, bound: bound) })
         case .not(let inner):
             return .not(try inner.substituting(variables, bound: bound))
         }
@@ -42,14 +42,14 @@ extension KeyValueExpression {
     ///
     /// - Parameter variables: Values by variable name (without `$`).
     /// - Returns: The expression with every free variable replaced.
-    /// - Throws: ``PredicateError/unboundVariable(_:)`` for a variable without a value.
-    public func withSubstitutionVariables(_ variables: [String: Any?]) throws(PredicateError) -> KeyValueExpression {
+    /// - Throws: ``PredicateEvaluationError/unboundVariable(_:)`` for a variable without a value.
+    public func withSubstitutionVariables(_ variables: [String: Any?]) throws(PredicateEvaluationError) -> KeyValueExpression {
         try substituting(variables, bound: [])
     }
 
-    func substituting(_ variables: [String: Any?], bound: Set<String>) throws(PredicateError) -> KeyValueExpression {
-        func map(_ list: [KeyValueExpression]) throws(PredicateError) -> [KeyValueExpression] {
-            try list.map { e throws(PredicateError) in try e.substituting(variables, bound: bound) }
+    func substituting(_ variables: [String: Any?], bound: Set<String>) throws(PredicateEvaluationError) -> KeyValueExpression {
+        func map(_ list: [KeyValueExpression]) throws(PredicateEvaluationError) -> [KeyValueExpression] {
+            try list.map { e throws(PredicateEvaluationError) in try e.substituting(variables, bound: bound) }
         }
         switch self {
         case .evaluatedObject, .constant, .keyPath, .indexSymbol:
