@@ -14,15 +14,7 @@ struct PredicateLexer {
 
     /// The character offset of a UTF-8 offset, for error messages.
     func position(ofByte offset: Int) -> Int {
-        let end = min(offset, bytes.count)
-        var count = 0
-        var i = 0
-        while i < end {
-            // Count scalars that start here; close to characters for error messages.
-            if bytes[i] & 0xC0 != 0x80 { count += 1 }
-            i += 1
-        }
-        return count
+        String(decoding: bytes[..<min(max(offset, 0), bytes.count)], as: UTF8.self).count
     }
 
     static func tokenize(_ text: String) throws(PredicateParseError) -> PredicateLexer {
