@@ -4,8 +4,8 @@ import Foundation
 /// One descriptor's keys for every element, stored by kind so that comparisons are cheap.
 struct SortColumn {
     enum Storage {
+        /// Integers, or ranks of strings compared with `compare`/`caseInsensitiveCompare`.
         case integers([Int])
-        case strings([String])
         case general([SortKey])
     }
 
@@ -44,22 +44,55 @@ struct SortColumn {
         if allIntegers, !keys.isEmpty {
             storage = .integers(keys.map { if case .integer(let v) = $0 { return v } else { return 0 } })
         } else if allStrings, plain, !keys.isEmpty {
-            storage = .strings(keys.map { if case .string(let v) = $0 { return v } else { return "" } })
+            storage = .integers(Self.ranks(of: keys.map { if case .string(let v) = $0 { return v } else { return "" } }))
         } else {
             storage = .general(keys)
         }
     }
 
-    /// The order of elements `a` and `b` in this column's direction.
-    @inline(__always)
-    func compare(_ a: Int, _ b: Int) throws -> ComparisonResult {
-        let result: ComparisonResult
-        switch storage {
-        case .integers(let keys): result = NumberOrdering.ordered(keys[a], keys[b])
-        case .strings(let keys): result = NumberOrdering.ordered(keys[a], keys[b])
-        case .general(let keys): result = try SortKey.compare(keys[a], keys[b], comparison)
+    /// Each string's rank among the distinct strings (equal strings share a rank), so that
+    /// the sort compares integers instead of strings.
+    static func ranks(of strings: [String]) -> [Int] {
+        var ids: [String: Int] = [:]
+        var distinct: [String] = []
+        var idOfElement: [Int] = []
+        idOfElement.reserveCapacity(strings.count)
+        for string in strings {
+            if let id = ids[string] {
+                idOfElement.append(id)
+            } else {
+                ids[string] = distinct.count
+                idOfElement.append(distinct.count)
+                distinct.append(string)
+            }
         }
-        return ascending ? result : result.inverted
+        let order = distinct.indices.sorted { distinct[$0] < distinct[$1] }
+        var rankOfID = [Int](repeating: 0, count: distinct.count)
+        var rank = 0
+        for (position, id) in order.enumerated() {
+            if position > 0, distinct[order[position - 1]] != distinct[id] { rank += 1 }
+            rankOfID[id] = rank
+        }
+        return idOfElement.map { rankOfID[$0] }
+    }
+
+    /// A comparator of element indexes in this column's direction. The key array is captured
+    /// once, so comparing costs no reference counting.
+    func comparator() -> (Int, Int) throws -> ComparisonResult {
+        let ascending = self.ascending
+        switch storage {
+        case .integers(let keys):
+            return { a, b in
+                let (x, y) = ascending ? (keys[a], keys[b]) : (keys[b], keys[a])
+                return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
+            }
+        case .general(let keys):
+            let comparison = self.comparison
+            return { a, b in
+                let result = try SortKey.compare(keys[a], keys[b], comparison)
+                return ascending ? result : result.inverted
+            }
+        }
     }
 }
 
@@ -104,14 +137,14 @@ extension Array {
 enum KeyValueSorting {
     static func sortedIndices<Element>(of elements: [Element],
                                        using descriptors: [KeyValueSortDescriptor]) throws -> [Int] {
-        let columns = try descriptors.map { try SortColumn($0, elements: elements, count: elements.count) }
+        let columns = try descriptors.map { try SortColumn($0, elements: elements, count: elements.count).comparator() }
         var indices = Array(elements.indices)
         if columns.count == 2 {
             let (first, second) = (columns[0], columns[1])
             try indices.sort { a, b in
-                let r = try first.compare(a, b)
+                let r = try first(a, b)
                 if r != .orderedSame { return r == .orderedAscending }
-                let s = try second.compare(a, b)
+                let s = try second(a, b)
                 if s != .orderedSame { return s == .orderedAscending }
                 return a < b
             }
@@ -119,7 +152,7 @@ enum KeyValueSorting {
         }
         try indices.sort { a, b in
             for column in columns {
-                let r = try column.compare(a, b)
+                let r = try column(a, b)
                 if r != .orderedSame { return r == .orderedAscending }
             }
             return a < b

@@ -12,8 +12,9 @@ enum SortKey {
     case date(Date)
     case other(Any)
 
+    /// - Parameter raw: A value already normalized by the column's reader.
     init(_ raw: Any?, _ comparison: KeyValueSortDescriptor.Comparison) {
-        guard let value = ValueEquality.normalize(raw) else {
+        guard let value = raw else {
             self = .null
             return
         }
