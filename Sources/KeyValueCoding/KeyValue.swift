@@ -14,6 +14,8 @@ import Foundation
 ///   identity, as ``ObjectIdentity``.
 /// - Any other value (a struct, an enum, a class that is not `KeyValueCodable`) is read through
 ///   `Mirror`, read-only.
+/// - The key `self` gives the value itself (as `NSObject`'s `self` method does), so
+///   `"@sum.self"` sums an array of numbers.
 ///
 /// ```swift
 /// let totals = try KeyValue.value(forKeyPath: "accounts.@sum.balance", of: bank)
@@ -149,6 +151,7 @@ public enum KeyValue {
     }
 
     static func nonObjectValue(forKey key: String, of root: Any, kind: ValueKind) throws -> Any? {
+        if key == "self", kind.category != .collection { return flattenOptional(root) }
         switch kind.category {
         case .null: return nil
         case .optional, .wrapper: return try value(forKey: key, of: kind.unwrap?(root))
