@@ -294,15 +294,16 @@ struct UndoStateMachine {
     ///
     /// While undoing or redoing, the inverse collected so far is dropped too and collecting
     /// starts again in a fresh group.
-    mutating func removeAllActions() -> [UndoGroup] {
-        var discarded = undoStack + redoStack + openGroups
+    mutating func removeAllActions() -> [[UndoGroup]] {
+        // The arrays are handed back whole (no copying of their groups).
+        var discarded = [undoStack, redoStack, openGroups]
         undoStack = []
         redoStack = []
         openGroups = []
         eventGroupIsOpen = false
         disableCount = 0
         if mode != .idle {
-            discarded += recordingGroups
+            discarded.append(recordingGroups)
             recordingGroups = [UndoGroup()]
         }
         return discarded
