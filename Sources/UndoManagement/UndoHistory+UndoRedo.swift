@@ -89,7 +89,8 @@ extension UndoHistory {
     }
 
     /// Runs a group taken by `beginUndo()`/`beginRedo()`, finishes, and posts `notification`.
-    private func perform(_ group: UndoGroup, then notification: Notification.Name) throws(UndoError) {
+    private func perform(_ group: consuming UndoGroup,
+                         then notification: Notification.Name) throws(UndoError) {
         Self.run(group)
         let outcome = state.finishPerforming()
         _ = outcome.discarded
@@ -99,12 +100,11 @@ extension UndoHistory {
         }
     }
 
-    /// Runs the actions of a group, newest first; nested groups run as units.
-    private static func run(_ group: UndoGroup) {
-        var index = group.entries.count
-        while index > 0 {
-            index -= 1
-            switch group.entries[index] {
+    /// Runs the actions of a group, newest first; nested groups run as units. The group is
+    /// consumed, so its entries are moved out rather than copied.
+    private static func run(_ group: consuming UndoGroup) {
+        while let entry = group.entries.popLast() {
+            switch consume entry {
             case .action(let action):
                 action.perform()
             case .group(let nested):

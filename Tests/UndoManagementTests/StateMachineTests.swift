@@ -5,25 +5,29 @@ import Testing
 
 @Suite("UndoStateMachine")
 struct StateMachineTests {
-    @Test func registrationOutcomes() throws {
+    @Test func registrationRoutes() throws {
         var state = UndoStateMachine()
-        guard case .needsEventGroup = state.register(UndoAction {}) else {
-            Issue.record("expected needsEventGroup"); return
-        }
+        #expect(state.registrationRoute == .needsEventGroup)
         state.groupsByEvent = false
-        guard case .needsOwnGroup = state.register(UndoAction {}) else {
-            Issue.record("expected needsOwnGroup"); return
-        }
+        #expect(state.registrationRoute == .needsOwnGroup)
         state.disableRegistration()
-        guard case .ignored = state.register(UndoAction {}) else {
-            Issue.record("expected ignored"); return
-        }
+        #expect(state.registrationRoute == .ignored)
+        #expect(state.register(UndoAction {}).isEmpty)
+        #expect(state.groupingLevel == 0)
         try state.enableRegistration()
         state.openGroup()
-        guard case .recorded(let discarded) = state.register(UndoAction {}) else {
-            Issue.record("expected recorded"); return
-        }
-        #expect(discarded.isEmpty)
+        #expect(state.registrationRoute == .direct)
+        #expect(state.register(UndoAction {}).isEmpty)
+        #expect(state.openGroups[0].actionCount == 1)
+        state._checkInvariants()
+    }
+
+    @Test func registrationWithNoOpenGroupStillKeepsTheAction() throws {
+        var state = UndoStateMachine()
+        _ = state.register(UndoAction {})
+        #expect(state.groupingLevel == 1)
+        #expect(state.eventGroupIsOpen)
+        #expect(state.canUndo)
         state._checkInvariants()
     }
 
@@ -34,13 +38,13 @@ struct StateMachineTests {
         _ = try state.closeGroup()
         let group = try #require(try state.beginUndo())
         #expect(group.actionCount == 1)
+        #expect(state.mode == .undoing)
         _ = state.register(UndoAction {})        // the inverse
         _ = state.finishPerforming()
+        #expect(state.mode == .idle)
         #expect(state.redoStack.count == 1)
         state.openGroup()
-        guard case .recorded(let discarded) = state.register(UndoAction {}) else {
-            Issue.record("expected recorded"); return
-        }
+        let discarded = state.register(UndoAction {})
         #expect(discarded.count == 1)
         #expect(state.redoStack.isEmpty)
         state._checkInvariants()

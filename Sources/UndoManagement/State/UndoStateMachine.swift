@@ -12,13 +12,13 @@ struct UndoStateMachine {
         case idle, undoing, redoing
     }
 
-    /// What `register(_:)` did with an action.
-    enum RegistrationOutcome {
-        /// Stored. `discarded` holds the redo groups that the registration cleared.
-        case recorded(discarded: [UndoGroup])
-        /// Registration is disabled: the action was dropped.
+    /// Where `register(_:)` would put an action now.
+    enum RegistrationRoute {
+        /// Into the group collecting the inverse, or the innermost open group.
+        case direct
+        /// Nowhere: registration is disabled.
         case ignored
-        /// No group is open and `groupsByEvent` is on: open the event group, then register again.
+        /// No group is open and `groupsByEvent` is on: open the event group first.
         case needsEventGroup
         /// No group is open and `groupsByEvent` is off: wrap the action in a group of its own.
         case needsOwnGroup
@@ -87,21 +87,32 @@ struct UndoStateMachine {
 
     // MARK: Registration
 
-    /// Stores `action` in the group that should receive it.
-    mutating func register(_ action: UndoAction) -> RegistrationOutcome {
+    /// Where `register(_:)` would put an action now.
+    var registrationRoute: RegistrationRoute {
         if disableCount > 0 { return .ignored }
+        if mode != .idle || !openGroups.isEmpty { return .direct }
+        return groupsByEvent ? .needsEventGroup : .needsOwnGroup
+    }
+
+    /// Stores `action` in the group that should receive it, after the caller opened the group
+    /// `registrationRoute` asked for.
+    ///
+    /// If no group is open even so (a notification observer closed it again), the action opens
+    /// a group quietly, as an event group when `groupsByEvent` is on: it is never lost.
+    ///
+    /// - Returns: The redo groups the registration cleared, to release outside the state access.
+    mutating func register(_ action: consuming UndoAction) -> [UndoGroup] {
+        if disableCount > 0 { return [] }
         if mode != .idle {
             recordingGroups[recordingGroups.count - 1].entries.append(.action(action))
-            return .recorded(discarded: [])
+            return []
         }
-        if openGroups.isEmpty {
-            return groupsByEvent ? .needsEventGroup : .needsOwnGroup
-        }
+        if openGroups.isEmpty { openGroup(isEvent: groupsByEvent) }
         openGroups[openGroups.count - 1].entries.append(.action(action))
-        if redoStack.isEmpty { return .recorded(discarded: []) }
+        if redoStack.isEmpty { return [] }
         let cleared = redoStack
         redoStack = []
-        return .recorded(discarded: cleared)
+        return cleared
     }
 
     /// Counts one more `disableUndoRegistration()`.
