@@ -54,21 +54,58 @@ public struct Observed<Value>: KeyValuePropertyWrapper {
             if _slowPath(KeyPathProbe.isActive) {
                 KeyPathProbe.record(wrapped: wrappedKeyPath, storage: storageKeyPath)
             }
-            return instance[keyPath: storageKeyPath].value
+            let offset = StorageOffsetCache.offset(of: storageKeyPath, in: EnclosingSelf.self)
+            guard offset >= 0 else { return instance[keyPath: storageKeyPath].value }
+            return storage(of: instance, at: offset).pointee.value
         }
         set {
             instance.observationTrackingWillSet(wrappedKeyPath)
-            if let observers = instance[keyPath: storageKeyPath].observers {
-                setObserved(newValue, instance, storageKeyPath, observers)
-            } else {
-                instance[keyPath: storageKeyPath].value = newValue
+            let offset = StorageOffsetCache.offset(of: storageKeyPath, in: EnclosingSelf.self)
+            if _fastPath(offset >= 0) {
+                let address = storage(of: instance, at: offset)
+                if let observers = address.pointee.observers {
+                    setObserved(newValue, instance, address, observers)
+                } else {
+                    address.pointee.value = newValue
+                }
+            } else if let observers = instance[keyPath: storageKeyPath].storeUnobserved(newValue) {
+                setObservedThroughKeyPath(newValue, instance, storageKeyPath, observers)
             }
             instance.observationTrackingDidSet(wrappedKeyPath)
         }
     }
 
+    /// The address of the wrapper's storage inside `instance`.
+    @inlinable @inline(__always)
+    static func storage(of instance: AnyObject, at offset: Int) -> UnsafeMutablePointer<Self> {
+        (UnsafeMutableRawPointer(Unmanaged.passUnretained(instance).toOpaque()) + offset)
+            .assumingMemoryBound(to: Self.self)
+    }
+
+    /// Stores `newValue` and returns nil when no one observes; otherwise returns the observers
+    /// and leaves the value unchanged.
+    @inlinable @inline(__always)
+    mutating func storeUnobserved(_ newValue: Value) -> KeyObservers? {
+        if let observers { return observers }
+        value = newValue
+        return nil
+    }
+
     @inlinable @inline(never)
-    static func setObserved<EnclosingSelf: KeyValueObservable>(
+    static func setObserved(_ newValue: Value, _ instance: AnyObject, _ address: UnsafeMutablePointer<Self>,
+                            _ observers: KeyObservers) {
+        guard observers.notifiesAutomatically else {
+            address.pointee.value = newValue
+            return
+        }
+        let old = address.pointee.value
+        observers.notifyingSet(object: instance, old: old, new: newValue) {
+            address.pointee.value = newValue
+        }
+    }
+
+    @inlinable @inline(never)
+    static func setObservedThroughKeyPath<EnclosingSelf: KeyValueObservable>(
         _ newValue: Value, _ instance: EnclosingSelf,
         _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>, _ observers: KeyObservers
     ) {

@@ -1,5 +1,6 @@
 import Foundation
 import KeyValueCoding
+import Observation
 import Synchronization
 @testable import KeyValueObserving
 
@@ -60,5 +61,48 @@ final class Account: KeyValueObservable {
 
     class func automaticallyNotifiesObservers(forKey key: String) -> Bool {
         key != "balance" && key != "owner"
+    }
+}
+
+/// Keys with dependency diamonds and cycles.
+final class Shape: KeyValueObservable {
+    @Observed var width = 1
+    @Observed var height = 1
+    var area: Int { width * height }
+    var perimeter: Int { 2 * (width + height) }
+    var summary: String { "\(area)/\(perimeter)" }
+    var ping: Int { width }
+    var pong: Int { width }
+
+    class var computedKeys: [String: AnyKeyPath] {
+        ["area": \Shape.area, "perimeter": \Shape.perimeter, "summary": \Shape.summary,
+         "ping": \Shape.ping, "pong": \Shape.pong]
+    }
+
+    class func keyPathsForValuesAffectingValue(forKey key: String) -> Set<String> {
+        switch key {
+        case "area", "perimeter": return ["width", "height"]
+        case "summary": return ["area", "perimeter"]          // diamond over width and height
+        case "ping": return ["pong", "width"]                  // cycle ping ↔ pong
+        case "pong": return ["ping", "width"]
+        default: return []
+        }
+    }
+}
+
+/// A class using Observation interop.
+final class Thermometer: KeyValueObservationTracking {
+    let observationRegistrar = ObservationRegistrar()
+    @Observed var celsius = 20.0
+}
+
+/// Records observer-object callbacks.
+final class Inspector: KeyValueObserver, @unchecked Sendable {
+    // @unchecked: only used on one thread in tests.
+    var received: [(String, KeyValueChange, UnsafeMutableRawPointer?)] = []
+
+    func observeValue(forKeyPath keyPath: String, of object: AnyObject, change: KeyValueChange,
+                      context: UnsafeMutableRawPointer?) {
+        received.append((keyPath, change, context))
     }
 }
