@@ -21,7 +21,7 @@ enum KeyPathProbe {
     @usableFromInline @inline(never)
     static func record(wrapped: AnyKeyPath, storage: AnyKeyPath) {
         guard let name = lastComponent(of: storage), name.hasPrefix("_") else { return }
-        recorded.withLock { $0[KeyPathKey(wrapped)] = String(name.dropFirst()) }
+        recorded.withTrackedLock(ThreadSanitizer.staticOwner) { $0[KeyPathKey(wrapped)] = String(name.dropFirst()) }
     }
 
     /// Returns the key-value coding key path for `keyPath`, read on `object`.
@@ -29,7 +29,7 @@ enum KeyPathProbe {
     /// - Throws: ``KeyValueObservingError/unsupportedKeyPath(_:)`` when no name can be found.
     static func keyPathString<Root: AnyObject, Value>(for keyPath: KeyPath<Root, Value>,
                                                       on object: Root) throws -> String {
-        if let cached = cache.withLock({ $0[KeyPathKey(keyPath)] }) { return cached }
+        if let cached = cache.withTrackedLock(ThreadSanitizer.staticOwner, { $0[KeyPathKey(keyPath)] }) { return cached }
         let description = keyPath.debugDescription
         var name: String?
         if !description.contains("<computed") {
@@ -38,7 +38,7 @@ enum KeyPathProbe {
             activeCount.add(1, ordering: .relaxed)
             _ = object[keyPath: keyPath]
             activeCount.subtract(1, ordering: .relaxed)
-            name = recorded.withLock { $0[KeyPathKey(keyPath)] }
+            name = recorded.withTrackedLock(ThreadSanitizer.staticOwner) { $0[KeyPathKey(keyPath)] }
             if name == nil, let codable = object as? any KeyValueCodable {
                 name = computedKeyName(for: keyPath, in: type(of: codable))
             }
@@ -46,7 +46,7 @@ enum KeyPathProbe {
         guard let name, !name.isEmpty else {
             throw KeyValueObservingError.unsupportedKeyPath(description)
         }
-        cache.withLock { $0[KeyPathKey(keyPath)] = name }
+        cache.withTrackedLock(ThreadSanitizer.staticOwner) { $0[KeyPathKey(keyPath)] = name }
         return name
     }
 

@@ -49,7 +49,7 @@ enum StorageOffsetCache {
     @usableFromInline @inline(never)
     static func lookUp(_ keyPath: AnyKeyPath, in type: any KeyValueCodable.Type, slot: Int) -> Int {
         let identifier = ObjectIdentifier(keyPath)
-        let entry = entries.withLock { table -> Entry in
+        let entry = entries.withTrackedLock(ThreadSanitizer.staticOwner) { table -> Entry in
             if let existing = table[identifier] { return existing }
             let entry = Entry(keyPath: keyPath, offset: findOffset(keyPath, in: type))
             table[identifier] = entry

@@ -34,21 +34,21 @@ final class KeyObservers: Sendable {
     }
 
     func add(_ node: ObservationNode) {
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             state.nodes.append(node)
             state.isSimple = state.isSimple && node.isDirect && !node.registration.wantsPrior
         }
     }
 
     func remove(_ node: ObservationNode) {
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             guard let position = state.nodes.firstIndex(where: { $0 === node }) else { return }
             state.nodes.remove(at: position)
             state.isSimple = state.nodes.allSatisfy { $0.isDirect && !$0.registration.wantsPrior }
         }
     }
 
-    var observerCount: Int { state.withLock { $0.nodes.count } }
+    var observerCount: Int { state.withTrackedLock(self) { $0.nodes.count } }
 
     // MARK: Setting through an @Observed property
 
@@ -61,7 +61,7 @@ final class KeyObservers: Sendable {
     ///   - store: Performs the store.
     @usableFromInline
     func notifyingSet(object: AnyObject, old: Any, new: Any, store: () -> Void) {
-        let (nodes, isSimple) = state.withLock { ($0.nodes, $0.isSimple) }
+        let (nodes, isSimple) = state.withTrackedLock(self) { ($0.nodes, $0.isSimple) }
         if isSimple {
             store()
             guard !nodes.isEmpty else { return }
@@ -88,16 +88,16 @@ final class KeyObservers: Sendable {
     /// Announces a change (Apple: `willChangeValueForKey:` and relatives).
     func willChange(object: AnyObject, kind: KeyValueChangeKind, indexes: IndexSet?,
                     setMutation: SetMutation? = nil) {
-        let nodes = state.withLock { $0.nodes }
+        let nodes = state.withTrackedLock(self) { $0.nodes }
         let pending = prepare(nodes, object: object, kind: kind, indexes: indexes,
                               setMutation: setMutation, suppliedOld: nil)
-        state.withLock { $0.pending.append(pending) }
+        state.withTrackedLock(self) { $0.pending.append(pending) }
     }
 
     /// Finishes the innermost announced change (Apple: `didChangeValueForKey:` and relatives).
     /// Does nothing without a matching announcement.
     func didChange(object: AnyObject) {
-        guard let pending = state.withLock({ $0.pending.popLast() }) else { return }
+        guard let pending = state.withTrackedLock(self, { $0.pending.popLast() }) else { return }
         finish(pending, object: object, suppliedNew: nil)
     }
 

@@ -36,7 +36,7 @@ final class ObservationTable: Sendable {
     func observers(of object: AnyObject, key: String) -> KeyObservers {
         let identifier = ObjectIdentifier(object)
         var ended: [Registration] = []
-        let list = state.withLock { state -> KeyObservers in
+        let list = state.withTrackedLock(self) { state -> KeyObservers in
             if state.entries.count >= state.sweepThreshold { ended = sweep(&state) }
             var entry = state.entries[identifier] ?? Entry(object: object)
             if entry.object !== object {
@@ -58,7 +58,7 @@ final class ObservationTable: Sendable {
     func existingObservers(of object: AnyObject, key: String) -> KeyObservers? {
         guard entryCount.load(ordering: .relaxed) > 0 else { return nil }
         let identifier = ObjectIdentifier(object)
-        return state.withLock { state in
+        return state.withTrackedLock(self) { state in
             guard let entry = state.entries[identifier], entry.object === object else { return nil }
             return entry.lists[key]
         }
@@ -67,7 +67,7 @@ final class ObservationTable: Sendable {
     /// Remembers an observer-object registration so that `removeObserver` can find it.
     func addObserverRegistration(_ registration: Registration, on object: AnyObject) {
         let identifier = ObjectIdentifier(object)
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             guard var entry = state.entries[identifier], entry.object === object else { return }
             entry.observerRegistrations.append(registration)
             state.entries[identifier] = entry
@@ -79,7 +79,7 @@ final class ObservationTable: Sendable {
     func takeObserverRegistration(on object: AnyObject, observer: ObjectIdentifier,
                                   keyPath: String, context: UInt?) -> Registration? {
         let identifier = ObjectIdentifier(object)
-        return state.withLock { state in
+        return state.withTrackedLock(self) { state in
             guard var entry = state.entries[identifier], entry.object === object,
                   let position = entry.observerRegistrations.lastIndex(where: {
                       $0.observerIdentity == observer && $0.keyPath == keyPath
@@ -95,7 +95,7 @@ final class ObservationTable: Sendable {
     func registrationEnded(_ registration: Registration) {
         guard registration.observerIdentity != nil, let root = registration.root else { return }
         let identifier = ObjectIdentifier(root)
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             guard var entry = state.entries[identifier], entry.object === root else { return }
             entry.observerRegistrations.removeAll { $0 === registration }
             state.entries[identifier] = entry
@@ -105,7 +105,7 @@ final class ObservationTable: Sendable {
     /// Removes the entries of released objects now. Returns how many entries remain.
     @discardableResult
     func sweepNow() -> Int {
-        let (ended, count) = state.withLock { state in (sweep(&state), state.entries.count) }
+        let (ended, count) = state.withTrackedLock(self) { state in (sweep(&state), state.entries.count) }
         for registration in ended { registration.invalidate() }
         return count
     }
@@ -160,9 +160,9 @@ enum DependencyCache {
     static func keyPaths(affecting key: String, of object: AnyObject) -> [String] {
         guard let type = type(of: object) as? any KeyValueObservable.Type else { return [] }
         let cacheKey = CacheKey(type: ObjectIdentifier(type), key: key)
-        if let cached = cache.withLock({ $0[cacheKey] }) { return cached }
+        if let cached = cache.withTrackedLock(ThreadSanitizer.staticOwner, { $0[cacheKey] }) { return cached }
         let found = type.keyPathsForValuesAffectingValue(forKey: key).sorted()
-        cache.withLock { $0[cacheKey] = found }
+        cache.withTrackedLock(ThreadSanitizer.staticOwner) { $0[cacheKey] = found }
         return found
     }
 }

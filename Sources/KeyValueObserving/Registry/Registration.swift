@@ -46,7 +46,7 @@ final class Registration: @unchecked Sendable {
 
     /// Attaches the node tree to `root`. Called once, before the registration is returned.
     func start(on root: AnyObject) {
-        tree.withLock { tree in
+        tree.withTrackedLock(self) { tree in
             var ancestors: [AncestorKey] = []
             tree = ObservationNode.attach(registration: self, object: root, key: components[0],
                                           remaining: components.dropFirst(), depth: 0,
@@ -58,7 +58,7 @@ final class Registration: @unchecked Sendable {
     /// from any thread, and from inside a delivery.
     func invalidate() {
         guard isActive.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        let root = tree.withLock { tree -> ObservationNode? in
+        let root = tree.withTrackedLock(self) { tree -> ObservationNode? in
             let root = tree
             tree = nil
             return root
@@ -75,7 +75,7 @@ final class Registration: @unchecked Sendable {
 
     /// Rebuilds the part of the tree below each of `nodes` (whose objects changed).
     func rewire(_ nodes: [ObservationNode]) {
-        tree.withLock { tree in
+        tree.withTrackedLock(self) { tree in
             guard tree != nil else { return }
             for node in nodes { node.rebuildNext() }
         }
