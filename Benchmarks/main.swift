@@ -29,6 +29,7 @@ if CommandLine.arguments.contains("--quick") {
     suite.repetitions = 2
 }
 registerKeyValueCodingBenchmarks(in: suite)
+registerKeyValueObservingBenchmarks(in: suite)
 registerUndoBenchmarks(in: suite)
 
 print("name                          ns/op         baseline                      baseline-ns/op  ratio")
