@@ -8,13 +8,13 @@
 import Foundation
 
 /// Keeps a value alive in a way the optimiser cannot see through.
-@inline(never)
+@inline(never) @_optimize(none)
 public func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
 /// Returns its argument through a non-inlinable call, hiding constants from the optimiser.
-@inline(never)
+@inline(never) @_optimize(none)
 public func identity<T>(_ value: T) -> T { value }
 
 /// One measured body: runs its operation `iterations` times.
@@ -60,24 +60,29 @@ final class BenchmarkSuite {
     /// Times one body and returns nanoseconds per operation (best of `repetitions`).
     func measure(_ body: Body, operationsPerIteration: Int) -> Double {
         let clock = ContinuousClock()
-        body(1)  // warm-up
+        func seconds(_ iterations: Int) -> Double {
+            let duration = clock.measure { body(iterations) }
+            return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        }
+        let target = Double(minimumRunTime.components.seconds)
+            + Double(minimumRunTime.components.attoseconds) * 1e-18
+        _ = seconds(1)  // warm-up
         var iterations = 1
-        var elapsed = clock.measure { body(iterations) }
-        let calibrationTarget = minimumRunTime / 10
-        while elapsed < calibrationTarget {
-            iterations *= elapsed < calibrationTarget / 100 ? 10 : 2
-            elapsed = clock.measure { body(iterations) }
+        var elapsed = seconds(iterations)
+        while elapsed < target / 10, iterations < 1 << 40 {
+            iterations *= elapsed < target / 1000 ? 10 : 2
+            elapsed = seconds(iterations)
         }
-        let scale = minimumRunTime / elapsed
-        iterations = max(iterations, Int((Double(iterations) * scale).rounded(.up)))
-        var best = Duration.seconds(Int64.max / 4)
+        let scaled = (Double(iterations) * target / max(elapsed, 1e-9)).rounded(.up)
+        iterations = max(iterations, Int(min(scaled, Double(1 << 40))))
+        var best = Double.infinity
         for _ in 0..<repetitions {
-            let time = clock.measure { body(iterations) }
-            if time < best { best = time }
+            best = min(best, seconds(iterations))
         }
-        let nanoseconds = Double(best.components.seconds) * 1e9
-            + Double(best.components.attoseconds) / 1e9
-        return nanoseconds / Double(iterations * operationsPerIteration)
+        if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+            print("  iterations \(iterations), best \(best) s")
+        }
+        return best * 1e9 / Double(iterations * operationsPerIteration)
     }
 
     /// Runs every workload whose name contains `filter` (all when nil) and prints one line each.

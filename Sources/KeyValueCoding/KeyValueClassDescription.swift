@@ -1,5 +1,5 @@
 @_spi(Reflection) import Swift
-import Synchronization
+
 
 /// The keys of one key-value coding class, found once by reflection and cached.
 ///
@@ -95,47 +95,8 @@ public final class KeyValueClassDescription: @unchecked Sendable {
     /// - Note: Thread-safe. Descriptions live as long as the process, like the types they
     ///   describe.
     public static func of(_ type: any KeyValueCodable.Type) -> KeyValueClassDescription {
-        let identifier = UInt(bitPattern: ObjectIdentifier(type).hashValue)
-        let slot = Int(truncatingIfNeeded: (identifier >> 4) ^ (identifier >> 12)) & (slotCount - 1)
-        let bits = slots.pointer[slot].load(ordering: .acquiring)
-        if bits != 0 {
-            let cached = Unmanaged<KeyValueClassDescription>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-                .takeUnretainedValue()
-            if ObjectIdentifier(cached.describedType) == ObjectIdentifier(type) { return cached }
-        }
-        let description = lookUpOrBuild(type)
-        // Descriptions are never released (they are retained in `registry`), so publishing an
-        // unretained pointer is safe.
-        slots.pointer[slot].store(UInt(bitPattern: Unmanaged.passUnretained(description).toOpaque()),
-                                  ordering: .releasing)
-        return description
+        cache.entry(for: type) { _ in KeyValueClassDescription(type: type) }
     }
 
-    private static let slotCount = 256
-    private static let slots = SlotTable(count: slotCount)
-    private static let registry = Mutex<[ObjectIdentifier: KeyValueClassDescription]>([:])
-
-    @inline(never)
-    private static func lookUpOrBuild(_ type: any KeyValueCodable.Type) -> KeyValueClassDescription {
-        let identifier = ObjectIdentifier(type)
-        if let existing = registry.withLock({ $0[identifier] }) { return existing }
-        // Build outside the lock: building reads `computedKeys`, which is user code.
-        let built = KeyValueClassDescription(type: type)
-        return registry.withLock { table in
-            if let existing = table[identifier] { return existing }
-            table[identifier] = built
-            return built
-        }
-    }
-}
-
-/// A fixed table of atomic words, allocated once and never freed.
-private final class SlotTable: Sendable {
-    // The pointer is immutable and the memory it points to is only reached through atomics.
-    nonisolated(unsafe) let pointer: UnsafeMutablePointer<Atomic<UInt>>
-
-    init(count: Int) {
-        pointer = .allocate(capacity: count)
-        for i in 0..<count { (pointer + i).initialize(to: Atomic<UInt>(0)) }
-    }
+    private static let cache = TypeCache<KeyValueClassDescription> { ObjectIdentifier($0.describedType) }
 }

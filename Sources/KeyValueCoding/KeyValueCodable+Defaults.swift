@@ -6,6 +6,7 @@ extension KeyValueCodable {
         if let property = description.property(forKey: key) {
             return property.value(of: self)
         }
+        if key == "self" { return self }  // as NSObject's `self` method answers
         return try value(forUndefinedKey: key)
     }
 
@@ -95,7 +96,7 @@ extension KeyValueCodable {
     /// Corresponds to `-[NSObject setValuesForKeysWithDictionary:]`.
     public func setValuesForKeys(_ keyedValues: [String: Any]) throws {
         for (key, value) in keyedValues {
-            try setValue(value is NSNull ? nil : value, forKey: key)
+            try setValue(isNSNull(value) ? nil : value, forKey: key)
         }
     }
 }

@@ -64,6 +64,9 @@ public final class KeyValueProperty: @unchecked Sendable {
 
     /// Sets the value of this property in `object`, converting numbers as needed.
     ///
+    /// `NSNull()` counts as `nil` (Apple stores the `NSNull` object itself into object-typed
+    /// properties; a Swift property cannot hold it).
+    ///
     /// - Parameters:
     ///   - value: The new value, or `nil`.
     ///   - object: An instance of the class (or a subclass) this property was found in.
@@ -76,7 +79,7 @@ public final class KeyValueProperty: @unchecked Sendable {
             throw KeyValueCodingError.readOnlyKey(key, type: typeName(type(of: object)))
         }
         let notify = notify ?? type(of: object).automaticallyNotifiesObservers(forKey: key)
-        if let value {
+        if let value, !isNSNull(value) || valueType == NSNull.self {
             try setter(object, value, notify)
         } else if let nilSetter {
             nilSetter(object, notify)
@@ -100,6 +103,7 @@ func fieldAddress<T>(_ object: AnyObject, _ offset: Int, _: T.Type) -> UnsafeMut
 /// - Returns: The converted value, or `nil` when `value` is an `Optional` holding `nil`.
 @inline(__always)
 func coerce<T>(_ value: Any, to: T.Type, key: String, owner: AnyObject) throws -> T? {
+    if type(of: value) == T.self { return loadInline(value, as: T.self) }
     if let exact = value as? T { return exact }
     return try coerceSlowly(value, to: T.self, key: key, owner: owner)
 }
@@ -156,13 +160,13 @@ extension Optional: OptionalValue {
 /// - Returns: The innermost wrapped value, or `nil`.
 public func flattenOptional(_ value: Any?) -> Any? {
     guard let value else { return nil }
-    if let optional = value as? any OptionalValue { return optional.wrappedAny }
+    if let unwrap = ValueKind.of(type(of: value)).unwrap { return unwrap(value) }
     return value
 }
 
 /// Whether `value` is an `Optional` that holds `nil`.
 func isNilOptional(_ value: Any) -> Bool {
-    if let optional = value as? any OptionalValue { return optional.wrappedAny == nil }
+    if let unwrap = ValueKind.of(type(of: value)).unwrap { return unwrap(value) == nil }
     return false
 }
 
@@ -201,9 +205,7 @@ enum PropertyBuilder {
         func build<W>(_: W.Type) -> KeyValueProperty {
             KeyValueProperty(
                 key: key, valueType: declared, storage: .stored(offset: offset), isOptional: true,
-                getter: { object in
-                    fieldAddress(object, offset, W?.self).pointee.map { flattenOptional($0) } ?? nil
-                },
+                getter: optionalGetter(W.self, offset: offset),
                 setter: { object, value, notify in
                     let converted = try coerce(value, to: W.self, key: key, owner: object)
                     if notify { object.willChangeValue(forKey: key) }
@@ -217,6 +219,34 @@ enum PropertyBuilder {
                 })
         }
         return _openExistential(wrapped, do: build)
+    }
+
+    /// The getter of an `Optional<W>` field, specialised for the common wrapped types so that
+    /// reads do not look up `Optional<W>` metadata at run time.
+    static func optionalGetter<W>(_: W.Type, offset: Int) -> (AnyObject) -> Any? {
+        if W.self is AnyClass {
+            // An optional class reference is one nullable pointer, whatever the class.
+            return { object in fieldAddress(object, offset, AnyObject?.self).pointee }
+        }
+        if W.self == String.self { return concreteOptionalGetter(String.self, offset: offset) }
+        if W.self == Int.self { return concreteOptionalGetter(Int.self, offset: offset) }
+        if W.self == Double.self { return concreteOptionalGetter(Double.self, offset: offset) }
+        if W.self == Bool.self { return concreteOptionalGetter(Bool.self, offset: offset) }
+        if W.self == Date.self { return concreteOptionalGetter(Date.self, offset: offset) }
+        let isNested = W.self is any OptionalValue.Type
+        return { object in
+            guard let value = fieldAddress(object, offset, W?.self).pointee else { return nil }
+            return isNested ? flattenOptional(value) : value
+        }
+    }
+
+    @_specialize(exported: false, where W == String)
+    @_specialize(exported: false, where W == Int)
+    @_specialize(exported: false, where W == Double)
+    @_specialize(exported: false, where W == Bool)
+    @_specialize(exported: false, where W == Date)
+    private static func concreteOptionalGetter<W>(_: W.Type, offset: Int) -> (AnyObject) -> Any? {
+        { object in fieldAddress(object, offset, W?.self).pointee }
     }
 
     /// A property wrapper `W` whose storage is at `offset`.

@@ -30,11 +30,8 @@ public enum KeyValueNumber: Sendable, Hashable {
     /// Reads a number out of `value`, or returns nil when `value` is not a number, `Bool` or
     /// `NSNumber`.
     public init?(_ value: Any) {
-        switch value {
-        case let v as any KeyValueNumeric: self = v.bridgedNumber
-        case let v as NSNumber: self = KeyValueNumber(v)
-        default: return nil
-        }
+        guard let read = ValueKind.of(type(of: value)).number else { return nil }
+        self = read(value)
     }
 
     init(_ number: NSNumber) {

@@ -1,0 +1,177 @@
+import Foundation
+
+/// A running sum that keeps integers exact and switches to `Double` or `Decimal` as needed.
+struct NumericAccumulator {
+    private enum Total {
+        case integer(Int)
+        case floating(Double)
+        case decimal(Decimal)
+    }
+    private var total = Total.integer(0)
+
+    mutating func add(_ number: KeyValueNumber) {
+        switch (total, number) {
+        case (.decimal(let sum), _):
+            total = .decimal(sum + Self.decimal(number))
+        case (_, .decimal(let value)):
+            total = .decimal(currentDecimal + value)
+        case (.integer(let sum), .integer(let value)):
+            if let small = Int(exactly: value) {
+                let (result, overflow) = sum.addingReportingOverflow(small)
+                total = overflow ? .floating(Double(sum) + Double(value)) : .integer(result)
+            } else {
+                total = .floating(Double(sum) + Double(value))
+            }
+        case (.integer(let sum), .boolean(let value)):
+            total = .integer(sum + (value ? 1 : 0))
+        case (.integer(let sum), _):
+            total = .floating(Double(sum) + number.doubleValue)
+        case (.floating(let sum), _):
+            total = .floating(sum + number.doubleValue)
+        }
+    }
+
+    mutating func add(_ value: Double) {
+        switch total {
+        case .integer(let sum): total = .floating(Double(sum) + value)
+        case .floating(let sum): total = .floating(sum + value)
+        case .decimal(let sum): total = .decimal(sum + Decimal(value))
+        }
+    }
+
+    private var currentDecimal: Decimal {
+        switch total {
+        case .integer(let sum): return Decimal(sum)
+        case .floating(let sum): return Decimal(sum)
+        case .decimal(let sum): return sum
+        }
+    }
+
+    private static func decimal(_ number: KeyValueNumber) -> Decimal {
+        Decimal(bridging: number) ?? Decimal(number.doubleValue)
+    }
+
+    /// The sum: an `Int` while every value was an integer, a `Decimal` once one was a
+    /// `Decimal`, otherwise a `Double`.
+    var value: Any {
+        switch total {
+        case .integer(let sum): return sum
+        case .floating(let sum): return sum
+        case .decimal(let sum): return sum
+        }
+    }
+
+    /// The sum divided by `count`, as a `Double` (a `Decimal` when the sum is one).
+    func average(count: Int) -> Any {
+        guard count > 0 else { return 0.0 }
+        switch total {
+        case .integer(let sum): return Double(sum) / Double(count)
+        case .floating(let sum): return sum / Double(count)
+        case .decimal(let sum): return sum / Decimal(count)
+        }
+    }
+}
+
+extension CollectionOperator {
+    /// `@sum`: `nil` values count as 0; non-numbers are an error.
+    static func sum(_ collection: any KeyValueCollection, _ right: Substring,
+                    _ fullPath: String) throws -> Any {
+        var accumulator = NumericAccumulator()
+        try accumulate(collection, right, fullPath, operatorName: "@sum", into: &accumulator)
+        return accumulator.value
+    }
+
+    /// `@avg`: the sum (with `nil` as 0) divided by the number of elements; 0 when empty.
+    static func average(_ collection: any KeyValueCollection, _ right: Substring,
+                        _ fullPath: String) throws -> Any {
+        var accumulator = NumericAccumulator()
+        try accumulate(collection, right, fullPath, operatorName: "@avg", into: &accumulator)
+        return accumulator.average(count: collection.keyValueCount)
+    }
+
+    private static func accumulate(_ collection: any KeyValueCollection, _ right: Substring,
+                                   _ fullPath: String, operatorName: String,
+                                   into accumulator: inout NumericAccumulator) throws {
+        if !right.contains("."), right.first != "@",
+           collection.keyValueSumStoredNumbers(forKey: String(right), into: &accumulator) {
+            return
+        }
+        for element in collection.keyValueElements {
+            guard let value = try KeyValue.evaluate(right, fullPath: fullPath, from: element),
+                  !isNSNull(value) else { continue }
+            guard let number = KeyValueNumber(value) else {
+                throw KeyValueCodingError.invalidOperand(
+                    operator: operatorName,
+                    reason: "the value \(value) of type \(typeName(type(of: value))) at '\(right)' is not a number")
+            }
+            accumulator.add(number)
+        }
+    }
+
+    /// `@min` / `@max`: compares numbers numerically, strings and dates by their order;
+    /// `nil` values are ignored; `nil` for an empty collection.
+    static func extreme(_ collection: any KeyValueCollection, _ right: Substring, _ fullPath: String,
+                        wantMaximum: Bool) throws -> Any? {
+        var best: Any?
+        let name = wantMaximum ? "@max" : "@min"
+        for element in collection.keyValueElements {
+            guard let value = try KeyValue.evaluate(right, fullPath: fullPath, from: element),
+                  !isNSNull(value) else { continue }
+            guard let current = best else {
+                best = value
+                continue
+            }
+            guard let order = compareValues(value, current) else {
+                throw KeyValueCodingError.invalidOperand(
+                    operator: name,
+                    reason: "cannot compare \(typeName(type(of: value))) with \(typeName(type(of: current)))")
+            }
+            if wantMaximum ? order == .orderedDescending : order == .orderedAscending {
+                best = value
+            }
+        }
+        return best
+    }
+}
+
+/// Compares two values as `compare:` does: numbers numerically (across numeric types),
+/// strings by their characters, dates by time, other `Comparable` values of one type by `<`.
+///
+/// - Returns: The order, or nil when the two cannot be compared.
+public func compareValues(_ lhs: Any, _ rhs: Any) -> ComparisonResult? {
+    if let left = lhs as? String, let right = rhs as? String {
+        return left < right ? .orderedAscending : (left == right ? .orderedSame : .orderedDescending)
+    }
+    if let left = KeyValueNumber(lhs), let right = KeyValueNumber(rhs) {
+        return compareNumbers(left, right)
+    }
+    if let left = lhs as? Date, let right = rhs as? Date {
+        return left.compare(right)
+    }
+    if let left = lhs as? any Comparable {
+        return compareComparable(left, rhs)
+    }
+    return nil
+}
+
+private func compareComparable<T: Comparable>(_ lhs: T, _ rhs: Any) -> ComparisonResult? {
+    guard let right = rhs as? T else { return nil }
+    return lhs < right ? .orderedAscending : (lhs == right ? .orderedSame : .orderedDescending)
+}
+
+/// Compares two bridged numbers exactly where both are integers, otherwise as `Double`s
+/// (`Decimal`s compare as decimals).
+public func compareNumbers(_ lhs: KeyValueNumber, _ rhs: KeyValueNumber) -> ComparisonResult {
+    func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+        a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+    }
+    switch (lhs, rhs) {
+    case let (.integer(a), .integer(b)): return order(a, b)
+    case let (.unsigned(a), .unsigned(b)): return order(a, b)
+    case let (.integer(a), .unsigned(b)): return a < 0 ? .orderedAscending : order(UInt64(a), b)
+    case let (.unsigned(a), .integer(b)): return b < 0 ? .orderedDescending : order(a, UInt64(b))
+    case let (.decimal(a), _): return order(a, Decimal(bridging: rhs) ?? Decimal(rhs.doubleValue))
+    case let (_, .decimal(b)): return order(Decimal(bridging: lhs) ?? Decimal(lhs.doubleValue), b)
+    default: return order(lhs.doubleValue, rhs.doubleValue)
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+
+/// Key-value coding on any value: objects, dictionaries, arrays, sets and optionals.
+///
+/// `KeyValueCodable` objects answer for themselves; this namespace adds the rules Apple's
+/// collection classes follow, so that key paths can walk through them:
+///
+/// - `nil` and `NSNull` answer `nil` for every key (a path stops at the first `nil`).
+/// - A dictionary with `String` keys looks the key up (`"@count"` gives its count).
+/// - An array answers with an array of each element's value, in order; `nil` values become
+///   `NSNull()` so positions are kept (Apple: `-[NSArray valueForKey:]`).
+/// - A set answers with a set of its elements' values, without `nil`s
+///   (Apple: `-[NSSet valueForKey:]`). Elements that are not `Hashable` objects are held by
+///   identity, as ``ObjectIdentity``.
+/// - Any other value (a struct, an enum, a class that is not `KeyValueCodable`) is read through
+///   `Mirror`, read-only.
+/// - The key `self` gives the value itself (as `NSObject`'s `self` method does), so
+///   `"@sum.self"` sums an array of numbers.
+///
+/// ```swift
+/// let totals = try KeyValue.value(forKeyPath: "accounts.@sum.balance", of: bank)
+/// let names = try KeyValue.value(forKeyPath: "name", of: [ada, grace])  // ["Ada", "Grace"]
+/// ```
+///
+/// Thread safety: these functions keep no state; they are as thread-safe as the values read.
+public enum KeyValue {
+    /// Returns the value of `key` in `root`, following the rules above.
+    ///
+    /// - Parameters:
+    ///   - key: One key (no dots). A key starting with `@` is a collection operator on an
+    ///     array or set (`"@count"`; the others need a key path, see
+    ///     ``value(forKeyPath:of:)``).
+    ///   - root: The value to read from.
+    /// - Returns: The value, or `nil`.
+    /// - Throws: ``KeyValueCodingError`` when the key is undefined for an element.
+    public static func value(forKey key: String, of root: Any?) throws -> Any? {
+        guard let root else { return nil }
+        let kind = ValueKind.of(type(of: root))
+        if let readKey = kind.readKey {
+            return try readKey(root, key)
+        }
+        return try nonObjectValue(forKey: key, of: root, kind: kind)
+    }
+
+    /// Returns the value at the end of `keyPath`, starting from `root`.
+    ///
+    /// The key path is a dot-separated list of keys, which may contain one collection operator
+    /// (`@count`, `@sum`, `@avg`, `@min`, `@max`, `@unionOfObjects`, `@distinctUnionOfObjects`,
+    /// `@unionOfArrays`, `@distinctUnionOfArrays`, `@distinctUnionOfSets`); the operator works
+    /// on the collection reached by the keys to its left, with the key path to its right.
+    ///
+    /// - Parameters:
+    ///   - keyPath: A key path such as `"department.manager.name"` or `"transactions.@sum.amount"`.
+    ///   - root: The value to start from.
+    /// - Returns: The value, or `nil` when a key along the way gives `nil`.
+    /// - Throws: ``KeyValueCodingError/malformedKeyPath(_:reason:)`` for an empty path or
+    ///   component, ``KeyValueCodingError/unknownOperator(_:keyPath:)``,
+    ///   ``KeyValueCodingError/missingRightKeyPath(operator:keyPath:)``,
+    ///   ``KeyValueCodingError/invalidOperand(operator:reason:)``, and the errors of
+    ///   ``value(forKey:of:)``.
+    /// - Complexity: O(*n*) in the length of the path, times the size of the collections it
+    ///   passes through.
+    public static func value(forKeyPath keyPath: String, of root: Any?) throws -> Any? {
+        try evaluate(Substring(keyPath), fullPath: keyPath, from: root)
+    }
+
+    /// Sets the value at the end of `keyPath`, starting from `root`.
+    ///
+    /// Every key but the last is read; the last is set on the object reached. When the object
+    /// reached is an array or set, the value is set on every element (as Apple does).
+    /// When a key along the way gives `nil`, nothing is set (as messaging `nil` does).
+    ///
+    /// - Parameters:
+    ///   - value: The value to set.
+    ///   - keyPath: A key path without collection operators.
+    ///   - root: The value to start from.
+    /// - Throws: ``KeyValueCodingError`` as ``value(forKeyPath:of:)`` and
+    ///   ``KeyValueCodable/setValue(_:forKey:)`` do; setting into a value that is not a
+    ///   ``KeyValueCodable`` object throws ``KeyValueCodingError/undefinedKey(_:type:)``.
+    public static func setValue(_ value: Any?, forKeyPath keyPath: String, of root: Any?) throws {
+        let (head, last) = try splitLast(keyPath)
+        let target = try head.map { try self.value(forKeyPath: String($0), of: root) } ?? root
+        try setValue(value, forKey: last, of: target, keyPath: keyPath)
+    }
+
+    private static func setValue(_ value: Any?, forKey key: String, of target: Any?, keyPath: String) throws {
+        guard let target, !isNSNull(target) else { return }
+        if let object = target as? any KeyValueCodable {
+            try object.setValue(value, forKey: key)
+        } else if let collection = target as? any KeyValueCollection {
+            for element in collection.keyValueElements {
+                try setValue(value, forKey: key, of: element, keyPath: keyPath)
+            }
+        } else {
+            throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: target)))
+        }
+    }
+
+    /// Splits `a.b.c` into (`a.b`, `c`), checking every component.
+    static func splitLast(_ keyPath: String) throws -> (Substring?, String) {
+        try checkComponents(Substring(keyPath), fullPath: keyPath)
+        guard let dot = keyPath.lastIndex(of: ".") else { return (nil, keyPath) }
+        let last = keyPath[keyPath.index(after: dot)...]
+        if last.hasPrefix("@") {
+            throw KeyValueCodingError.malformedKeyPath(keyPath, reason: "cannot set through a collection operator")
+        }
+        return (keyPath[..<dot], String(last))
+    }
+
+    /// Checks that `part` (the whole of `fullPath`, or its end) has no empty component.
+    static func checkComponents(_ part: Substring, fullPath: String) throws {
+        if fullPath.isEmpty {
+            throw KeyValueCodingError.malformedKeyPath(fullPath, reason: "the key path is empty")
+        }
+        for component in part.split(separator: ".", omittingEmptySubsequences: false)
+        where component.isEmpty {
+            throw KeyValueCodingError.malformedKeyPath(fullPath, reason: "a key in the path is empty")
+        }
+    }
+
+    // MARK: Evaluation
+
+    static func evaluate(_ path: Substring, fullPath: String, from root: Any?) throws -> Any? {
+        var current = root
+        var rest = path
+        let dotByte = UInt8(ascii: ".")
+        while true {
+            // Scan bytes, not characters: '.' and '@' are ASCII and never part of a cluster.
+            let dot = rest.utf8.firstIndex(of: dotByte)
+            let component = dot.map { rest[..<$0] } ?? rest
+            if component.isEmpty {
+                throw KeyValueCodingError.malformedKeyPath(fullPath, reason: "a key in the path is empty")
+            }
+            let remainder = dot.map { rest[rest.utf8.index(after: $0)...] }
+            if component.utf8.first == UInt8(ascii: "@") {
+                return try CollectionOperator.apply(component, right: remainder, to: current,
+                                                    fullPath: fullPath)
+            }
+            if let remainder, remainder.isEmpty {
+                throw KeyValueCodingError.malformedKeyPath(fullPath, reason: "the key path ends with '.'")
+            }
+            current = try value(forKey: String(component), of: current)
+            guard let remainder else { return current }
+            if current == nil {
+                // Messaging nil: the rest of the path is not read, but it must still be well formed.
+                try checkComponents(remainder, fullPath: fullPath)
+                return nil
+            }
+            rest = remainder
+        }
+    }
+
+    static func nonObjectValue(forKey key: String, of root: Any, kind: ValueKind) throws -> Any? {
+        if key == "self", kind.category != .collection { return flattenOptional(root) }
+        switch kind.category {
+        case .null: return nil
+        case .optional, .wrapper: return try value(forKey: key, of: kind.unwrap?(root))
+        case .codableObject, .number, .other: return try mirrorValue(forKey: key, of: root)
+        case .collection, .dictionary: break
+        }
+        if let collection = root as? any KeyValueCollection {
+            if key.first == "@" {
+                return try CollectionOperator.apply(Substring(key), right: nil, to: root, fullPath: key)
+            }
+            return try collection.keyValueMap(forKey: key)
+        }
+        if let dictionary = root as? any KeyValueDictionary {
+            if key == "@count" { return dictionary.keyValueCount }
+            return dictionary.keyValueLookUp(key)
+        }
+        return try mirrorValue(forKey: key, of: root)
+    }
+
+    static func mirrorValue(forKey key: String, of root: Any) throws -> Any? {
+        var mirror: Mirror? = Mirror(reflecting: root)
+        while let current = mirror {
+            for child in current.children where child.label == key {
+                return flattenOptional(child.value)
+            }
+            mirror = current.superclassMirror
+        }
+        throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: root)))
+    }
+}
+
+extension KeyValueCodable {
+    /// Returns the value at the end of `keyPath`, starting from this object.
+    ///
+    /// See ``KeyValue/value(forKeyPath:of:)`` for the syntax, the collection operators and how
+    /// arrays, sets and dictionaries along the way are handled.
+    ///
+    /// - Parameter keyPath: A dot-separated key path, e.g. `"department.manager.name"`.
+    /// - Returns: The value, or `nil` when a key along the way gives `nil`.
+    /// - Throws: ``KeyValueCodingError`` naming the key or key path at fault.
+    ///
+    /// Corresponds to `-[NSObject valueForKeyPath:]`.
+    public func value(forKeyPath keyPath: String) throws -> Any? {
+        if !keyPath.utf8.contains(UInt8(ascii: ".")), keyPath.utf8.first != UInt8(ascii: "@"),
+           !keyPath.isEmpty {
+            return try value(forKey: keyPath)  // a single key: no path to walk
+        }
+        guard let dot = keyPath.utf8.firstIndex(of: UInt8(ascii: ".")),
+              keyPath.utf8.first != UInt8(ascii: "@"), dot != keyPath.startIndex else {
+            return try KeyValue.evaluate(Substring(keyPath), fullPath: keyPath, from: self)
+        }
+        // Read the first key through this object's own (possibly overridden) value(forKey:).
+        let first = try value(forKey: String(keyPath[..<dot]))
+        let rest = keyPath[keyPath.utf8.index(after: dot)...]
+        if first == nil {
+            try KeyValue.checkComponents(rest, fullPath: keyPath)
+            return nil
+        }
+        return try KeyValue.evaluate(rest, fullPath: keyPath, from: first)
+    }
+
+    /// Sets the value at the end of `keyPath`, starting from this object.
+    ///
+    /// - Parameters:
+    ///   - value: The value to set.
+    ///   - keyPath: A dot-separated key path without collection operators.
+    /// - Throws: ``KeyValueCodingError`` naming the key or key path at fault.
+    ///
+    /// Corresponds to `-[NSObject setValue:forKeyPath:]`.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) throws {
+        try KeyValue.setValue(value, forKeyPath: keyPath, of: self)
+    }
+}

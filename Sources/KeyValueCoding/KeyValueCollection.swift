@@ -1,0 +1,97 @@
+import Foundation
+
+/// An array or set, seen by key-value coding without knowing its element type.
+protocol KeyValueCollection {
+    /// The elements, as `Any?` (optional elements flattened).
+    var keyValueElements: [Any?] { get }
+    /// Whether the collection is unordered (a set): operators then give sets.
+    var keyValueIsUnordered: Bool { get }
+    /// The number of elements.
+    var keyValueCount: Int { get }
+    /// Each element's value for `key`: an array (with `NSNull` for nil) or a set.
+    func keyValueMap(forKey key: String) throws -> Any
+    /// Fast path for `@sum` / `@avg` of one stored `Double` or `Int` property of objects of
+    /// one class: reads each field directly. Returns false, having added nothing, when it
+    /// does not apply.
+    func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool
+}
+
+extension Array: KeyValueCollection {
+    var keyValueElements: [Any?] { map { flattenOptional($0) } }
+    var keyValueIsUnordered: Bool { false }
+    var keyValueCount: Int { count }
+    func keyValueMap(forKey key: String) throws -> Any {
+        try map { try KeyValue.value(forKey: key, of: $0) ?? NSNull() } as [Any]
+    }
+}
+
+extension ContiguousArray: KeyValueCollection {
+    var keyValueElements: [Any?] { map { flattenOptional($0) } }
+    var keyValueIsUnordered: Bool { false }
+    var keyValueCount: Int { count }
+    func keyValueMap(forKey key: String) throws -> Any {
+        try map { try KeyValue.value(forKey: key, of: $0) ?? NSNull() } as [Any]
+    }
+}
+
+extension Set: KeyValueCollection {
+    var keyValueElements: [Any?] { map { unwrapSetMember(AnyHashable($0)) } }
+    var keyValueIsUnordered: Bool { true }
+    var keyValueCount: Int { count }
+    func keyValueMap(forKey key: String) throws -> Any {
+        var result = Set<AnyHashable>()
+        for element in self {
+            if let value = try KeyValue.value(forKey: key, of: element) {
+                result.insert(hashableForSet(value))
+            }
+        }
+        return result
+    }
+}
+
+/// A dictionary with string keys, seen by key-value coding.
+protocol KeyValueDictionary {
+    var keyValueCount: Int { get }
+    func keyValueLookUp(_ key: String) -> Any?
+}
+
+extension Dictionary: KeyValueDictionary where Key == String {
+    var keyValueCount: Int { count }
+    func keyValueLookUp(_ key: String) -> Any? { flattenOptional(self[key]) }
+}
+
+/// A class instance held by identity, so that objects that are not `Hashable` can be members
+/// of the sets that key-value coding returns (Apple's `NSSet` compares objects by identity
+/// unless they override `isEqual:`).
+public struct ObjectIdentity: Hashable, @unchecked Sendable {
+    // @unchecked: only the identity is used by Hashable; the object is handed back as it is.
+
+    /// The object.
+    public let object: AnyObject
+
+    /// Wraps an object.
+    public init(_ object: AnyObject) { self.object = object }
+
+    public static func == (lhs: ObjectIdentity, rhs: ObjectIdentity) -> Bool {
+        lhs.object === rhs.object
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(object))
+    }
+}
+
+/// Makes a set member of `value`: itself when `Hashable`, otherwise its identity (objects),
+/// otherwise its description.
+func hashableForSet(_ value: Any) -> AnyHashable {
+    let kind = ValueKind.of(type(of: value))
+    if let hashable = kind.hashable { return hashable(value) }
+    if kind.isClass { return AnyHashable(ObjectIdentity(value as AnyObject)) }
+    return AnyHashable(String(describing: value))
+}
+
+/// Unwraps a set member made by ``hashableForSet(_:)``.
+func unwrapSetMember(_ member: AnyHashable) -> Any {
+    if let identity = member.base as? ObjectIdentity { return identity.object }
+    return member.base
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+extension KeyValueCodable {
+    /// Returns a proxy that edits the array property `key` in place.
+    ///
+    /// Each edit reads the array, changes it, and stores it back without a whole-value
+    /// notification; instead the proxy sends the to-many notifications
+    /// (`willChange(.insertion, valuesAt:forKey:)`, `.removal`, `.replacement`) around the edit,
+    /// with the indexes it touched, so observers learn exactly which elements changed.
+    ///
+    /// ```swift
+    /// let movies = try theater.mutableArrayValue(forKey: "movies")
+    /// try movies.insert(dune, at: 0)
+    /// try movies.remove(at: 2)
+    /// ```
+    ///
+    /// - Parameter key: The key of a stored or computed property whose type is an `Array`.
+    /// - Returns: The proxy. It holds the object strongly.
+    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` for an unknown key and
+    ///   ``KeyValueCodingError/invalidCollectionAccess(key:type:reason:)`` when the property is
+    ///   not an array.
+    ///
+    /// Corresponds to `-[NSObject mutableArrayValueForKey:]`.
+    public func mutableArrayValue(forKey key: String) throws -> KeyValueMutableArray {
+        let property = try toManyProperty(forKey: key)
+        let current = property.value(of: self)
+        guard current == nil || current is any KeyValueCollection, !(current is any SetMarker) else {
+            throw KeyValueCodingError.invalidCollectionAccess(
+                key: key, type: typeName(type(of: self)), reason: "the property is not an array")
+        }
+        return KeyValueMutableArray(object: self, property: property)
+    }
+
+    func toManyProperty(forKey key: String) throws -> KeyValueProperty {
+        guard let property = KeyValueClassDescription.of(type(of: self)).property(forKey: key) else {
+            throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
+        }
+        if property.isReadOnly {
+            throw KeyValueCodingError.readOnlyKey(key, type: typeName(type(of: self)))
+        }
+        return property
+    }
+}
+
+/// Marks `Set`, to tell arrays from sets behind `Any`.
+protocol SetMarker {}
+extension Set: SetMarker {}
+
+/// A live, editable view of an object's array property (Apple: the proxy that
+/// `mutableArrayValueForKey:` returns, an `NSMutableArray`).
+///
+/// Reading goes to the property each time, so the proxy always shows the current elements.
+/// Every edit sends to-many change notifications for its key (see
+/// ``KeyValueCodable/mutableArrayValue(forKey:)``).
+///
+/// Thread safety: not thread-safe; use it where you would use the object.
+public final class KeyValueMutableArray: RandomAccessCollection {
+    /// The object whose property this proxy edits.
+    public let object: any KeyValueCodable
+    /// The key of the property.
+    public var key: String { property.key }
+    private let property: KeyValueProperty
+
+    init(object: any KeyValueCodable, property: KeyValueProperty) {
+        self.object = object
+        self.property = property
+    }
+
+    /// The property's current elements (`nil` elements of an optional element type stay `nil`).
+    public var elements: [Any?] {
+        (property.value(of: object) as? any KeyValueCollection)?.keyValueElements ?? []
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { elements.count }
+
+    /// The element at `position`.
+    public subscript(position: Int) -> Any? { elements[position] }
+
+    /// Inserts `element` at `index` (0...count), sending an insertion notification.
+    /// - Throws: ``KeyValueCodingError`` for an index out of range or an element of the wrong type.
+    public func insert(_ element: Any?, at index: Int) throws {
+        try insert([element], at: IndexSet(integer: index))
+    }
+
+    /// Appends `element`, sending an insertion notification.
+    /// - Throws: ``KeyValueCodingError`` for an element of the wrong type.
+    public func append(_ element: Any?) throws {
+        try insert(element, at: elements.count)
+    }
+
+    /// Inserts `newElements` so that they end up at `indexes` (as `insertObjects:atIndexes:`).
+    /// - Throws: ``KeyValueCodingError`` when the counts differ, an index is out of range, or
+    ///   an element has the wrong type.
+    public func insert(_ newElements: [Any?], at indexes: IndexSet) throws {
+        var current = elements
+        guard newElements.count == indexes.count else {
+            throw failure("\(newElements.count) elements for \(indexes.count) indexes")
+        }
+        guard let last = indexes.last, last < current.count + newElements.count else {
+            throw failure("insertion indexes \(Array(indexes)) are out of range for \(current.count) elements")
+        }
+        for (element, index) in zip(newElements, indexes) {
+            current.insert(element, at: index)
+        }
+        try store(current, change: .insertion, indexes: indexes)
+    }
+
+    /// Removes the element at `index`, sending a removal notification.
+    /// - Throws: ``KeyValueCodingError`` for an index out of range.
+    public func remove(at index: Int) throws {
+        try remove(at: IndexSet(integer: index))
+    }
+
+    /// Removes the elements at `indexes`, sending one removal notification.
+    /// - Throws: ``KeyValueCodingError`` for an index out of range.
+    public func remove(at indexes: IndexSet) throws {
+        var current = elements
+        guard let last = indexes.last, last < current.count else {
+            throw failure("removal indexes \(Array(indexes)) are out of range for \(current.count) elements")
+        }
+        for index in indexes.reversed() { current.remove(at: index) }
+        try store(current, change: .removal, indexes: indexes)
+    }
+
+    /// Removes every element, sending one removal notification (none when already empty).
+    public func removeAll() throws {
+        let count = elements.count
+        guard count > 0 else { return }
+        try remove(at: IndexSet(integersIn: 0..<count))
+    }
+
+    /// Replaces the element at `index`, sending a replacement notification.
+    /// - Throws: ``KeyValueCodingError`` for an index out of range or an element of the wrong type.
+    public func replace(at index: Int, with element: Any?) throws {
+        try replace(at: IndexSet(integer: index), with: [element])
+    }
+
+    /// Replaces the elements at `indexes` with `newElements`, sending one replacement notification.
+    /// - Throws: ``KeyValueCodingError`` when the counts differ, an index is out of range, or
+    ///   an element has the wrong type.
+    public func replace(at indexes: IndexSet, with newElements: [Any?]) throws {
+        var current = elements
+        guard newElements.count == indexes.count else {
+            throw failure("\(newElements.count) elements for \(indexes.count) indexes")
+        }
+        guard let last = indexes.last, last < current.count else {
+            throw failure("replacement indexes \(Array(indexes)) are out of range for \(current.count) elements")
+        }
+        for (element, index) in zip(newElements, indexes) { current[index] = element }
+        try store(current, change: .replacement, indexes: indexes)
+    }
+
+    /// Moves the element at `source` to `destination` as a removal then an insertion (two
+    /// notifications), as an `NSMutableArray` proxy does.
+    /// - Throws: ``KeyValueCodingError`` for an index out of range.
+    public func move(from source: Int, to destination: Int) throws {
+        let current = elements
+        guard current.indices.contains(source), current.indices.contains(destination) else {
+            throw failure("cannot move from \(source) to \(destination) in \(current.count) elements")
+        }
+        let element = current[source]
+        try remove(at: source)
+        try insert(element, at: destination)
+    }
+
+    private func store(_ newElements: [Any?], change: KeyValueChangeKind, indexes: IndexSet) throws {
+        // Convert before notifying, so that a wrong element sends no notification.
+        let converted = try convertedArray(newElements)
+        object.willChange(change, valuesAt: indexes, forKey: key)
+        defer { object.didChange(change, valuesAt: indexes, forKey: key) }
+        try property.setValue(converted, on: object, notify: false)
+    }
+
+    private func convertedArray(_ newElements: [Any?]) throws -> Any {
+        let elementType = (property.valueType as? any ArrayTypeProtocol.Type)?.elementType
+        guard let elementType else { return newElements.map { $0 as Any } }
+        func convert<E>(_: E.Type) throws -> Any {
+            var result: [E] = []
+            result.reserveCapacity(newElements.count)
+            for (position, element) in newElements.enumerated() {
+                if let typed = element as? E {
+                    result.append(typed)
+                } else if let typed = Optional<Any>.none as? E, element == nil {
+                    result.append(typed)
+                } else {
+                    throw KeyValueCodingError.typeMismatch(
+                        key: "\(key)[\(position)]", type: typeName(type(of: object)),
+                        expected: typeName(E.self),
+                        actual: element.map { typeName(type(of: $0)) } ?? "nil")
+                }
+            }
+            return result
+        }
+        return try _openExistential(elementType, do: convert)
+    }
+
+    private func failure(_ reason: String) -> KeyValueCodingError {
+        .invalidCollectionAccess(key: key, type: typeName(type(of: object)), reason: reason)
+    }
+}
+
+/// An `Array` type, seen through its metatype: tells the element type.
+protocol ArrayTypeProtocol {
+    static var elementType: Any.Type { get }
+}
+
+extension Array: ArrayTypeProtocol {
+    static var elementType: Any.Type { Element.self }
+}
+
+extension Optional: ArrayTypeProtocol where Wrapped: ArrayTypeProtocol {
+    static var elementType: Any.Type { Wrapped.elementType }
+}

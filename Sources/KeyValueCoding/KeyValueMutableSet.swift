@@ -1,0 +1,138 @@
+import Foundation
+
+extension KeyValueCodable {
+    /// Returns a proxy that edits the set property `key` in place.
+    ///
+    /// Each edit sends the unordered to-many notifications
+    /// (`willChangeValue(forKey:withSetMutation:using:)` and its `did` pair) with the objects
+    /// involved.
+    ///
+    /// - Parameter key: The key of a stored or computed property whose type is a `Set`.
+    /// - Returns: The proxy. It holds the object strongly.
+    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` for an unknown key and
+    ///   ``KeyValueCodingError/invalidCollectionAccess(key:type:reason:)`` when the property is
+    ///   not a set.
+    ///
+    /// Corresponds to `-[NSObject mutableSetValueForKey:]`.
+    public func mutableSetValue(forKey key: String) throws -> KeyValueMutableSet {
+        let property = try toManyProperty(forKey: key)
+        guard property.valueType is any SetTypeProtocol.Type else {
+            throw KeyValueCodingError.invalidCollectionAccess(
+                key: key, type: typeName(type(of: self)), reason: "the property is not a set")
+        }
+        return KeyValueMutableSet(object: self, property: property)
+    }
+}
+
+/// A live, editable view of an object's set property (Apple: the proxy that
+/// `mutableSetValueForKey:` returns, an `NSMutableSet`).
+///
+/// Thread safety: not thread-safe; use it where you would use the object.
+public final class KeyValueMutableSet {
+    /// The object whose property this proxy edits.
+    public let object: any KeyValueCodable
+    /// The key of the property.
+    public var key: String { property.key }
+    private let property: KeyValueProperty
+
+    init(object: any KeyValueCodable, property: KeyValueProperty) {
+        self.object = object
+        self.property = property
+    }
+
+    /// The property's current members.
+    public var members: Set<AnyHashable> {
+        guard let value = property.value(of: object) as? any SetProtocolValue else { return [] }
+        return value.anyHashableMembers
+    }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// Whether `member` is in the set.
+    public func contains(_ member: AnyHashable) -> Bool { members.contains(member) }
+
+    /// Adds `member` (a union notification, sent even when it was already a member).
+    /// - Throws: ``KeyValueCodingError/typeMismatch(key:type:expected:actual:)`` for a member
+    ///   of the wrong type.
+    public func insert(_ member: AnyHashable) throws {
+        try union([member])
+    }
+
+    /// Removes `member` (a minus notification).
+    public func remove(_ member: AnyHashable) throws {
+        try subtract([member])
+    }
+
+    /// Adds every member of `other` (Apple: `unionSet:`).
+    public func union(_ other: Set<AnyHashable>) throws {
+        try apply(.union, other, members.union(other))
+    }
+
+    /// Removes every member of `other` (Apple: `minusSet:`).
+    public func subtract(_ other: Set<AnyHashable>) throws {
+        try apply(.minus, other, members.subtracting(other))
+    }
+
+    /// Keeps only the members also in `other` (Apple: `intersectSet:`).
+    public func formIntersection(_ other: Set<AnyHashable>) throws {
+        try apply(.intersect, other, members.intersection(other))
+    }
+
+    /// Replaces the members with `other` (Apple: `setSet:`).
+    public func replaceAll(with other: Set<AnyHashable>) throws {
+        try apply(.set, other, other)
+    }
+
+    /// Removes every member.
+    public func removeAll() throws {
+        try replaceAll(with: [])
+    }
+
+    private func apply(_ mutation: KeyValueSetMutationKind, _ objects: Set<AnyHashable>,
+                       _ result: Set<AnyHashable>) throws {
+        let converted = try convertedSet(result)
+        object.willChangeValue(forKey: key, withSetMutation: mutation, using: objects)
+        defer { object.didChangeValue(forKey: key, withSetMutation: mutation, using: objects) }
+        try property.setValue(converted, on: object, notify: false)
+    }
+
+    private func convertedSet(_ result: Set<AnyHashable>) throws -> Any {
+        guard let setType = property.valueType as? any SetTypeProtocol.Type else { return result }
+        guard let converted = setType.make(from: result) else {
+            throw KeyValueCodingError.typeMismatch(
+                key: key, type: typeName(type(of: object)), expected: typeName(property.valueType),
+                actual: "a set with members of other types")
+        }
+        return converted
+    }
+}
+
+/// A `Set` type, seen through its metatype.
+protocol SetTypeProtocol {
+    static func make(from members: Set<AnyHashable>) -> Any?
+}
+
+extension Set: SetTypeProtocol {
+    static func make(from members: Set<AnyHashable>) -> Any? {
+        var result = Set<Element>()
+        for member in members {
+            guard let typed = member.base as? Element else { return nil }
+            result.insert(typed)
+        }
+        return result
+    }
+}
+
+extension Optional: SetTypeProtocol where Wrapped: SetTypeProtocol {
+    static func make(from members: Set<AnyHashable>) -> Any? { Wrapped.make(from: members) }
+}
+
+/// A `Set` value, seen through `Any`.
+protocol SetProtocolValue {
+    var anyHashableMembers: Set<AnyHashable> { get }
+}
+
+extension Set: SetProtocolValue {
+    var anyHashableMembers: Set<AnyHashable> { Set<AnyHashable>(map { AnyHashable($0) }) }
+}

@@ -1,0 +1,58 @@
+import Synchronization
+
+/// A thread-safe cache of one immutable object per type, for lookups on hot paths.
+///
+/// Lookups first try a direct-mapped table of atomic slots (one acquiring load and a compare,
+/// no lock); on a miss they take a `Mutex` around a dictionary, building the entry when it is
+/// missing. Entries are never removed, like the types they describe, so the slots can hold
+/// unretained pointers safely.
+///
+/// Thread safety: thread-safe.
+final class TypeCache<Entry: AnyObject & Sendable>: Sendable {
+    private let slotCount = 512
+    // The pointer is set once in `init` and the memory behind it is reached only through atomics.
+    nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<UInt>>
+    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let identify: @Sendable (Entry) -> ObjectIdentifier
+
+    /// - Parameter identify: Returns the type identifier an entry was built for.
+    init(identify: @escaping @Sendable (Entry) -> ObjectIdentifier) {
+        self.identify = identify
+        slots = .allocate(capacity: slotCount)
+        for i in 0..<slotCount { (slots + i).initialize(to: Atomic<UInt>(0)) }
+    }
+
+    /// Returns the entry for `type`, calling `build` (outside the lock) when there is none yet.
+    @inline(__always)
+    func entry(for type: Any.Type, build: (Any.Type) -> Entry) -> Entry {
+        let identifier = ObjectIdentifier(type)
+        let bits = UInt(bitPattern: identifier)  // metadata address: no hashing needed
+        let slot = Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 13)) & (slotCount - 1)
+        let stored = slots[slot].load(ordering: .acquiring)
+        if stored != 0 {
+            let cached = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!)
+                .takeUnretainedValue()
+            if identify(cached) == identifier { return cached }
+        }
+        return slowEntry(for: type, slot: slot, build: build)
+    }
+
+    @inline(never)
+    private func slowEntry(for type: Any.Type, slot: Int, build: (Any.Type) -> Entry) -> Entry {
+        let identifier = ObjectIdentifier(type)
+        let entry: Entry
+        if let existing = entries.withLock({ $0[identifier] }) {
+            entry = existing
+        } else {
+            let built = build(type)  // outside the lock: building may run user code
+            entry = entries.withLock { table in
+                if let existing = table[identifier] { return existing }
+                table[identifier] = built
+                return built
+            }
+        }
+        // `entries` keeps the entry alive for the life of the process.
+        slots[slot].store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .releasing)
+        return entry
+    }
+}

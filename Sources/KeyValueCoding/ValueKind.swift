@@ -1,0 +1,149 @@
+import Foundation
+
+/// What key-value coding needs to know about one dynamic type seen through `Any`, found once
+/// per type with dynamic casts and then reused.
+///
+/// Dynamic casts to protocol types cost 50–150 ns each on Linux; key-value coding looks at
+/// every value it passes through, so it asks this cache (a few nanoseconds) instead.
+///
+/// Thread safety: immutable; the cache is thread-safe.
+final class ValueKind: @unchecked Sendable {
+    // @unchecked: every stored property is a `let`; the closures capture only metatypes.
+
+    enum Category {
+        case codableObject
+        /// An `AnyHashable` or an ``ObjectIdentity``: key-value coding sees what it wraps.
+        case wrapper
+        case optional
+        case number
+        case null
+        case collection
+        case dictionary
+        case other
+    }
+
+    let type: Any.Type
+    let category: Category
+    /// Reads a key of a `KeyValueCodable` object held in the `Any`.
+    let readKey: ((Any, String) throws -> Any?)?
+    /// Unwraps an `Optional` held in the `Any` (to its innermost value).
+    let unwrap: ((Any) -> Any?)?
+    /// Reads a number held in the `Any`.
+    let number: ((Any) -> KeyValueNumber)?
+    /// Makes a set member of the value (`AnyHashable`), when the type is `Hashable`.
+    let hashable: ((Any) -> AnyHashable)?
+    /// Whether the type is a class.
+    let isClass: Bool
+
+    private init(type: Any.Type) {
+        self.type = type
+        isClass = type is AnyClass
+        if let hashableType = type as? any Hashable.Type {
+            hashable = Self.hashableMaker(hashableType)
+        } else {
+            hashable = nil
+        }
+        if let codable = type as? any KeyValueCodable.Type {
+            category = .codableObject
+            readKey = Self.keyReader(codable)
+            unwrap = nil
+            number = nil
+        } else if type == AnyHashable.self || type == ObjectIdentity.self {
+            category = .wrapper
+            readKey = nil
+            unwrap = { value in
+                if let identity = value as? ObjectIdentity { return identity.object }
+                return unwrapSetMember(value as! AnyHashable)
+            }
+            number = nil
+        } else if let optional = type as? any OptionalValue.Type {
+            category = .optional
+            readKey = nil
+            unwrap = Self.unwrapper(optional)
+            number = nil
+        } else if let numeric = type as? any KeyValueNumeric.Type {
+            category = .number
+            readKey = nil
+            unwrap = nil
+            number = Self.numberReader(numeric)
+        } else if type is NSNumber.Type {
+            category = .number
+            readKey = nil
+            unwrap = nil
+            number = { KeyValueNumber($0 as! NSNumber) }
+        } else {
+            readKey = nil
+            unwrap = nil
+            number = nil
+            if type is NSNull.Type {
+                category = .null
+            } else if type is any KeyValueCollection.Type {
+                category = .collection
+            } else if type is any KeyValueDictionary.Type {
+                category = .dictionary
+            } else {
+                category = .other
+            }
+        }
+    }
+
+    private static func keyReader<T: KeyValueCodable>(_: T.Type) -> (Any, String) throws -> Any? {
+        { value, key in try loadObject(value, as: T.self).value(forKey: key) }
+    }
+
+    private static func unwrapper<O: OptionalValue>(_: O.Type) -> (Any) -> Any? {
+        { value in (value as! O).wrappedAny }
+    }
+
+    private static func numberReader<N: KeyValueNumeric>(_: N.Type) -> (Any) -> KeyValueNumber {
+        { value in loadInline(value, as: N.self).bridgedNumber }
+    }
+
+    private static func hashableMaker<H: Hashable>(_: H.Type) -> (Any) -> AnyHashable {
+        { value in AnyHashable(loadInline(value, as: H.self)) }
+    }
+
+    /// The kind of `type`.
+    @inline(__always)
+    static func of(_ type: Any.Type) -> ValueKind {
+        cache.entry(for: type) { ValueKind(type: $0) }
+    }
+
+    private static let cache = TypeCache<ValueKind> { ObjectIdentifier($0.type) }
+}
+
+/// Reads the class instance held in `value` (whose dynamic type must be `T`).
+@inline(__always)
+func loadObject<T: AnyObject>(_ value: Any, as: T.Type) -> T {
+    loadInline(value, as: T.self)
+}
+
+/// Reads the `T` held in `value` (whose dynamic type must be exactly `T`), without a dynamic
+/// cast when `T` is stored inline in the `Any` container.
+///
+/// An `Any` container is three words of inline buffer followed by the stored type's metadata
+/// (the Swift ABI). Values of at most three words, word-aligned and bitwise-takable, and class
+/// references are stored inline. When the stored type is not `T` itself (for example an `Any`
+/// wrapped in another `Any`, as generic code produces), this falls back to a dynamic cast.
+@inline(__always)
+func loadInline<T>(_ value: Any, as: T.Type) -> T {
+    if MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size,
+       MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment,
+       _isBitwiseTakable(T.self) {
+        let direct: T? = withUnsafePointer(to: value) { container in
+            let raw = UnsafeRawPointer(container)
+            let stored = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+            guard stored == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self) else { return nil }
+            return raw.load(as: T.self)
+        }
+        if let direct { return direct }
+    }
+    return value as! T
+}
+
+/// Whether `value` is `NSNull`, without a dynamic cast (which would bridge collections to
+/// Objective-C-style objects just to answer no).
+@inline(__always)
+func isNSNull(_ value: Any) -> Bool {
+    type(of: value) == NSNull.self
+}
