@@ -60,12 +60,15 @@ public struct AccelerometerRecording: Sendable, Equatable {
         var samples: [AccelerometerSample] = []
         var lineNumber = 0
         var previousLine = 0
-        for rawLine in csv.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so both line endings are listed.
+        let lines = csv.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for rawLine in lines {
             lineNumber += 1
             let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
+            previousLine = lineNumber
             guard let indexes = columns else {
                 columns = try ColumnIndexes(header: fields, line: lineNumber)
                 continue
@@ -75,11 +78,10 @@ public struct AccelerometerRecording: Sendable, Equatable {
                 throw RecordingError.timeNotIncreasing(sample.t, previous: last.t, line: lineNumber)
             }
             samples.append(sample)
-            previousLine = lineNumber
         }
         guard columns != nil else { throw RecordingError.empty(line: 1) }
         guard samples.count >= 2 else {
-            throw RecordingError.tooFewSamples(samples.count, line: max(previousLine, lineNumber) + 1)
+            throw RecordingError.tooFewSamples(samples.count, line: previousLine + 1)
         }
         self.samples = samples
     }
