@@ -52,47 +52,51 @@ public struct AccelerometerPlot: Sendable {
         \(Self.number(t1 - t0)) s</text>
 
         """
-        let axes: [(String, KeyPath<AccelerometerSample, Double>)] = [("x", \.x), ("y", \.y), ("z", \.z)]
+        let times = raw.map(\.t)
+        let filteredTimes = filtered.map(\.t)
+        let axes: [(String, [Double], [Double])] = [
+            ("x", raw.map(\.x), filtered.map(\.x)),
+            ("y", raw.map(\.y), filtered.map(\.y)),
+            ("z", raw.map(\.z), filtered.map(\.z)),
+        ]
         for (index, axis) in axes.enumerated() {
             let frame = PanelFrame(x: left, y: top + Double(index) * (Double(panelHeight) + gap),
                                    width: plotWidth, height: Double(panelHeight), t0: t0, t1: t1,
-                                   values: raw.map { $0[keyPath: axis.1] } + filtered.map { $0[keyPath: axis.1] })
+                                   values: axis.1 + axis.2)
             out += frame.grid(label: "\(axis.0) (g)")
-            out += polyline(raw, axis.1, frame, color: "#b8b8b8", width: 0.8)
-            out += polyline(filtered, axis.1, frame, color: Self.colors[index], width: 1.6)
+            out += polyline(times, axis.1, frame, color: "#b8b8b8", width: 0.8)
+            out += polyline(filteredTimes, axis.2, frame, color: Self.colors[index], width: 1.6)
         }
         out += "</svg>\n"
         return out
     }
 
-    private func polyline(_ samples: [AccelerometerSample], _ axis: KeyPath<AccelerometerSample, Double>,
-                          _ frame: PanelFrame, color: String, width: Double) -> String {
+    private func polyline(_ times: [Double], _ values: [Double], _ frame: PanelFrame,
+                          color: String, width: Double) -> String {
         var points = ""
-        for (t, value) in Self.decimated(samples, axis, frame) {
-            points += String(format: "%.1f,%.1f ", frame.px(t), frame.py(value))
+        for index in Self.decimated(times, values, frame) {
+            points += String(format: "%.1f,%.1f ", frame.px(times[index]), frame.py(values[index]))
         }
         return "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(width)\" "
             + "stroke-linejoin=\"round\" points=\"\(points.dropLast())\"/>\n"
     }
 
-    /// The points to draw: all of them, or per pixel column the minimum and maximum in time order.
-    static func decimated(_ samples: [AccelerometerSample], _ axis: KeyPath<AccelerometerSample, Double>,
-                          _ frame: PanelFrame) -> [(Double, Double)] {
-        let columns = Int(frame.width)
-        guard samples.count > 2 * columns else { return samples.map { ($0.t, $0[keyPath: axis]) } }
-        var result: [(Double, Double)] = []
+    /// The indexes of the points to draw: all of them, or per pixel column the minimum and the
+    /// maximum, in time order.
+    static func decimated(_ times: [Double], _ values: [Double], _ frame: PanelFrame) -> [Int] {
+        guard times.count > 2 * Int(frame.width) else { return Array(times.indices) }
+        var result: [Int] = []
         var start = 0
-        while start < samples.count {
-            let column = Int(frame.px(samples[start].t))
+        while start < times.count {
+            let column = Int(frame.px(times[start]))
             var end = start
             var low = start, high = start
-            while end < samples.count, Int(frame.px(samples[end].t)) == column {
-                if samples[end][keyPath: axis] < samples[low][keyPath: axis] { low = end }
-                if samples[end][keyPath: axis] > samples[high][keyPath: axis] { high = end }
+            while end < times.count, Int(frame.px(times[end])) == column {
+                if values[end] < values[low] { low = end }
+                if values[end] > values[high] { high = end }
                 end += 1
             }
-            let indexes = low == high ? [low] : [Swift.min(low, high), Swift.max(low, high)]
-            for index in indexes { result.append((samples[index].t, samples[index][keyPath: axis])) }
+            result += low == high ? [low] : [Swift.min(low, high), Swift.max(low, high)]
             start = end
         }
         return result
