@@ -3,15 +3,15 @@ import Foundation
 import Observation
 import ObjectGraph
 
-private final class Person: KeyValueObservable {
+private final class ObservedPerson: KeyValueObservable {
     @Observed var name = ""
     @Observed var age = 0
-    @Observed var department: Department?
+    @Observed var department: ObservedDepartment?
 }
 
-private final class Department: KeyValueObservable {
+private final class ObservedDepartment: KeyValueObservable {
     @Observed var name = ""
-    @Observed var manager: Person?
+    @Observed var manager: ObservedPerson?
 }
 
 /// The baseline for a plain store.
@@ -25,7 +25,7 @@ private func plainSet(_ person: PlainPerson, _ value: Int) {
 }
 
 @inline(never)
-private func observedSet(_ person: Person, _ value: Int) {
+private func observedSet(_ person: ObservedPerson, _ value: Int) {
     person.age = value
 }
 
@@ -42,7 +42,7 @@ private final class Counter: @unchecked Sendable {
 
 func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
     let plain = PlainPerson()
-    let unobserved = Person()
+    let unobserved = ObservedPerson()
     suite.add("kvo_set_unobserved", baseline: "plain_stored_set", note: "target ≤ 3",
               body: { n in
                   for i in 0..<n { observedSet(unobserved, i) }
@@ -54,9 +54,9 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
               })
 
     // One observer with old and new values.
-    let observed = Person()
+    let observed = ObservedPerson()
     let counter = Counter()
-    let handler: @Sendable (Person, KeyValueChange) -> Void = { _, change in
+    let handler: @Sendable (ObservedPerson, KeyValueChange) -> Void = { _, change in
         if change.newValue != nil { counter.count &+= 1 }
     }
     let token = try! observed.observe("age", options: [.old, .new], changeHandler: handler)
@@ -89,7 +89,7 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
                   blackHole(counter.count)
               })
 
-    let crowded = Person()
+    let crowded = ObservedPerson()
     let tokens = (0..<10).map { _ in try! crowded.observe("age", options: [.old, .new], changeHandler: handler) }
     // Sanity checks: the workloads really notify.
     let before = counter.count
@@ -106,7 +106,7 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
                   blackHole(counter.count)
               })
 
-    let target = Person()
+    let target = ObservedPerson()
     suite.add("kvo_register", baseline: "kvo_notify_1", note: "add + remove; GNUstep ~2900 ns",
               body: { n in
                   for _ in 0..<n {
@@ -121,9 +121,9 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
               })
 
     // A 3-link key path: person.department.manager.name
-    let root = Person()
-    let managers = [Person(), Person()]
-    let department = Department()
+    let root = ObservedPerson()
+    let managers = [ObservedPerson(), ObservedPerson()]
+    let department = ObservedDepartment()
     department.manager = managers[0]
     root.department = department
     let chainToken = try! root.observe("department.manager.name", options: [.old, .new], changeHandler: handler)
