@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "benchmarks", targets: ["Benchmarks"]),
+        .executable(name: "accelerometer-filter", targets: ["accelerometer-filter"]),
     ],
     targets: [
         // Layers, bottom up (see Docs/Architecture.md).
@@ -39,6 +40,14 @@ let package = Package(
                     path: "Tests/UndoManagementTests", swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
+
+        // Samples (issue 6): each sample is an executable whose logic lives in a library target.
+        .target(name: "AccelerometerFilter", dependencies: ["KeyValueCoding", "KeyValueObserving"],
+                path: "Samples/AccelerometerFilter", swiftSettings: strict),
+        .executableTarget(name: "accelerometer-filter", dependencies: ["AccelerometerFilter"],
+                          path: "Samples/accelerometer-filter", swiftSettings: strict),
+        .testTarget(name: "AccelerometerFilterTests", dependencies: ["AccelerometerFilter"],
+                    path: "Tests/AccelerometerFilterTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

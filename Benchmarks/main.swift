@@ -29,6 +29,8 @@ if CommandLine.arguments.contains("--quick") {
     suite.repetitions = 2
 }
 registerKeyValueCodingBenchmarks(in: suite)
+registerKeyValueObservingBenchmarks(in: suite)
+registerUndoBenchmarks(in: suite)
 registerPredicateBenchmarks(in: suite)
 
 print("name                          ns/op         baseline                      baseline-ns/op  ratio")

@@ -14,6 +14,8 @@ import Foundation
 ///   identity, as ``ObjectIdentity``.
 /// - Any other value (a struct, an enum, a class that is not `KeyValueCodable`) is read through
 ///   `Mirror`, read-only.
+/// - The key `self` gives the value itself (as `NSObject`'s `self` method does), so
+///   `"@sum.self"` sums an array of numbers.
 ///
 /// ```swift
 /// let totals = try KeyValue.value(forKeyPath: "accounts.@sum.balance", of: bank)
@@ -96,7 +98,7 @@ public enum KeyValue {
 
     /// Splits `a.b.c` into (`a.b`, `c`), checking every component.
     static func splitLast(_ keyPath: String) throws -> (Substring?, String) {
-        try checkComponents(keyPath)
+        try checkComponents(Substring(keyPath), fullPath: keyPath)
         guard let dot = keyPath.lastIndex(of: ".") else { return (nil, keyPath) }
         let last = keyPath[keyPath.index(after: dot)...]
         if last.hasPrefix("@") {
@@ -105,13 +107,14 @@ public enum KeyValue {
         return (keyPath[..<dot], String(last))
     }
 
-    static func checkComponents(_ keyPath: String) throws {
-        if keyPath.isEmpty {
-            throw KeyValueCodingError.malformedKeyPath(keyPath, reason: "the key path is empty")
+    /// Checks that `part` (the whole of `fullPath`, or its end) has no empty component.
+    static func checkComponents(_ part: Substring, fullPath: String) throws {
+        if fullPath.isEmpty {
+            throw KeyValueCodingError.malformedKeyPath(fullPath, reason: "the key path is empty")
         }
-        for component in keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        for component in part.split(separator: ".", omittingEmptySubsequences: false)
         where component.isEmpty {
-            throw KeyValueCodingError.malformedKeyPath(keyPath, reason: "a key in the path is empty")
+            throw KeyValueCodingError.malformedKeyPath(fullPath, reason: "a key in the path is empty")
         }
     }
 
@@ -140,7 +143,7 @@ public enum KeyValue {
             guard let remainder else { return current }
             if current == nil {
                 // Messaging nil: the rest of the path is not read, but it must still be well formed.
-                try checkComponents(String(remainder))
+                try checkComponents(remainder, fullPath: fullPath)
                 return nil
             }
             rest = remainder
@@ -148,9 +151,10 @@ public enum KeyValue {
     }
 
     static func nonObjectValue(forKey key: String, of root: Any, kind: ValueKind) throws -> Any? {
+        if key == "self", kind.category != .collection { return flattenOptional(root) }
         switch kind.category {
         case .null: return nil
-        case .optional: return try value(forKey: key, of: kind.unwrap?(root))
+        case .optional, .wrapper: return try value(forKey: key, of: kind.unwrap?(root))
         case .codableObject, .number, .other: return try mirrorValue(forKey: key, of: root)
         case .collection, .dictionary: break
         }
@@ -203,7 +207,7 @@ extension KeyValueCodable {
         let first = try value(forKey: String(keyPath[..<dot]))
         let rest = keyPath[keyPath.utf8.index(after: dot)...]
         if first == nil {
-            try KeyValue.checkComponents(String(rest))
+            try KeyValue.checkComponents(rest, fullPath: keyPath)
             return nil
         }
         return try KeyValue.evaluate(rest, fullPath: keyPath, from: first)

@@ -6,6 +6,7 @@ extension KeyValueCodable {
         if let property = description.property(forKey: key) {
             return property.value(of: self)
         }
+        if key == "self" { return self }  // as NSObject's `self` method answers
         return try value(forUndefinedKey: key)
     }
 

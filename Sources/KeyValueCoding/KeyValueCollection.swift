@@ -35,7 +35,7 @@ extension ContiguousArray: KeyValueCollection {
 }
 
 extension Set: KeyValueCollection {
-    var keyValueElements: [Any?] { map { $0 } }
+    var keyValueElements: [Any?] { map { unwrapSetMember(AnyHashable($0)) } }
     var keyValueIsUnordered: Bool { true }
     var keyValueCount: Int { count }
     func keyValueMap(forKey key: String) throws -> Any {
@@ -86,7 +86,7 @@ public struct ObjectIdentity: Hashable, @unchecked Sendable {
 func hashableForSet(_ value: Any) -> AnyHashable {
     let kind = ValueKind.of(type(of: value))
     if let hashable = kind.hashable { return hashable(value) }
-    if kind.isClass { return AnyHashable(ObjectIdentity(loadObject(value))) }
+    if kind.isClass { return AnyHashable(ObjectIdentity(value as AnyObject)) }
     return AnyHashable(String(describing: value))
 }
 

@@ -64,6 +64,9 @@ public final class KeyValueProperty: @unchecked Sendable {
 
     /// Sets the value of this property in `object`, converting numbers as needed.
     ///
+    /// `NSNull()` counts as `nil` (Apple stores the `NSNull` object itself into object-typed
+    /// properties; a Swift property cannot hold it).
+    ///
     /// - Parameters:
     ///   - value: The new value, or `nil`.
     ///   - object: An instance of the class (or a subclass) this property was found in.
@@ -76,7 +79,7 @@ public final class KeyValueProperty: @unchecked Sendable {
             throw KeyValueCodingError.readOnlyKey(key, type: typeName(type(of: object)))
         }
         let notify = notify ?? type(of: object).automaticallyNotifiesObservers(forKey: key)
-        if let value {
+        if let value, !isNSNull(value) || valueType == NSNull.self {
             try setter(object, value, notify)
         } else if let nilSetter {
             nilSetter(object, notify)

@@ -12,6 +12,8 @@ final class ValueKind: @unchecked Sendable {
 
     enum Category {
         case codableObject
+        /// An `AnyHashable` or an ``ObjectIdentity``: key-value coding sees what it wraps.
+        case wrapper
         case optional
         case number
         case null
@@ -46,6 +48,14 @@ final class ValueKind: @unchecked Sendable {
             readKey = Self.keyReader(codable)
             unwrap = nil
             number = nil
+        } else if type == AnyHashable.self || type == ObjectIdentity.self {
+            category = .wrapper
+            readKey = nil
+            unwrap = { value in
+                if let identity = value as? ObjectIdentity { return identity.object }
+                return unwrapSetMember(value as! AnyHashable)
+            }
+            number = nil
         } else if let optional = type as? any OptionalValue.Type {
             category = .optional
             readKey = nil
@@ -60,7 +70,7 @@ final class ValueKind: @unchecked Sendable {
             category = .number
             readKey = nil
             unwrap = nil
-            number = { KeyValueNumber(unsafeDowncast(loadObject($0), to: NSNumber.self)) }
+            number = { KeyValueNumber($0 as! NSNumber) }
         } else {
             readKey = nil
             unwrap = nil
@@ -78,7 +88,7 @@ final class ValueKind: @unchecked Sendable {
     }
 
     private static func keyReader<T: KeyValueCodable>(_: T.Type) -> (Any, String) throws -> Any? {
-        { value, key in try unsafeDowncast(loadObject(value), to: T.self).value(forKey: key) }
+        { value, key in try loadObject(value, as: T.self).value(forKey: key) }
     }
 
     private static func unwrapper<O: OptionalValue>(_: O.Type) -> (Any) -> Any? {
@@ -102,23 +112,31 @@ final class ValueKind: @unchecked Sendable {
     private static let cache = TypeCache<ValueKind> { ObjectIdentifier($0.type) }
 }
 
-/// Reads the class reference held in `value` (which must hold a class instance).
+/// Reads the class instance held in `value` (whose dynamic type must be `T`).
 @inline(__always)
-func loadObject(_ value: Any) -> AnyObject {
-    // A class reference is always stored inline, in the first word of an `Any` container.
-    withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: AnyObject.self) }
+func loadObject<T: AnyObject>(_ value: Any, as: T.Type) -> T {
+    loadInline(value, as: T.self)
 }
 
 /// Reads the `T` held in `value` (whose dynamic type must be exactly `T`), without a dynamic
 /// cast when `T` is stored inline in the `Any` container.
+///
+/// An `Any` container is three words of inline buffer followed by the stored type's metadata
+/// (the Swift ABI). Values of at most three words, word-aligned and bitwise-takable, and class
+/// references are stored inline. When the stored type is not `T` itself (for example an `Any`
+/// wrapped in another `Any`, as generic code produces), this falls back to a dynamic cast.
 @inline(__always)
 func loadInline<T>(_ value: Any, as: T.Type) -> T {
-    // Values of at most three words, word-aligned and bitwise-takable, are stored inline in an
-    // `Any` container (the Swift ABI); others are boxed, and are cast instead.
     if MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size,
        MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment,
        _isBitwiseTakable(T.self) {
-        return withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: T.self) }
+        let direct: T? = withUnsafePointer(to: value) { container in
+            let raw = UnsafeRawPointer(container)
+            let stored = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+            guard stored == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self) else { return nil }
+            return raw.load(as: T.self)
+        }
+        if let direct { return direct }
     }
     return value as! T
 }

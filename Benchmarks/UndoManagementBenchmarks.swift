@@ -1,0 +1,163 @@
+// Undo benchmarks: registering, undoing and redoing one-action groups, against the same
+// closures kept in plain Swift arrays of arrays. See Docs/Performance.md ("Undo").
+
+import Foundation
+import ObjectGraph
+
+/// A model whose setter registers its inverse with an undo history.
+private final class UndoBenchModel {
+    let history: UndoHistory
+    var value = 0
+
+    init(history: UndoHistory) { self.history = history }
+
+    func set(_ newValue: Int) {
+        let old = value
+        history.registerUndo(withTarget: self) { $0.set(old) }
+        value = newValue
+    }
+}
+
+/// The baseline: the same model, its inverses kept in plain arrays of closures.
+private final class PlainUndoModel {
+    typealias Action = (PlainUndoModel) -> Void
+    var value = 0
+    /// Inverses registered while performing one group.
+    var pending: [Action] = []
+    var undoGroups: [[Action]] = []
+    var redoGroups: [[Action]] = []
+
+    func set(_ newValue: Int) {
+        let old = value
+        pending.append { $0.set(old) }
+        value = newValue
+    }
+
+    /// Runs the newest group of `from` in reverse and files its inverses as one group on `to`.
+    func perform(from source: inout [[Action]], to destination: inout [[Action]]) {
+        guard let group = source.popLast() else { return }
+        var index = group.count
+        while index > 0 {
+            index -= 1
+            group[index](self)
+        }
+        destination.append(pending)
+        pending = []
+    }
+
+    func undoAll() {
+        while !undoGroups.isEmpty { perform(from: &undoGroups, to: &redoGroups) }
+    }
+
+    func redoAll() {
+        while !redoGroups.isEmpty { perform(from: &redoGroups, to: &undoGroups) }
+    }
+}
+
+/// Builds a value on first use, so filtered-out workloads cost nothing.
+private final class LazyFixture<Value> {
+    private var value: Value?
+    private let make: () -> Value
+    init(_ make: @escaping () -> Value) { self.make = make }
+    var wrapped: Value {
+        if let value { return value }
+        let made = make()
+        value = made
+        return made
+    }
+}
+
+func registerUndoBenchmarks(in suite: BenchmarkSuite) {
+    let count = identity(1_000_000)
+    registerRegistrationBenchmark(in: suite, name: "undo_register", count: count,
+                                  center: nil, note: "target ≤ 5; notifications off")
+    registerRegistrationBenchmark(in: suite, name: "undo_register_notifying", count: count / 10,
+                                  center: .default,
+                                  note: "NotificationCenter.default: 5 posts per group")
+    registerCycleBenchmark(in: suite, name: "undo_undo", count: count, startWithRedo: false)
+    registerCycleBenchmark(in: suite, name: "undo_redo", count: count, startWithRedo: true)
+}
+
+/// begin / register / end, `count` times per iteration; then everything is removed.
+private func registerRegistrationBenchmark(in suite: BenchmarkSuite, name: String, count: Int,
+                                           center: NotificationCenter?, note: String) {
+    let history = UndoHistory(notificationCenter: center)
+    let model = UndoBenchModel(history: history)
+    let plain = PlainUndoModel()
+    suite.add(name, baseline: "array_of_arrays_append", operationsPerIteration: count, note: note,
+              body: { iterations in
+        for _ in 0..<iterations {
+            for value in 0..<count {
+                history.beginUndoGrouping()
+                model.set(value)
+                try? history.endUndoGrouping()
+            }
+            blackHole(history.undoCount)
+            history.removeAllActions()
+        }
+    }, baseline: { iterations in
+        for _ in 0..<iterations {
+            for value in 0..<count {
+                plain.set(value)
+                plain.undoGroups.append(plain.pending)
+                plain.pending = []
+            }
+            blackHole(plain.undoGroups.count)
+            plain.undoGroups = []
+        }
+    })
+}
+
+/// A full cycle over `count` one-action groups: undo all then redo all (`undo_undo`), or redo
+/// all then undo all (`undo_redo`). Each action re-registers its inverse. The harness times
+/// whole bodies, so each line covers both directions; ns/op is per undo-or-redo step.
+private func registerCycleBenchmark(in suite: BenchmarkSuite, name: String, count: Int,
+                                    startWithRedo: Bool) {
+    // The model is returned too: the history holds targets weakly.
+    let fixture = LazyFixture { () -> (UndoHistory, UndoBenchModel, PlainUndoModel) in
+        let history = UndoHistory(notificationCenter: nil)
+        let model = UndoBenchModel(history: history)
+        let plain = PlainUndoModel()
+        for value in 1...count {
+            history.beginUndoGrouping()
+            model.set(value)
+            try? history.endUndoGrouping()
+            plain.set(value)
+            plain.undoGroups.append(plain.pending)
+            plain.pending = []
+        }
+        if startWithRedo {
+            while history.canUndo { try? history.undo() }
+            plain.undoAll()
+        }
+        return (history, model, plain)
+    }
+    let order = startWithRedo ? "redo all, then undo all" : "undo all, then redo all"
+    suite.add(name, baseline: "array_of_arrays_call", operationsPerIteration: 2 * count,
+              note: "target ≤ 5; \(order); notifications off",
+              body: { iterations in
+        let history = fixture.wrapped.0
+        for _ in 0..<iterations {
+            if startWithRedo {
+                while history.canRedo { try? history.redo() }
+                while history.canUndo { try? history.undo() }
+            } else {
+                while history.canUndo { try? history.undo() }
+                while history.canRedo { try? history.redo() }
+            }
+        }
+        blackHole(fixture.wrapped.1.value)
+    }, baseline: { iterations in
+        let plain = fixture.wrapped.2
+        for _ in 0..<iterations {
+            if startWithRedo {
+                plain.redoAll()
+                plain.undoAll()
+            } else {
+                plain.undoAll()
+                plain.redoAll()
+            }
+        }
+        blackHole(plain.value)
+    })
+}

@@ -1,0 +1,27 @@
+// accelerometer-filter: replays an accelerometer recording through key-value observation.
+// Parses the arguments and calls the AccelerometerFilter library; see Docs/Samples.md.
+import AccelerometerFilter
+import Foundation
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("accelerometer-filter: \(message)\n".utf8))
+    exit(status)
+}
+
+let action: FilterCommandOptions.Action
+do {
+    action = try FilterCommandOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail("\(error)", status: 2)
+}
+
+switch action {
+case .help:
+    print(FilterCommandOptions.usage)
+case let .run(options):
+    do {
+        print(try FilterCommand.run(options), terminator: "")
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}

@@ -1,0 +1,34 @@
+/// An error thrown by key-value observing.
+///
+/// Apple's `NSKeyValueObserving` raises Objective-C exceptions for these cases (for example
+/// when removing an observer that is not registered); ObjectGraph throws, naming the key path.
+public enum KeyValueObservingError: Error, Equatable, Sendable {
+    /// The key path is malformed: empty, or with an empty component (`"a..b"`, `".a"`, `"a."`).
+    case malformedKeyPath(String, reason: String)
+    /// The object reached along `keyPath` has no property for `key`.
+    case undefinedKey(String, keyPath: String, type: String)
+    /// Collection operators (`@count`, `@sum`, ...) cannot be observed (as on Apple platforms).
+    case collectionOperatorNotObservable(String, keyPath: String)
+    /// A typed key path could not be turned into a key-value coding key path (for example a
+    /// computed property that is not an `@Observed` property or a listed computed key).
+    case unsupportedKeyPath(String)
+    /// `removeObserver(_:forKeyPath:context:)` found no matching registration.
+    case observerNotRegistered(keyPath: String)
+}
+
+extension KeyValueObservingError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .malformedKeyPath(path, reason):
+            return "malformed key path '\(path)': \(reason)"
+        case let .undefinedKey(key, path, type):
+            return "cannot observe '\(path)': \(type) has no key '\(key)'"
+        case let .collectionOperatorNotObservable(op, path):
+            return "cannot observe '\(path)': the collection operator '\(op)' is not observable"
+        case let .unsupportedKeyPath(path):
+            return "the key path \(path) has no key-value coding name"
+        case let .observerNotRegistered(path):
+            return "cannot remove an observer for the key path '\(path)' because it is not registered"
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import KeyValueCoding
+import Synchronization
+
+/// The observers of one key of one object, and the changes announced but not finished yet.
+///
+/// An `@Observed` property holds a reference to its list once someone observes it; the
+/// ``ObservationTable`` holds every list, by object and key, for the other ways of changing a key
+/// (`setValue(_:forKey:)` on a plain stored property, manual `willChangeValue(forKey:)`).
+///
+/// Thread safety: the node list and the pending changes are guarded by a mutex; the list is
+/// copied under the lock and observers are called after unlocking.
+@usableFromInline
+final class KeyObservers: Sendable {
+    @usableFromInline let key: String
+    /// Whether the object's type sends automatic notifications for `key`.
+    @usableFromInline let notifiesAutomatically: Bool
+    /// Whether the key's values are optionals, reported flattened (`nil` rather than `.none`).
+    @usableFromInline let valueIsOptional: Bool
+    let state = Mutex(State())
+
+    struct State {
+        var nodes: [ObservationNode] = []
+        /// Every node reports its own key on its own object, without a prior notification.
+        var isSimple = true
+        /// Changes announced by `willChange...` and not yet finished, innermost last.
+        var pending: [PendingChange] = []
+    }
+
+    init(key: String, notifiesAutomatically: Bool, valueIsOptional: Bool) {
+        self.key = key
+        self.notifiesAutomatically = notifiesAutomatically
+        self.valueIsOptional = valueIsOptional
+    }
+
+    func add(_ node: ObservationNode) {
+        state.withTrackedLock(self) { state in
+            state.nodes.append(node)
+            state.isSimple = state.isSimple && node.isDirect && !node.registration.wantsPrior
+        }
+    }
+
+    func remove(_ node: ObservationNode) {
+        state.withTrackedLock(self) { state in
+            guard let position = state.nodes.firstIndex(where: { $0 === node }) else { return }
+            state.nodes.remove(at: position)
+            state.isSimple = state.nodes.allSatisfy { $0.isDirect && !$0.registration.wantsPrior }
+        }
+    }
+
+    var observerCount: Int { state.withTrackedLock(self) { $0.nodes.count } }
+
+    // MARK: Setting through an @Observed property
+
+    /// Stores a new value with `store`, notifying this key's observers around it.
+    ///
+    /// - Parameters:
+    ///   - object: The object whose property changes.
+    ///   - old: The value before the change.
+    ///   - new: The value after the change.
+    ///   - store: Performs the store.
+    @usableFromInline
+    func notifyingSet(object: AnyObject, old: Any, new: Any, store: () -> Void) {
+        let (nodes, isSimple) = state.withTrackedLock(self) { ($0.nodes, $0.isSimple) }
+        if isSimple {
+            store()
+            guard !nodes.isEmpty else { return }
+            let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
+            let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
+            for node in nodes {
+                let registration = node.registration
+                guard registration.isActive.load(ordering: .relaxed) else { continue }
+                registration.deliver(object, KeyValueChange(
+                    kind: .setting, oldValue: registration.wantsOld ? oldValue : nil,
+                    newValue: registration.wantsNew ? newValue : nil))
+            }
+            return
+        }
+        let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
+        let pending = prepare(nodes, object: object, kind: .setting, indexes: nil,
+                              setMutation: nil, suppliedOld: .some(oldValue))
+        store()
+        finish(pending, object: object, suppliedNew: .some(valueIsOptional ? flattenOptional(new) : Optional(new)))
+    }
+
+    // MARK: Manual notification
+
+    /// Announces a change (Apple: `willChangeValueForKey:` and relatives).
+    func willChange(object: AnyObject, kind: KeyValueChangeKind, indexes: IndexSet?,
+                    setMutation: SetMutation? = nil) {
+        let nodes = state.withTrackedLock(self) { $0.nodes }
+        let pending = prepare(nodes, object: object, kind: kind, indexes: indexes,
+                              setMutation: setMutation, suppliedOld: nil)
+        state.withTrackedLock(self) { $0.pending.append(pending) }
+    }
+
+    /// Finishes the innermost announced change (Apple: `didChangeValueForKey:` and relatives).
+    /// Does nothing without a matching announcement.
+    func didChange(object: AnyObject) {
+        guard let pending = state.withTrackedLock(self, { $0.pending.popLast() }) else { return }
+        finish(pending, object: object, suppliedNew: nil)
+    }
+
+    // MARK: The general path
+
+    /// Reads the old values each registration needs and sends prior notifications.
+    private func prepare(_ nodes: [ObservationNode], object: AnyObject, kind: KeyValueChangeKind,
+                         indexes: IndexSet?, setMutation: SetMutation?,
+                         suppliedOld: Any??) -> PendingChange {
+        var entries: [PendingEntry] = []
+        for node in nodes {
+            let registration = node.registration
+            guard registration.isActive.load(ordering: .relaxed) else { continue }
+            if let existing = entries.firstIndex(where: { $0.node.registration === registration }) {
+                entries[existing].others.append(node)
+                continue
+            }
+            var entry = PendingEntry(node: node)
+            entry.isToMany = node.isLeaf && (kind != .setting || setMutation != nil)
+            if entry.isToMany, let setMutation {
+                entry.fullOld = node.reportedValue()
+                entry.old = setMutation.predictedRemoval(from: entry.fullOld)
+            } else if entry.isToMany {
+                if kind != .insertion, let indexes { entry.old = elements(of: node.reportedValue(), at: indexes) }
+            } else if registration.wantsOld {
+                if node.isLeaf, let suppliedOld { entry.old = suppliedOld } else { entry.old = node.reportedValue() }
+            }
+            entries.append(entry)
+        }
+        let pending = PendingChange(kind: setMutation?.changeKind ?? kind, indexes: indexes,
+                                    setMutation: setMutation, entries: entries)
+        for entry in entries where entry.node.registration.wantsPrior {
+            let registration = entry.node.registration
+            guard registration.isActive.load(ordering: .relaxed),
+                  let root = entry.node.depth == 0 ? object : registration.root else { continue }
+            var change = KeyValueChange(kind: entry.isToMany ? pending.kind : .setting, isPrior: true)
+            if registration.wantsOld { change.oldValue = entry.old }
+            if entry.isToMany && setMutation == nil { change.indexes = indexes }
+            registration.deliver(root, change)
+        }
+        return pending
+    }
+
+    /// Re-wires chains through the changed key, reads new values and notifies.
+    private func finish(_ pending: PendingChange, object: AnyObject, suppliedNew: Any??) {
+        for entry in pending.entries {
+            let registration = entry.node.registration
+            var rewire: [ObservationNode] = []
+            entry.node.nodesToRewire(into: &rewire)
+            for other in entry.others { other.nodesToRewire(into: &rewire) }
+            if !rewire.isEmpty { registration.rewire(rewire) }
+            guard registration.isActive.load(ordering: .relaxed),
+                  let root = entry.node.depth == 0 ? object : registration.root else { continue }
+            var change = KeyValueChange(kind: .setting)
+            if entry.isToMany, let setMutation = pending.setMutation {
+                let (added, removed) = setMutation.difference(old: entry.fullOld,
+                                                              new: entry.node.reportedValue())
+                change.kind = setMutation.changeKind
+                if registration.wantsOld && setMutation.changeKind != .insertion { change.oldValue = removed }
+                if registration.wantsNew && setMutation.changeKind != .removal { change.newValue = added }
+            } else if entry.isToMany {
+                change.kind = pending.kind
+                change.indexes = pending.indexes
+                if registration.wantsOld { change.oldValue = entry.old }
+                if registration.wantsNew, pending.kind != .removal, let indexes = pending.indexes {
+                    change.newValue = elements(of: entry.node.reportedValue(), at: indexes)
+                }
+            } else {
+                if registration.wantsOld { change.oldValue = entry.old }
+                if registration.wantsNew {
+                    if entry.node.isLeaf, let suppliedNew {
+                        change.newValue = suppliedNew
+                    } else {
+                        change.newValue = entry.node.reportedValue()
+                    }
+                }
+            }
+            registration.deliver(root, change)
+        }
+    }
+}
+
+/// A change announced and not finished yet.
+///
+/// `@unchecked Sendable`: it holds old values (`Any`) between `willChange` and `didChange`,
+/// which Apple's contract pairs on one thread; it is only parked in the list's mutex meanwhile.
+struct PendingChange: @unchecked Sendable {
+    var kind: KeyValueChangeKind
+    var indexes: IndexSet?
+    var setMutation: SetMutation?
+    var entries: [PendingEntry]
+}
+
+/// What one registration needs to finish a pending change.
+struct PendingEntry {
+    var node: ObservationNode
+    /// Other nodes of the same registration on this key (dependency diamonds).
+    var others: [ObservationNode] = []
+    var isToMany = false
+    var old: Any?
+    var fullOld: Any?
+
+    init(node: ObservationNode) { self.node = node }
+}
+
+/// The elements of an array value at `indexes` (those that exist).
+func elements(of value: Any?, at indexes: IndexSet) -> [Any] {
+    guard let array = value as? [Any] else { return [] }
+    return indexes.compactMap { $0 < array.count ? array[$0] : nil }
+}

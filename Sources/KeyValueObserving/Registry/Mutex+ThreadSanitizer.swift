@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Tells the thread sanitizer about `Mutex` critical sections.
+///
+/// On Linux the toolchain's `Mutex` synchronises through atomics inside the (uninstrumented)
+/// Synchronization library, so `swift test --sanitize=thread` reports false races between
+/// critical sections. When the sanitizer's runtime is loaded, its `__tsan_acquire` /
+/// `__tsan_release` annotations are found by `dlsym` and called around each critical section;
+/// otherwise this costs one load and branch.
+enum ThreadSanitizer {
+    typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    /// The owner named for the critical sections of static tables.
+    static let staticOwner = StaticOwner()
+
+    final class StaticOwner: Sendable {}
+
+    static let acquire: Annotation? = lookUp("__tsan_acquire")
+    static let release: Annotation? = lookUp("__tsan_release")
+
+    private static func lookUp(_ name: String) -> Annotation? {
+        #if canImport(Glibc)
+        let handle = UnsafeMutableRawPointer(bitPattern: 0)        // RTLD_DEFAULT
+        #elseif canImport(Darwin)
+        let handle = UnsafeMutableRawPointer(bitPattern: -2)       // RTLD_DEFAULT
+        #else
+        return nil
+        #endif
+        #if canImport(Glibc) || canImport(Darwin)
+        guard let symbol = dlsym(handle, name) else { return nil }
+        return unsafeBitCast(symbol, to: Annotation.self)
+        #endif
+    }
+}
+
+extension Mutex where Value: ~Copyable {
+    /// `withLock`, announced to the thread sanitizer as a critical section of `owner`.
+    ///
+    /// - Parameters:
+    ///   - owner: The object holding this mutex (its address names the critical section).
+    ///   - body: The critical section.
+    /// - Returns: What `body` returns.
+    borrowing func withTrackedLock<Result>(
+        _ owner: AnyObject, _ body: (inout sending Value) throws -> sending Result
+    ) rethrows -> sending Result {
+        try withLock { value in
+            let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(owner).toOpaque())
+            ThreadSanitizer.acquire?(address)
+            defer { ThreadSanitizer.release?(address) }
+            return try body(&value)
+        }
+    }
+}

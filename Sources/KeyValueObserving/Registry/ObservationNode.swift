@@ -1,0 +1,127 @@
+import KeyValueCoding
+
+/// One listening point of a registration: a key of one object.
+///
+/// - A *main* node is a link of the registration's key path. Its `next` node listens to the
+///   following key on the object that this node's key currently holds.
+/// - A *dependency* node listens to a key that another node's key depends on
+///   (`keyPathsForValuesAffectingValue(forKey:)`); `owner` is that node.
+///
+/// `anchor` is the main node whose value the registration reports (`nil`: the node itself).
+/// Thread safety: `next` and `dependencies` change only under the registration's tree lock;
+/// the other properties are immutable.
+@usableFromInline
+final class ObservationNode: @unchecked Sendable {
+    // @unchecked: mutable state (`next`, `dependencies`) is only touched under the owning
+    // registration's `tree` mutex; `object`, `anchor` and `owner` are weak lets.
+
+    @usableFromInline let registration: Registration
+    let key: String
+    let remaining: ArraySlice<String>
+    let depth: Int
+    /// The list this node is in.
+    let list: KeyObservers
+    weak let object: AnyObject?
+    weak let anchor: ObservationNode?
+    weak let owner: ObservationNode?
+    /// Whether the node's key is the registration's key path itself, on its root: its value
+    /// is the reported value, so an `@Observed` setter can report its old and new values as is.
+    @usableFromInline let isDirect: Bool
+    /// Whether the node is the last link of a main path: its key's value is the reported value.
+    let isLeaf: Bool
+    var next: ObservationNode?
+    var dependencies: [ObservationNode] = []
+
+    init(registration: Registration, object: AnyObject, key: String, remaining: ArraySlice<String>,
+         depth: Int, anchor: ObservationNode?, owner: ObservationNode?, list: KeyObservers) {
+        self.registration = registration
+        self.object = object
+        self.key = key
+        self.remaining = remaining
+        self.depth = depth
+        self.anchor = anchor
+        self.owner = owner
+        self.list = list
+        isLeaf = remaining.isEmpty && owner == nil
+        isDirect = isLeaf && depth == 0
+    }
+
+    /// Creates the node for `key` of `object`, its dependency nodes and its next node.
+    static func attach(registration: Registration, object: AnyObject, key: String,
+                       remaining: ArraySlice<String>, depth: Int, anchor: ObservationNode?,
+                       owner: ObservationNode?, ancestors: inout [AncestorKey]) -> ObservationNode {
+        let list = ObservationTable.shared.observers(of: object, key: key)
+        let node = ObservationNode(registration: registration, object: object, key: key,
+                                   remaining: remaining, depth: depth, anchor: anchor, owner: owner,
+                                   list: list)
+        list.add(node)
+        guard ancestors.count < 64 else { return node }
+        let here = AncestorKey(object: ObjectIdentifier(object), key: key)
+        ancestors.append(here)
+        defer { ancestors.removeLast() }
+        let dependencyAnchor = anchor ?? node
+        for path in DependencyCache.keyPaths(affecting: key, of: object) {
+            let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let first = parts.first, !first.isEmpty,
+                  !ancestors.contains(AncestorKey(object: ObjectIdentifier(object), key: first)) else {
+                continue
+            }
+            let dependency = attach(registration: registration, object: object, key: first,
+                                    remaining: parts.dropFirst(), depth: depth,
+                                    anchor: dependencyAnchor, owner: node, ancestors: &ancestors)
+            node.dependencies.append(dependency)
+        }
+        node.next = node.attachNext(ancestors: &ancestors)
+        return node
+    }
+
+    /// Attaches the node for the next key of the path, on the object this node's key holds.
+    private func attachNext(ancestors: inout [AncestorKey]) -> ObservationNode? {
+        guard let nextKey = remaining.first, let object,
+              let child = valueAlong(object, [key][...]) as? any KeyValueCodable else { return nil }
+        return ObservationNode.attach(registration: registration, object: child, key: nextKey,
+                                      remaining: remaining.dropFirst(), depth: depth + 1,
+                                      anchor: anchor, owner: owner, ancestors: &ancestors)
+    }
+
+    /// Replaces the subtree below this node after its object's value for `key` changed.
+    /// Call under the registration's tree lock.
+    func rebuildNext() {
+        guard !remaining.isEmpty else { return }
+        next?.detachSubtree()
+        var ancestors: [AncestorKey] = []
+        next = attachNext(ancestors: &ancestors)
+    }
+
+    /// Removes this node and everything below it from their lists.
+    func detachSubtree() {
+        list.remove(self)
+        next?.detachSubtree()
+        for dependency in dependencies { dependency.detachSubtree() }
+    }
+
+    /// The nodes whose subtrees must be rebuilt when this node's key changes: this node when it
+    /// has a next link, and each node whose value depends on this one and has a next link.
+    func nodesToRewire(into result: inout [ObservationNode]) {
+        if !remaining.isEmpty { result.append(self) }
+        var current = owner
+        while let node = current {
+            if !node.remaining.isEmpty { result.append(node) }
+            current = node.owner
+        }
+    }
+
+    /// The value the registration reports, read now: `key` of `object` for a leaf, or the
+    /// anchor's path.
+    func reportedValue() -> Any? {
+        if isLeaf {
+            guard let object else { return nil }
+            return valueAlong(object, [key][...])
+        }
+        let main = anchor ?? self
+        guard let object = main.object else { return nil }
+        var path = [main.key]
+        path.append(contentsOf: main.remaining)
+        return valueAlong(object, path[...])
+    }
+}

@@ -1,0 +1,41 @@
+// Consistency checks for tests (convention: `_checkInvariants()` after each mutation).
+
+extension UndoStateMachine {
+    #if DEBUG
+    /// Traps if the state breaks one of its rules. Compiled only in debug builds.
+    func _checkInvariants() {
+        precondition(disableCount >= 0, "negative disable count")
+        precondition(levelsOfUndo >= 0, "negative levelsOfUndo")
+        if mode == .idle {
+            precondition(recordingGroups.isEmpty, "recording groups outside undo/redo")
+        } else {
+            precondition(!recordingGroups.isEmpty, "no recording group while performing")
+        }
+        if eventGroupIsOpen {
+            precondition(!openGroups.isEmpty, "event group flagged but no group open")
+        }
+        for group in undoStack + redoStack {
+            precondition(!group.isEmpty, "empty group on a stack")
+            Self.checkNoEmptyNestedGroups(group)
+        }
+        for group in openGroups + recordingGroups {
+            Self.checkNoEmptyNestedGroups(group)
+        }
+        if levelsOfUndo > 0 {
+            precondition(undoStack.count <= levelsOfUndo, "undo stack beyond levelsOfUndo")
+            precondition(redoStack.count <= levelsOfUndo, "redo stack beyond levelsOfUndo")
+        }
+    }
+
+    private static func checkNoEmptyNestedGroups(_ group: UndoGroup) {
+        for case .group(let nested) in group.entries {
+            precondition(!nested.isEmpty, "empty nested group")
+            checkNoEmptyNestedGroups(nested)
+        }
+    }
+    #else
+    /// Does nothing in release builds.
+    @inline(__always)
+    func _checkInvariants() {}
+    #endif
+}

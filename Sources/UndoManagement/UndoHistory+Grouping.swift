@@ -1,0 +1,102 @@
+// Undo groups: explicit begin/end, nesting, and event grouping.
+
+import Foundation
+
+extension UndoHistory {
+    /// Opens an undo group, nested inside the current one if a group is open.
+    ///
+    /// Everything registered until the matching ``endUndoGrouping()`` is undone as one unit. A
+    /// nested group is undone as one unit of its parent, or on its own with
+    /// ``undoNestedGroup()``. Called from an action during an undo or redo, the group nests
+    /// inside the group collecting the inverse.
+    ///
+    /// Posts ``checkpointNotification`` (except while undoing or redoing), then
+    /// ``didOpenUndoGroupNotification``.
+    ///
+    /// Corresponds to Apple's `beginUndoGrouping()`.
+    public func beginUndoGrouping() {
+        openGroup(isEvent: false)
+    }
+
+    /// Closes the innermost open undo group.
+    ///
+    /// A top-level group goes onto the undo stack (an empty group is dropped, and the oldest
+    /// groups are dropped beyond ``levelsOfUndo``); a nested group becomes one unit of its
+    /// parent.
+    ///
+    /// Posts ``checkpointNotification`` and ``willCloseUndoGroupNotification`` before closing (so
+    /// observers can still register into the group) and ``didCloseUndoGroupNotification`` after.
+    /// For a discardable top-level group both close notifications carry
+    /// ``groupIsDiscardableKey`` = `true` in their user info.
+    ///
+    /// - Throws: ``UndoError/endUndoGroupingWithoutBegin`` if no group is open; nothing is posted.
+    ///
+    /// Corresponds to Apple's `endUndoGrouping()`.
+    public func endUndoGrouping() throws(UndoError) {
+        _ = try state.checkCanCloseGroup()
+        post(Self.checkpointNotification)
+        // Observers may have changed the groups: check again.
+        let discardable = try state.checkCanCloseGroup()
+        post(Self.willCloseUndoGroupNotification, discardable: discardable)
+        let outcome = try state.closeGroup()
+        _ = outcome.discarded
+        post(Self.didCloseUndoGroupNotification, discardable: outcome.isDiscardable)
+    }
+
+    /// The number of open groups: 0 when none is open.
+    ///
+    /// While undoing or redoing it counts the group that collects the inverse (so it is at
+    /// least 1) and the groups the actions opened inside it.
+    ///
+    /// Corresponds to Apple's `groupingLevel`.
+    public var groupingLevel: Int { state.groupingLevel }
+
+    /// Whether a registration made while no group is open opens an event group. Defaults to
+    /// `true`, as on Apple platforms.
+    ///
+    /// On Apple platforms the event group closes at the end of each pass of the main run loop.
+    /// Here the program says when an event ends, with ``closeEventGroup()``; ``undo()`` also
+    /// closes it. With this property off, a registration made while no group is open becomes a
+    /// group of its own.
+    ///
+    /// Corresponds to Apple's `groupsByEvent`.
+    public var groupsByEvent: Bool {
+        get { state.groupsByEvent }
+        set { state.groupsByEvent = newValue }
+    }
+
+    /// Ends the current event: closes the event group that ``groupsByEvent`` opened, if one is
+    /// open, so the next registration starts a new undo step.
+    ///
+    /// Call it where Apple's run loop would end a pass: after handling one command of a
+    /// command-line program, one request, or one UI event of your own event loop. It does
+    /// nothing when no event group is open (for example when the open group came from
+    /// ``beginUndoGrouping()``).
+    ///
+    /// ```swift
+    /// for command in commands {
+    ///     try apply(command)              // registers undo actions
+    ///     try history.closeEventGroup()   // one command = one undo step
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``UndoError/nestedGroupsOpen(operation:groupingLevel:)`` if groups opened inside
+    ///   the event group are still open; ``UndoError/busy(operation:whileUndoing:)`` during an
+    ///   undo or redo.
+    ///
+    /// No Apple equivalent: Apple's run loop does this.
+    public func closeEventGroup() throws(UndoError) {
+        guard try state.checkCanCloseEventGroup() else { return }
+        try endUndoGrouping()
+    }
+
+    /// Whether the open top-level group was opened by ``groupsByEvent`` (and not yet closed).
+    public var isEventGroupOpen: Bool { state.eventGroupIsOpen }
+
+    /// Opens a group and posts the notifications `beginUndoGrouping()` posts.
+    func openGroup(isEvent: Bool) {
+        if state.mode == .idle { post(Self.checkpointNotification) }
+        state.openGroup(isEvent: isEvent)
+        post(Self.didOpenUndoGroupNotification)
+    }
+}

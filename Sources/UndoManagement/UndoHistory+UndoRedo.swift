@@ -1,0 +1,115 @@
+// Performing undo and redo.
+
+import Foundation
+
+extension UndoHistory {
+    /// Undoes the last top-level group, closing it first if it is still open.
+    ///
+    /// If exactly one group is open (such as the event group), it is closed with
+    /// ``endUndoGrouping()`` first; then ``undoNestedGroup()`` runs. Actions run in reverse order
+    /// of registration, nested groups as units. What they register goes to the redo stack as one
+    /// group, named like the undone group unless an action sets a name. With nothing to undo it
+    /// only posts ``checkpointNotification``.
+    ///
+    /// ```swift
+    /// history.registerUndo(withTarget: account) { $0.balance = 0 }
+    /// try history.undo()   // closes the event group, then undoes it
+    /// ```
+    ///
+    /// - Throws: ``UndoError/nestedGroupsOpen(operation:groupingLevel:)`` if more than one group is
+    ///   open; ``UndoError/busy(operation:whileUndoing:)`` when called from an action during an
+    ///   undo or redo; ``UndoError/groupsLeftOpenByAction(count:)`` (after completing) if the
+    ///   actions left groups open. Nothing happens on the first two.
+    ///
+    /// Corresponds to Apple's `undo()`.
+    public func undo() throws(UndoError) {
+        try state.checkIdle("undo()")
+        let level = state.groupingLevel
+        if level > 1 {
+            throw .nestedGroupsOpen(operation: "undo()", groupingLevel: level)
+        }
+        if level == 1 {
+            try endUndoGrouping()
+        }
+        try undoNestedGroup()
+    }
+
+    /// Undoes the last group at the current level: the newest closed group inside the innermost
+    /// open group, or the newest top-level group when no group is open.
+    ///
+    /// What the actions register goes to the redo stack as one top-level group. Posts
+    /// ``checkpointNotification``, then ``willUndoChangeNotification`` before running the actions
+    /// and ``didUndoChangeNotification`` after; with nothing to undo only the checkpoint.
+    ///
+    /// ```swift
+    /// history.beginUndoGrouping()          // outer
+    /// history.beginUndoGrouping()          // inner
+    /// history.registerUndo { value = 1 }
+    /// try history.endUndoGrouping()        // closes inner; outer stays open
+    /// try history.undoNestedGroup()        // undoes inner only
+    /// ```
+    ///
+    /// - Throws: ``UndoError/ungroupedActionsInOpenGroup(groupingLevel:)`` or
+    ///   ``UndoError/noClosedGroupInOpenGroup(groupingLevel:)`` if the innermost open group does
+    ///   not end with a closed group; ``UndoError/busy(operation:whileUndoing:)`` during an undo
+    ///   or redo; ``UndoError/groupsLeftOpenByAction(count:)`` (after completing) if the actions
+    ///   left groups open.
+    ///
+    /// Corresponds to Apple's `undoNestedGroup()`.
+    public func undoNestedGroup() throws(UndoError) {
+        try state.checkIdle("undoNestedGroup()")
+        post(Self.checkpointNotification)
+        guard let group = try state.beginUndo() else { return }
+        post(Self.willUndoChangeNotification)
+        try perform(group, then: Self.didUndoChangeNotification)
+    }
+
+    /// Redoes the last undone group.
+    ///
+    /// What the actions register goes to the undo stack as one top-level group. Posts
+    /// ``checkpointNotification``, then ``willRedoChangeNotification`` and
+    /// ``didRedoChangeNotification`` around the actions; with nothing to redo only the checkpoint.
+    ///
+    /// - Throws: ``UndoError/groupOpen(operation:groupingLevel:)`` if a group is open;
+    ///   ``UndoError/busy(operation:whileUndoing:)`` during an undo or redo;
+    ///   ``UndoError/groupsLeftOpenByAction(count:)`` (after completing) if the actions left
+    ///   groups open.
+    ///
+    /// Corresponds to Apple's `redo()`.
+    public func redo() throws(UndoError) {
+        try state.checkIdle("redo()")
+        let level = state.groupingLevel
+        if level > 0 {
+            throw .groupOpen(operation: "redo()", groupingLevel: level)
+        }
+        post(Self.checkpointNotification)
+        guard let group = try state.beginRedo() else { return }
+        post(Self.willRedoChangeNotification)
+        try perform(group, then: Self.didRedoChangeNotification)
+    }
+
+    /// Runs a group taken by `beginUndo()`/`beginRedo()`, finishes, and posts `notification`.
+    private func perform(_ group: consuming UndoGroup,
+                         then notification: Notification.Name) throws(UndoError) {
+        Self.run(group)
+        let outcome = state.finishPerforming()
+        _ = outcome.discarded
+        post(notification)
+        if outcome.groupsLeftOpen > 0 {
+            throw .groupsLeftOpenByAction(count: outcome.groupsLeftOpen)
+        }
+    }
+
+    /// Runs the actions of a group, newest first; nested groups run as units. The group is
+    /// consumed, so its entries are moved out rather than copied.
+    private static func run(_ group: consuming UndoGroup) {
+        while let entry = group.entries.popLast() {
+            switch consume entry {
+            case .action(let action):
+                action.perform()
+            case .group(let nested):
+                run(nested)
+            }
+        }
+    }
+}
