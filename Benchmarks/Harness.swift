@@ -13,6 +13,18 @@ public func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
+/// `blackHole` for `Any?` results, without generic metadata look-ups on each call.
+@inline(never) @_optimize(none)
+public func blackHole(_ value: Any?) {
+    withExtendedLifetime(value) {}
+}
+
+/// `blackHole` for strings.
+@inline(never) @_optimize(none)
+public func blackHole(_ value: String?) {
+    withExtendedLifetime(value) {}
+}
+
 /// Returns its argument through a non-inlinable call, hiding constants from the optimiser.
 @inline(never) @_optimize(none)
 public func identity<T>(_ value: T) -> T { value }
