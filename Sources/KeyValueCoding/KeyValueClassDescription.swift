@@ -11,7 +11,7 @@ import Foundation
 /// it. Fields whose names start with `$` (such as `lazy` storage) are not keys.
 ///
 /// Thread safety: descriptions are immutable and the cache behind ``of(_:)`` is thread-safe.
-public final class KeyValueClassDescription: @unchecked Sendable {
+public final class KeyValueClassDescription: @unchecked Sendable, TypeCacheEntry {
     // @unchecked: every stored property is an immutable `let` of Sendable contents; the
     // metatype is immutable.
 
@@ -19,6 +19,8 @@ public final class KeyValueClassDescription: @unchecked Sendable {
     public let describedType: any KeyValueCodable.Type
     /// The keys' properties, in declaration order (superclass first), then computed keys.
     public let properties: [KeyValueProperty]
+    var cachedType: Any.Type { describedType }
+
     /// The validators the class declares, by key.
     public let validators: [String: KeyValueValidator]
 
@@ -128,5 +130,5 @@ public final class KeyValueClassDescription: @unchecked Sendable {
         cache.entry(for: type) { _ in KeyValueClassDescription(type: type) }
     }
 
-    private static let cache = TypeCache<KeyValueClassDescription> { ObjectIdentifier($0.describedType) }
+    private static let cache = TypeCache<KeyValueClassDescription>()
 }

@@ -90,8 +90,9 @@ enum PathEnd {
 
 /// The class description of an object's class, or none when the class is not
 /// `KeyValueCodable`; cached per class.
-final class ClassLookup: Sendable {
+final class ClassLookup: TypeCacheEntry {
     let type: Any.Type
+    var cachedType: Any.Type { type }
     let description: KeyValueClassDescription?
 
     init(type: Any.Type) {
@@ -104,7 +105,7 @@ final class ClassLookup: Sendable {
         cache.entry(for: Swift.type(of: object)) { ClassLookup(type: $0) }.description
     }
 
-    private static let cache = TypeCache<ClassLookup> { ObjectIdentifier($0.type) }
+    private static let cache = TypeCache<ClassLookup>()
 }
 
 extension KeyValue {

@@ -7,7 +7,7 @@ import Foundation
 /// every value it passes through, so it asks this cache (a few nanoseconds) instead.
 ///
 /// Thread safety: immutable; the cache is thread-safe.
-final class ValueKind: @unchecked Sendable {
+final class ValueKind: @unchecked Sendable, TypeCacheEntry {
     // @unchecked: every stored property is a `let`; the closures capture only metatypes.
 
     enum Category {
@@ -23,6 +23,7 @@ final class ValueKind: @unchecked Sendable {
     }
 
     let type: Any.Type
+    var cachedType: Any.Type { type }
     let category: Category
     /// Reads a key of a `KeyValueCodable` object held in the `Any`.
     let readKey: ((Any, String) throws -> Any?)?
@@ -109,7 +110,7 @@ final class ValueKind: @unchecked Sendable {
         cache.entry(for: type) { ValueKind(type: $0) }
     }
 
-    private static let cache = TypeCache<ValueKind> { ObjectIdentifier($0.type) }
+    private static let cache = TypeCache<ValueKind>()
 }
 
 /// Reads the class instance held in `value` (whose dynamic type must be `T`).
