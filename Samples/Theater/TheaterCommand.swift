@@ -8,25 +8,41 @@ import Foundation
 /// with `"` or `'` (`add "The Matrix" 1999 8.7 136`). `find` takes the rest of the line as the
 /// predicate, unchanged, so its own quotes are the predicate's.
 public enum TheaterCommand: Equatable, Sendable {
+    /// `add TITLE YEAR RATING MINUTES`: append a movie.
     case add(title: String, year: Int, rating: Double, minutes: Int)
+    /// `set INDEX KEY VALUE`: set any key of a movie through key-value coding.
     case set(index: Int, key: String, value: String)
+    /// `remove INDEX`: remove a movie.
     case remove(index: Int)
+    /// `move FROM TO`: move a movie to another position.
     case move(from: Int, to: Int)
+    /// `list`: print the listing.
     case list
+    /// `find PREDICATE`: print the movies matching a predicate (the rest of the line).
     case find(predicate: String)
+    /// `sort KEY [desc] ...`: reorder the program (undoable).
     case sort(keys: [SortKey])
+    /// `stats`: collection operators over the program.
     case stats
+    /// `undo`: undo the last command.
     case undo
+    /// `redo`: redo the last undone command.
     case redo
+    /// `history`: the undo and redo steps by name.
     case history
+    /// `help`: the commands.
     case help
+    /// `quit`: end the session.
     case quit
 
     /// A key of `sort` and its direction.
     public struct SortKey: Equatable, Sendable {
+        /// The key-value coding key to sort by.
         public var key: String
+        /// Whether smaller values come first (`desc` makes it false).
         public var ascending: Bool
 
+        /// Creates a sort key.
         public init(key: String, ascending: Bool = true) {
             self.key = key
             self.ascending = ascending
