@@ -2,14 +2,26 @@
 // prints `name  ns/op  baseline  baseline-ns/op  ratio`.
 //
 // Measurement: one warm-up call, then the iteration count is grown until one run takes at least
-// `minimumRunTime`; the workload is then timed `repetitions` times with ContinuousClock and the
-// best (minimum) time is kept. Results go through `blackHole` so the optimiser cannot drop them.
+// `minimumRunTime`; the workload and its baseline are then timed `repetitions` times each,
+// alternately, with ContinuousClock, and the best (minimum) time of each is kept. Results go through `blackHole` so the optimiser cannot drop them.
 
 import Foundation
 
 /// Keeps a value alive in a way the optimiser cannot see through.
 @inline(never) @_optimize(none)
 public func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// `blackHole` for `Any?` results, without generic metadata look-ups on each call.
+@inline(never) @_optimize(none)
+public func blackHole(_ value: Any?) {
+    withExtendedLifetime(value) {}
+}
+
+/// `blackHole` for strings.
+@inline(never) @_optimize(none)
+public func blackHole(_ value: String?) {
     withExtendedLifetime(value) {}
 }
 
@@ -57,40 +69,50 @@ final class BenchmarkSuite {
                                   body: body, baseline: baseline, note: note))
     }
 
-    /// Times one body and returns nanoseconds per operation (best of `repetitions`).
-    func measure(_ body: Body, operationsPerIteration: Int) -> Double {
-        let clock = ContinuousClock()
-        func seconds(_ iterations: Int) -> Double {
-            let duration = clock.measure { body(iterations) }
-            return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-        }
+    /// Seconds that `body` takes for `iterations` iterations.
+    private func seconds(_ body: Body, _ iterations: Int) -> Double {
+        let duration = ContinuousClock().measure { body(iterations) }
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    /// Finds an iteration count for which `body` runs at least `minimumRunTime`.
+    private func calibrate(_ body: Body) -> Int {
         let target = Double(minimumRunTime.components.seconds)
             + Double(minimumRunTime.components.attoseconds) * 1e-18
-        _ = seconds(1)  // warm-up
+        _ = seconds(body, 1)  // warm-up
         var iterations = 1
-        var elapsed = seconds(iterations)
+        var elapsed = seconds(body, iterations)
         while elapsed < target / 10, iterations < 1 << 40 {
             iterations *= elapsed < target / 1000 ? 10 : 2
-            elapsed = seconds(iterations)
+            elapsed = seconds(body, iterations)
         }
         let scaled = (Double(iterations) * target / max(elapsed, 1e-9)).rounded(.up)
-        iterations = max(iterations, Int(min(scaled, Double(1 << 40))))
-        var best = Double.infinity
+        return max(iterations, Int(min(scaled, Double(1 << 40))))
+    }
+
+    /// Times a workload and its baseline, alternating their repetitions so that both see the
+    /// same machine load, and keeps the best time of each.
+    ///
+    /// - Returns: Nanoseconds per operation of the workload and of the baseline.
+    func measure(_ workload: Workload) -> (Double, Double) {
+        let bodyIterations = calibrate(workload.body)
+        let baselineIterations = calibrate(workload.baseline)
+        var bestBody = Double.infinity
+        var bestBaseline = Double.infinity
         for _ in 0..<repetitions {
-            best = min(best, seconds(iterations))
+            bestBody = min(bestBody, seconds(workload.body, bodyIterations))
+            bestBaseline = min(bestBaseline, seconds(workload.baseline, baselineIterations))
         }
-        if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
-            print("  iterations \(iterations), best \(best) s")
-        }
-        return best * 1e9 / Double(iterations * operationsPerIteration)
+        let operations = Double(workload.operationsPerIteration)
+        return (bestBody * 1e9 / (Double(bodyIterations) * operations),
+                bestBaseline * 1e9 / (Double(baselineIterations) * operations))
     }
 
     /// Runs every workload whose name contains `filter` (all when nil) and prints one line each.
     func run(filter: String?) -> [Measurement] {
         var results: [Measurement] = []
         for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
-            let value = measure(workload.body, operationsPerIteration: workload.operationsPerIteration)
-            let base = measure(workload.baseline, operationsPerIteration: workload.operationsPerIteration)
+            let (value, base) = measure(workload)
             let result = Measurement(name: workload.name, nanosecondsPerOperation: value,
                                      baseline: workload.baselineName,
                                      baselineNanosecondsPerOperation: base,

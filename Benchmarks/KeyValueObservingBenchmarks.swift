@@ -29,6 +29,16 @@ private func observedSet(_ person: ObservedPerson, _ value: Int) {
     person.age = value
 }
 
+@inline(never)
+private func plainGet(_ person: PlainPerson) -> Int {
+    person.age
+}
+
+@inline(never)
+private func observedGet(_ person: ObservedPerson) -> Int {
+    person.age
+}
+
 @Observable
 private final class TrackedPerson {
     var age = 0
@@ -51,6 +61,21 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
               baseline: { n in
                   for i in 0..<n { plainSet(plain, i) }
                   blackHole(plain.age)
+              })
+
+    // Two objects, alternated, so that the optimiser cannot hoist the (read-only) call.
+    let plainPair = [PlainPerson(), PlainPerson()]
+    let observedPair = [ObservedPerson(), ObservedPerson()]
+    suite.add("kvo_get_unobserved", baseline: "plain_stored_get", note: "no target; the getter keeps a key path",
+              body: { n in
+                  var sum = 0
+                  for i in 0..<n { sum &+= observedGet(observedPair[i & 1]) }
+                  blackHole(sum)
+              },
+              baseline: { n in
+                  var sum = 0
+                  for i in 0..<n { sum &+= plainGet(plainPair[i & 1]) }
+                  blackHole(sum)
               })
 
     // One observer with old and new values.

@@ -61,7 +61,7 @@ public enum KeyValue {
     /// - Complexity: O(*n*) in the length of the path, times the size of the collections it
     ///   passes through.
     public static func value(forKeyPath keyPath: String, of root: Any?) throws -> Any? {
-        try evaluate(Substring(keyPath), fullPath: keyPath, from: root)
+        try walk(keyPath, from: root).value
     }
 
     /// Sets the value at the end of `keyPath`, starting from `root`.
@@ -141,7 +141,7 @@ public enum KeyValue {
             }
             current = try value(forKey: String(component), of: current)
             guard let remainder else { return current }
-            if current == nil {
+            if case .none = current {
                 // Messaging nil: the rest of the path is not read, but it must still be well formed.
                 try checkComponents(remainder, fullPath: fullPath)
                 return nil
@@ -195,22 +195,7 @@ extension KeyValueCodable {
     ///
     /// Corresponds to `-[NSObject valueForKeyPath:]`.
     public func value(forKeyPath keyPath: String) throws -> Any? {
-        if !keyPath.utf8.contains(UInt8(ascii: ".")), keyPath.utf8.first != UInt8(ascii: "@"),
-           !keyPath.isEmpty {
-            return try value(forKey: keyPath)  // a single key: no path to walk
-        }
-        guard let dot = keyPath.utf8.firstIndex(of: UInt8(ascii: ".")),
-              keyPath.utf8.first != UInt8(ascii: "@"), dot != keyPath.startIndex else {
-            return try KeyValue.evaluate(Substring(keyPath), fullPath: keyPath, from: self)
-        }
-        // Read the first key through this object's own (possibly overridden) value(forKey:).
-        let first = try value(forKey: String(keyPath[..<dot]))
-        let rest = keyPath[keyPath.utf8.index(after: dot)...]
-        if first == nil {
-            try KeyValue.checkComponents(rest, fullPath: keyPath)
-            return nil
-        }
-        return try KeyValue.evaluate(rest, fullPath: keyPath, from: first)
+        try KeyValue.walk(keyPath, fromObject: self).value
     }
 
     /// Sets the value at the end of `keyPath`, starting from this object.

@@ -1,3 +1,4 @@
+import Foundation
 @_spi(Reflection) import Swift
 
 
@@ -10,7 +11,7 @@
 /// it. Fields whose names start with `$` (such as `lazy` storage) are not keys.
 ///
 /// Thread safety: descriptions are immutable and the cache behind ``of(_:)`` is thread-safe.
-public final class KeyValueClassDescription: @unchecked Sendable {
+public final class KeyValueClassDescription: @unchecked Sendable, TypeCacheEntry {
     // @unchecked: every stored property is an immutable `let` of Sendable contents; the
     // metatype is immutable.
 
@@ -18,11 +19,16 @@ public final class KeyValueClassDescription: @unchecked Sendable {
     public let describedType: any KeyValueCodable.Type
     /// The keys' properties, in declaration order (superclass first), then computed keys.
     public let properties: [KeyValueProperty]
+    var cachedType: Any.Type { describedType }
+
     /// The validators the class declares, by key.
     public let validators: [String: KeyValueValidator]
 
     private let keys: [String]
     private let index: [String: Int]
+    /// Every key's UTF-8 bytes, one after another, and where each key's bytes are in it.
+    private let keyBytes: [UInt8]
+    private let keySpans: [(start: Int, count: Int)]
 
     private init(type: any KeyValueCodable.Type) {
         describedType = type
@@ -53,6 +59,14 @@ public final class KeyValueClassDescription: @unchecked Sendable {
         properties = found
         keys = found.map(\.key)
         index = positions
+        var bytes: [UInt8] = []
+        var spans: [(start: Int, count: Int)] = []
+        for key in keys {
+            spans.append((bytes.count, key.utf8.count))
+            bytes.append(contentsOf: key.utf8)
+        }
+        keyBytes = bytes
+        keySpans = spans
         validators = type.validators
     }
 
@@ -84,6 +98,24 @@ public final class KeyValueClassDescription: @unchecked Sendable {
         return index[key]
     }
 
+    /// Returns the property whose key has the UTF-8 bytes `key`, or nil.
+    func property(forKeyBytes key: UnsafeBufferPointer<UInt8>) -> KeyValueProperty? {
+        guard keys.count <= 16 else {
+            return property(forKey: String(decoding: key, as: UTF8.self))
+        }
+        let found: Int? = keyBytes.withUnsafeBufferPointer { all in
+            keySpans.withUnsafeBufferPointer { spans in
+                for i in 0..<spans.count where spans[i].count == key.count {
+                    if key.isEmpty || memcmp(all.baseAddress! + spans[i].start, key.baseAddress!, key.count) == 0 {
+                        return i
+                    }
+                }
+                return nil
+            }
+        }
+        return found.map { properties[$0] }
+    }
+
     /// The keys of the class, in the order of ``properties``.
     public var allKeys: [String] { keys }
 
@@ -98,5 +130,5 @@ public final class KeyValueClassDescription: @unchecked Sendable {
         cache.entry(for: type) { _ in KeyValueClassDescription(type: type) }
     }
 
-    private static let cache = TypeCache<KeyValueClassDescription> { ObjectIdentifier($0.describedType) }
+    private static let cache = TypeCache<KeyValueClassDescription>()
 }

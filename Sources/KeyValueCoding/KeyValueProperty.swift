@@ -35,6 +35,8 @@ public final class KeyValueProperty: @unchecked Sendable {
     public var isReadOnly: Bool { setter == nil }
 
     @usableFromInline let getter: (AnyObject) -> Any?
+    /// Reads the value sorted by kind (see ``KeyValueReading``).
+    @usableFromInline let reader: (AnyObject) -> KeyValueReading
     /// Stores a non-nil value; `notify` asks for change notifications around the store.
     @usableFromInline let setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?
     /// Stores nil; present only for optional properties.
@@ -49,6 +51,7 @@ public final class KeyValueProperty: @unchecked Sendable {
         self.storage = storage
         self.isOptional = isOptional
         self.getter = getter
+        self.reader = ReaderBuilder.make(storage: storage, valueType: valueType, getter: getter)
         self.setter = setter
         self.nilSetter = nilSetter
     }
@@ -166,7 +169,9 @@ public func flattenOptional(_ value: Any?) -> Any? {
 
 /// Whether `value` is an `Optional` that holds `nil`.
 func isNilOptional(_ value: Any) -> Bool {
-    if let unwrap = ValueKind.of(type(of: value)).unwrap { return unwrap(value) == nil }
+    if let unwrap = ValueKind.of(type(of: value)).unwrap {
+        if case .none = unwrap(value) { return true }
+    }
     return false
 }
 

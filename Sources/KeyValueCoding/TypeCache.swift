@@ -8,16 +8,19 @@ import Synchronization
 /// unretained pointers safely.
 ///
 /// Thread safety: thread-safe.
-final class TypeCache<Entry: AnyObject & Sendable>: Sendable {
+/// An entry of a ``TypeCache``: knows the type it was built for.
+protocol TypeCacheEntry: AnyObject, Sendable {
+    /// The type the entry describes.
+    var cachedType: Any.Type { get }
+}
+
+final class TypeCache<Entry: TypeCacheEntry>: Sendable {
     private let slotCount = 512
     // The pointer is set once in `init` and the memory behind it is reached only through atomics.
     nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<UInt>>
     private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
-    private let identify: @Sendable (Entry) -> ObjectIdentifier
 
-    /// - Parameter identify: Returns the type identifier an entry was built for.
-    init(identify: @escaping @Sendable (Entry) -> ObjectIdentifier) {
-        self.identify = identify
+    init() {
         slots = .allocate(capacity: slotCount)
         for i in 0..<slotCount { (slots + i).initialize(to: Atomic<UInt>(0)) }
     }
@@ -32,7 +35,7 @@ final class TypeCache<Entry: AnyObject & Sendable>: Sendable {
         if stored != 0 {
             let cached = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!)
                 .takeUnretainedValue()
-            if identify(cached) == identifier { return cached }
+            if ObjectIdentifier(cached.cachedType) == identifier { return cached }
         }
         return slowEntry(for: type, slot: slot, build: build)
     }

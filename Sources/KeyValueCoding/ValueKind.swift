@@ -7,7 +7,7 @@ import Foundation
 /// every value it passes through, so it asks this cache (a few nanoseconds) instead.
 ///
 /// Thread safety: immutable; the cache is thread-safe.
-final class ValueKind: @unchecked Sendable {
+final class ValueKind: @unchecked Sendable, TypeCacheEntry {
     // @unchecked: every stored property is a `let`; the closures capture only metatypes.
 
     enum Category {
@@ -23,6 +23,7 @@ final class ValueKind: @unchecked Sendable {
     }
 
     let type: Any.Type
+    var cachedType: Any.Type { type }
     let category: Category
     /// Reads a key of a `KeyValueCodable` object held in the `Any`.
     let readKey: ((Any, String) throws -> Any?)?
@@ -109,13 +110,25 @@ final class ValueKind: @unchecked Sendable {
         cache.entry(for: type) { ValueKind(type: $0) }
     }
 
-    private static let cache = TypeCache<ValueKind> { ObjectIdentifier($0.type) }
+    private static let cache = TypeCache<ValueKind>()
 }
 
 /// Reads the class instance held in `value` (whose dynamic type must be `T`).
 @inline(__always)
 func loadObject<T: AnyObject>(_ value: Any, as: T.Type) -> T {
     loadInline(value, as: T.self)
+}
+
+/// Reads the class instance held in `value`, whose dynamic type `type` must be a class.
+@inline(__always)
+func loadAnyObject(_ value: Any, type: Any.Type) -> AnyObject {
+    let direct: Unmanaged<AnyObject>? = withUnsafePointer(to: value) { container in
+        let raw = UnsafeRawPointer(container)
+        let stored = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+        guard stored == unsafeBitCast(type, to: UnsafeRawPointer.self) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(raw.load(as: UnsafeRawPointer.self))
+    }
+    return direct?.takeUnretainedValue() ?? (value as AnyObject)
 }
 
 /// Reads the `T` held in `value` (whose dynamic type must be exactly `T`), without a dynamic

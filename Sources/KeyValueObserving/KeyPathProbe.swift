@@ -3,25 +3,34 @@ import Synchronization
 
 /// Finds the key-value coding name of a Swift key path, for the typed `observe(\.name, ...)`.
 ///
-/// Stored properties are named by the key path's description. An `@Observed` property is a
-/// computed property to the key path machinery, so it is found by reading it once while a probe
-/// is active: the wrapper then records its storage key path (`\Person._name`), whose name gives
-/// the key. Names are cached, so each key path is probed once per process.
+/// Stored properties are named by the key path's description. Computed keys listed in
+/// `computedKeys` are found by key path equality. An `@Observed` property is a computed property
+/// to the key path machinery, so it is found by reading it once while a probe is active: the
+/// wrapper's getter then reports its own key path and the address of its storage, and the
+/// storage's byte offset names the key in the class's key-value coding description. Only a read
+/// whose key path is the probed one counts (a computed property that reads `@Observed`
+/// properties is not taken for one of them). Names are cached, so each key path is probed once
+/// per process.
 @usableFromInline
 enum KeyPathProbe {
     private static let activeCount = Atomic<Int>(0)
-    private static let recorded = Mutex<[KeyPathKey: String]>([:])
     private static let cache = Mutex<[KeyPathKey: String]>([:])
+    /// The reads of the probe running on this thread (task-local, so probes on other threads
+    /// and reads by other threads during a probe do not mix).
+    @TaskLocal private static var log: ReadLog?
 
     /// Whether a probe is running (one relaxed atomic load).
     @usableFromInline
     static var isActive: Bool { activeCount.load(ordering: .relaxed) != 0 }
 
-    /// Records the key of an `@Observed` property read during a probe.
+    /// Records that the `@Observed` property `property`, whose storage is at `storage` inside
+    /// `object`, was read, when a probe runs on this thread.
     @usableFromInline @inline(never)
-    static func record(wrapped: AnyKeyPath, storage: AnyKeyPath) {
-        guard let name = lastComponent(of: storage), name.hasPrefix("_") else { return }
-        recorded.withTrackedLock(ThreadSanitizer.staticOwner) { $0[KeyPathKey(wrapped)] = String(name.dropFirst()) }
+    static func recordRead(of object: AnyObject, property: AnyKeyPath, storage: UnsafeMutableRawPointer) {
+        guard let log else { return }
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        log.append(ProbedRead(object: ObjectIdentifier(object), keyPath: KeyPathKey(property),
+                              offset: storage - base))
     }
 
     /// Returns the key-value coding key path for `keyPath`, read on `object`.
@@ -34,14 +43,9 @@ enum KeyPathProbe {
         var name: String?
         if !description.contains("<computed") {
             name = dottedPath(of: description)
-        } else {
-            activeCount.add(1, ordering: .relaxed)
-            _ = object[keyPath: keyPath]
-            activeCount.subtract(1, ordering: .relaxed)
-            name = recorded.withTrackedLock(ThreadSanitizer.staticOwner) { $0[KeyPathKey(keyPath)] }
-            if name == nil, let codable = object as? any KeyValueCodable {
-                name = computedKeyName(for: keyPath, in: type(of: codable))
-            }
+        } else if let codable = object as? any KeyValueCodable {
+            let type = type(of: codable)
+            name = computedKeyName(for: keyPath, in: type) ?? probedKey(for: keyPath, on: object, in: type)
         }
         guard let name, !name.isEmpty else {
             throw KeyValueObservingError.unsupportedKeyPath(description)
@@ -50,18 +54,28 @@ enum KeyPathProbe {
         return name
     }
 
+    /// Reads `keyPath` with a probe active and names the one `@Observed` property it read.
+    private static func probedKey<Root: AnyObject, Value>(for keyPath: KeyPath<Root, Value>, on object: Root,
+                                                         in type: any KeyValueCodable.Type) -> String? {
+        let probe = ReadLog()
+        activeCount.add(1, ordering: .relaxed)
+        $log.withValue(probe) { _ = object[keyPath: keyPath] }
+        activeCount.subtract(1, ordering: .relaxed)
+        let probed = KeyPathKey(keyPath)
+        guard let read = probe.reads.first(where: { $0.keyPath == probed && $0.object == ObjectIdentifier(object) })
+        else { return nil }
+        for property in KeyValueClassDescription.of(type).properties {
+            if case .wrapped(let offset, _) = property.storage, offset == read.offset { return property.key }
+        }
+        return nil
+    }
+
     /// `\Person.department?.name` → `department.name`.
     private static func dottedPath(of description: String) -> String? {
         guard description.hasPrefix("\\"), let dot = description.firstIndex(of: ".") else { return nil }
         let path = description[description.index(after: dot)...]
             .replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "")
         return path.isEmpty ? nil : path
-    }
-
-    private static func lastComponent(of keyPath: AnyKeyPath) -> Substring? {
-        let description = keyPath.debugDescription
-        guard !description.contains("<computed"), let dot = description.lastIndex(of: ".") else { return nil }
-        return description[description.index(after: dot)...]
     }
 
     /// A computed key listed in `computedKeys` with an equal key path.
@@ -82,4 +96,20 @@ extension String {
 private struct KeyPathKey: Hashable, @unchecked Sendable {
     let keyPath: AnyKeyPath
     init(_ keyPath: AnyKeyPath) { self.keyPath = keyPath }
+}
+
+/// One `@Observed` read seen by a probe.
+private struct ProbedRead: Sendable {
+    var object: ObjectIdentifier
+    var keyPath: KeyPathKey
+    var offset: Int
+}
+
+/// The reads seen by one probe.
+private final class ReadLog: Sendable {
+    private let state = Mutex<[ProbedRead]>([])
+
+    var reads: [ProbedRead] { state.withLock { $0 } }
+
+    func append(_ read: ProbedRead) { state.withLock { $0.append(read) } }
 }

@@ -43,79 +43,61 @@ public struct Observed<Value>: KeyValuePropertyWrapper {
     }
 
     /// Reads and writes the property of `instance`, notifying observers on writes.
+    ///
+    /// The compiler calls this subscript from the property's accessors with two key-path
+    /// literals. Both accessors are always inlined, so that the optimiser folds
+    /// `instance[keyPath: storageKeyPath]` into a direct field access and drops the unused key
+    /// paths: an unobserved store is one load, one test and the store. A key path used anywhere
+    /// in an accessor, even in a branch never taken, is materialised (`swift_getKeyPath`, retain,
+    /// release) on every access, so the store's slow path takes none: it reaches the storage
+    /// through the byte offset that the observer list records. The getter keeps the wrapped key
+    /// path for the typed `observe(\.name)` probe, which needs it to name the property exactly.
     @inlinable
     public static subscript<EnclosingSelf: KeyValueObservable>(
         _enclosingInstance instance: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
-        get {
+        @inline(__always) get {
             instance.observationTrackingAccess(wrappedKeyPath)
             if _slowPath(KeyPathProbe.isActive) {
-                KeyPathProbe.record(wrapped: wrappedKeyPath, storage: storageKeyPath)
+                KeyPathProbe.recordRead(of: instance, property: wrappedKeyPath,
+                                        storage: address(of: &instance[keyPath: storageKeyPath]))
             }
-            let offset = StorageOffsetCache.offset(of: storageKeyPath, in: EnclosingSelf.self)
-            guard offset >= 0 else { return instance[keyPath: storageKeyPath].value }
-            return storage(of: instance, at: offset).pointee.value
+            return instance[keyPath: storageKeyPath].value
         }
-        set {
+        @inline(__always) set {
             instance.observationTrackingWillSet(wrappedKeyPath)
-            let offset = StorageOffsetCache.offset(of: storageKeyPath, in: EnclosingSelf.self)
-            if _fastPath(offset >= 0) {
-                let address = storage(of: instance, at: offset)
-                if let observers = address.pointee.observers {
-                    setObserved(newValue, instance, address, observers)
-                } else {
-                    address.pointee.value = newValue
-                }
-            } else if let observers = instance[keyPath: storageKeyPath].storeUnobserved(newValue) {
-                setObservedThroughKeyPath(newValue, instance, storageKeyPath, observers)
+            if let observers = instance[keyPath: storageKeyPath].observers {
+                setObserved(newValue, instance, observers)
+            } else {
+                instance[keyPath: storageKeyPath].value = newValue
             }
             instance.observationTrackingDidSet(wrappedKeyPath)
         }
     }
 
-    /// The address of the wrapper's storage inside `instance`.
+    /// The address of the wrapper's storage, valid while the caller's access lasts.
     @inlinable @inline(__always)
-    static func storage(of instance: AnyObject, at offset: Int) -> UnsafeMutablePointer<Self> {
-        (UnsafeMutableRawPointer(Unmanaged.passUnretained(instance).toOpaque()) + offset)
-            .assumingMemoryBound(to: Self.self)
+    static func address(of storage: UnsafeMutablePointer<Self>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(storage)
     }
 
-    /// Stores `newValue` and returns nil when no one observes; otherwise returns the observers
-    /// and leaves the value unchanged.
-    @inlinable @inline(__always)
-    mutating func storeUnobserved(_ newValue: Value) -> KeyObservers? {
-        if let observers { return observers }
-        value = newValue
-        return nil
-    }
-
+    /// Stores into an observed property of `instance`, notifying `observers` around the store.
+    ///
+    /// The storage is reached by the offset recorded in `observers`, outside any Swift access to
+    /// the property, so observers may read the object (this property included) while notified.
     @inlinable @inline(never)
-    static func setObserved(_ newValue: Value, _ instance: AnyObject, _ address: UnsafeMutablePointer<Self>,
-                            _ observers: KeyObservers) {
+    static func setObserved(_ newValue: Value, _ instance: AnyObject, _ observers: KeyObservers) {
+        let storage = (UnsafeMutableRawPointer(Unmanaged.passUnretained(instance).toOpaque())
+            + observers.storageOffset).assumingMemoryBound(to: Self.self)
         guard observers.notifiesAutomatically else {
-            address.pointee.value = newValue
+            storage.pointee.value = newValue
             return
         }
-        let old = address.pointee.value
+        let old = storage.pointee.value
         observers.notifyingSet(object: instance, old: old, new: newValue) {
-            address.pointee.value = newValue
-        }
-    }
-
-    @inlinable @inline(never)
-    static func setObservedThroughKeyPath<EnclosingSelf: KeyValueObservable>(
-        _ newValue: Value, _ instance: EnclosingSelf,
-        _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>, _ observers: KeyObservers
-    ) {
-        guard observers.notifiesAutomatically else {
-            instance[keyPath: storageKeyPath].value = newValue
-            return
-        }
-        let old = instance[keyPath: storageKeyPath].value
-        observers.notifyingSet(object: instance, old: old, new: newValue) {
-            instance[keyPath: storageKeyPath].value = newValue
+            storage.pointee.value = newValue
         }
     }
 

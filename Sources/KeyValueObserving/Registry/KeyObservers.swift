@@ -17,6 +17,9 @@ final class KeyObservers: Sendable {
     @usableFromInline let notifiesAutomatically: Bool
     /// Whether the key's values are optionals, reported flattened (`nil` rather than `.none`).
     @usableFromInline let valueIsOptional: Bool
+    /// For the list attached to an `@Observed` property: the byte offset of the property's
+    /// storage in the object, so its setter can store without a key path; otherwise -1.
+    @usableFromInline let storageOffset: Int
     let state = Mutex(State())
 
     struct State {
@@ -27,10 +30,11 @@ final class KeyObservers: Sendable {
         var pending: [PendingChange] = []
     }
 
-    init(key: String, notifiesAutomatically: Bool, valueIsOptional: Bool) {
+    init(key: String, notifiesAutomatically: Bool, valueIsOptional: Bool, storageOffset: Int = -1) {
         self.key = key
         self.notifiesAutomatically = notifiesAutomatically
         self.valueIsOptional = valueIsOptional
+        self.storageOffset = storageOffset
     }
 
     func add(_ node: ObservationNode) {

@@ -133,7 +133,7 @@ final class ObservationTable: Sendable {
             let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
             if let existing = observedType.attachedObservers(at: address) { return existing }
             let list = KeyObservers(key: key, notifiesAutomatically: type.automaticallyNotifiesObservers(forKey: key),
-                                    valueIsOptional: property?.isOptional ?? false)
+                                    valueIsOptional: property?.isOptional ?? false, storageOffset: offset)
             observedType.attach(list, at: address)
             return list
         }

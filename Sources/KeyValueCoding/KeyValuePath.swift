@@ -1,0 +1,168 @@
+import Foundation
+
+/// A key path, checked once, to read from many objects (as predicates and sort descriptors do).
+///
+/// Reading walks from object to object directly through the class descriptions, without
+/// boxing the objects along the way into `Any`, and gives the last value sorted by kind
+/// (``KeyValueReading``). Where a step is not a plain property of a `KeyValueCodable` object
+/// (an array, a dictionary, a collection operator, an undefined key), it falls back to
+/// ``KeyValue/value(forKeyPath:of:)``, so the result is the same.
+///
+/// ```swift
+/// let path = try KeyValuePath("department.manager.name")
+/// for person in people {
+///     if case .string(let name) = try path.reading(of: person) { … }
+/// }
+/// ```
+///
+/// - Note: Steps read stored properties, wrapped properties and listed computed keys
+///   directly; a class's override of `value(forKey:)` is not called for them (its
+///   `value(forUndefinedKey:)` is, for every other key).
+///
+/// Thread safety: immutable, `Sendable`; reading is as thread-safe as the objects read.
+public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
+    /// The key path text.
+    public let keyPath: String
+
+    /// Checks `keyPath` and wraps it.
+    ///
+    /// - Parameter keyPath: A dot-separated key path, which may contain a collection operator.
+    /// - Throws: ``KeyValueCodingError/malformedKeyPath(_:reason:)`` for an empty path or key,
+    ///   ``KeyValueCodingError/unknownOperator(_:keyPath:)`` for an unknown operator.
+    public init(_ keyPath: String) throws {
+        try KeyValue.checkComponents(Substring(keyPath), fullPath: keyPath)
+        for component in keyPath.split(separator: ".") where component.first == "@" {
+            if CollectionOperator(rawValue: String(component)) == nil {
+                throw KeyValueCodingError.unknownOperator(String(component), keyPath: keyPath)
+            }
+        }
+        self.keyPath = keyPath
+    }
+
+    public var description: String { keyPath }
+
+    /// Reads the value at the end of the path, sorted by kind.
+    ///
+    /// - Parameter root: The value to start from (an object, a collection, a dictionary…).
+    /// - Returns: The value; `.null` when a step gives `nil`.
+    /// - Throws: ``KeyValueCodingError`` as ``KeyValue/value(forKeyPath:of:)`` does.
+    public func reading(of root: Any?) throws -> KeyValueReading {
+        switch try KeyValue.walk(keyPath, from: root) {
+        case .property(let object, let property): return property.reader(object)
+        case .value(let value): return KeyValueReading(value)
+        }
+    }
+
+    /// Reads the value at the end of the path from an object, sorted by kind.
+    ///
+    /// - Parameter object: The object to start from.
+    /// - Returns: The value; `.null` when a step gives `nil`.
+    /// - Throws: ``KeyValueCodingError`` as ``KeyValue/value(forKeyPath:of:)`` does.
+    public func reading(of object: AnyObject) throws -> KeyValueReading {
+        switch try KeyValue.walk(keyPath, fromObject: object) {
+        case .property(let object, let property): return property.reader(object)
+        case .value(let value): return KeyValueReading(value)
+        }
+    }
+
+    /// Reads the value at the end of the path, as ``KeyValue/value(forKeyPath:of:)`` does.
+    ///
+    /// - Parameter root: The value to start from.
+    /// - Returns: The value, or `nil`.
+    /// - Throws: ``KeyValueCodingError`` naming the key at fault.
+    public func value(of root: Any?) throws -> Any? {
+        try KeyValue.walk(keyPath, from: root).value
+    }
+}
+
+/// Where a key-path walk ended: at a property of an object, or at a value.
+enum PathEnd {
+    case property(AnyObject, KeyValueProperty)
+    case value(Any?)
+
+    var value: Any? {
+        switch self {
+        case .property(let object, let property): return property.getter(object)
+        case .value(let value): return value
+        }
+    }
+}
+
+/// The class description of an object's class, or none when the class is not
+/// `KeyValueCodable`; cached per class.
+final class ClassLookup: TypeCacheEntry {
+    let type: Any.Type
+    var cachedType: Any.Type { type }
+    let description: KeyValueClassDescription?
+
+    init(type: Any.Type) {
+        self.type = type
+        description = (type as? any KeyValueCodable.Type).map { KeyValueClassDescription.of($0) }
+    }
+
+    @inline(__always)
+    static func description(of object: AnyObject) -> KeyValueClassDescription? {
+        cache.entry(for: Swift.type(of: object)) { ClassLookup(type: $0) }.description
+    }
+
+    private static let cache = TypeCache<ClassLookup>()
+}
+
+extension KeyValue {
+    /// Walks `path` from `root`: directly from object to object while it can, then through the
+    /// general evaluation.
+    static func walk(_ keyPath: String, from root: Any?) throws -> PathEnd {
+        guard let root else {
+            try checkComponents(Substring(keyPath), fullPath: keyPath)
+            return .value(nil)
+        }
+        let kind = ValueKind.of(type(of: root))
+        if kind.category == .codableObject {
+            return try walk(keyPath, fromObject: loadAnyObject(root, type: kind.type))
+        }
+        return .value(try evaluate(Substring(keyPath), fullPath: keyPath, from: root))
+    }
+
+    static func walk(_ keyPath: String, fromObject start: AnyObject) throws -> PathEnd {
+        if let end = try keyPath.utf8.withContiguousStorageIfAvailable({ bytes in
+            try walk(bytes, fullPath: keyPath, fromObject: start)
+        }) {
+            return end
+        }
+        var contiguous = keyPath  // a bridged string: copy it into native storage first
+        contiguous.makeContiguousUTF8()
+        return try walk(contiguous, fromObject: start)
+    }
+
+    /// The byte-level walk: no `String` is made for the keys along the way.
+    private static func walk(_ bytes: UnsafeBufferPointer<UInt8>, fullPath: String,
+                             fromObject start: AnyObject) throws -> PathEnd {
+        let dot = UInt8(ascii: ".")
+        func rest(from offset: Int) -> Substring {
+            fullPath[fullPath.utf8.index(fullPath.utf8.startIndex, offsetBy: offset)...]
+        }
+        var object = start
+        var begin = 0
+        while true {
+            var end = begin
+            while end < bytes.count, bytes[end] != dot { end += 1 }
+            let component = UnsafeBufferPointer(rebasing: bytes[begin..<end])
+            guard !component.isEmpty, component[0] != UInt8(ascii: "@"),
+                  let description = ClassLookup.description(of: object),
+                  let property = description.property(forKeyBytes: component) else {
+                return .value(try evaluate(rest(from: begin), fullPath: fullPath, from: object))
+            }
+            if end == bytes.count { return .property(object, property) }
+            switch property.reader(object) {
+            case .object(let next):
+                object = next
+                begin = end + 1
+            case .null:
+                try checkComponents(rest(from: end + 1), fullPath: fullPath)
+                return .value(nil)
+            default:
+                return .value(try evaluate(rest(from: end + 1), fullPath: fullPath, from: property.getter(object)))
+            }
+        }
+    }
+}
