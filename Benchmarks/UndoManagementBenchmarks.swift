@@ -85,6 +85,12 @@ private final class RecordedBenchModel: KeyValueObservable {
     @Observed var value = 0
 }
 
+/// One store, not inlined, so the optimiser cannot fold the baseline's loop into its last store.
+@inline(never)
+private func recordedBenchSet(_ model: RecordedBenchModel, _ value: Int) {
+    model.value = value
+}
+
 /// `undo_recorded_set`: stores into an `@Observed` property that an `UndoRecorder` records (a
 /// key-value notification with old and new values, then one registration into the event group),
 /// against the same store into an unobserved instance. Each iteration makes `count` sets as one
@@ -102,7 +108,7 @@ private func registerRecordedSetBenchmark(in suite: BenchmarkSuite, count: Int) 
         let (recorder, model, _) = fixture.wrapped
         let history = recorder.history
         for _ in 0..<iterations {
-            for value in 0..<count { model.value = value }
+            for value in 0..<count { recordedBenchSet(model, value) }
             try? history.closeEventGroup()
             blackHole(history.undoCount)
             history.removeAllActions()
@@ -111,7 +117,7 @@ private func registerRecordedSetBenchmark(in suite: BenchmarkSuite, count: Int) 
     }, baseline: { iterations in
         let plain = fixture.wrapped.2
         for _ in 0..<iterations {
-            for value in 0..<count { plain.value = value }
+            for value in 0..<count { recordedBenchSet(plain, value) }
             blackHole(plain.value)
         }
     })
