@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "benchmarks", targets: ["Benchmarks"]),
         .executable(name: "accelerometer-filter", targets: ["accelerometer-filter"]),
+        .executable(name: "theater", targets: ["theater"]),
     ],
     targets: [
         // Layers, bottom up (see Docs/Architecture.md).
@@ -48,6 +49,13 @@ let package = Package(
                           path: "Samples/accelerometer-filter", swiftSettings: strict),
         .testTarget(name: "AccelerometerFilterTests", dependencies: ["AccelerometerFilter"],
                     path: "Tests/AccelerometerFilterTests", swiftSettings: strict),
+        .target(name: "Theater",
+                dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates"],
+                path: "Samples/Theater", swiftSettings: strict),
+        .executableTarget(name: "theater", dependencies: ["Theater"],
+                          path: "Samples/theater", swiftSettings: strict),
+        .testTarget(name: "TheaterTests", dependencies: ["Theater"],
+                    path: "Tests/TheaterTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 // Undo benchmarks: registering, undoing and redoing one-action groups, against the same
-// closures kept in plain Swift arrays of arrays. See Docs/Performance.md ("Undo").
+// closures kept in plain Swift arrays of arrays; and a property set recorded by the undo
+// recorder, against the same set unobserved. See Docs/Performance.md ("Undo").
 
 import Foundation
 import ObjectGraph
@@ -76,6 +77,50 @@ func registerUndoBenchmarks(in suite: BenchmarkSuite) {
                                   note: "NotificationCenter.default: 5 posts per group")
     registerCycleBenchmark(in: suite, name: "undo_undo", count: count, startWithRedo: false)
     registerCycleBenchmark(in: suite, name: "undo_redo", count: count, startWithRedo: true)
+    registerRecordedSetBenchmark(in: suite, count: identity(1_000))
+}
+
+/// A model whose property the undo recorder watches.
+private final class RecordedBenchModel: KeyValueObservable {
+    @Observed var value = 0
+}
+
+/// One store, not inlined, so the optimiser cannot fold the baseline's loop into its last store.
+@inline(never)
+private func recordedBenchSet(_ model: RecordedBenchModel, _ value: Int) {
+    model.value = value
+}
+
+/// `undo_recorded_set`: stores into an `@Observed` property that an `UndoRecorder` records (a
+/// key-value notification with old and new values, then one registration into the event group),
+/// against the same store into an unobserved instance. Each iteration makes `count` sets as one
+/// event group, closes it and empties the history.
+private func registerRecordedSetBenchmark(in suite: BenchmarkSuite, count: Int) {
+    let fixture = LazyFixture { () -> (UndoRecorder, RecordedBenchModel, RecordedBenchModel) in
+        let recorder = UndoRecorder(history: UndoHistory(notificationCenter: nil))
+        let recorded = RecordedBenchModel()
+        try? recorder.record(recorded, keys: ["value"])
+        return (recorder, recorded, RecordedBenchModel())
+    }
+    suite.add("undo_recorded_set", baseline: "unobserved_set", operationsPerIteration: count,
+              note: "\(count) sets per event group, then removeAllActions; notifications off",
+              body: { iterations in
+        let (recorder, model, _) = fixture.wrapped
+        let history = recorder.history
+        for _ in 0..<iterations {
+            for value in 0..<count { recordedBenchSet(model, value) }
+            try? history.closeEventGroup()
+            blackHole(history.undoCount)
+            history.removeAllActions()
+        }
+        blackHole(model.value)
+    }, baseline: { iterations in
+        let plain = fixture.wrapped.2
+        for _ in 0..<iterations {
+            for value in 0..<count { recordedBenchSet(plain, value) }
+            blackHole(plain.value)
+        }
+    })
 }
 
 /// begin / register / end, `count` times per iteration; then everything is removed.

@@ -1,3 +1,4 @@
-// The undo manager (`UndoHistory`, in UndoHistory*.swift and State/), and later the undo
-// recording of observed changes, which builds on key-value observing. See Docs/Undo.md.
+// The undo manager (`UndoHistory`, in UndoHistory*.swift and State/), and the undo recorder
+// (`UndoRecorder`, in Recording/), which registers the inverses of changes it observes through
+// key-value observing. See Docs/Undo.md.
 import KeyValueObserving

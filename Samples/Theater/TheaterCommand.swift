@@ -1,0 +1,180 @@
+// Reading one command line: words, quoted titles, and the command each line names.
+
+import Foundation
+
+/// One command of the theater editor, read from a line.
+///
+/// Indexes are 1-based, as the listing shows them. Titles and values with spaces are quoted
+/// with `"` or `'` (`add "The Matrix" 1999 8.7 136`). `find` takes the rest of the line as the
+/// predicate, unchanged, so its own quotes are the predicate's.
+public enum TheaterCommand: Equatable, Sendable {
+    /// `add TITLE YEAR RATING MINUTES`: append a movie.
+    case add(title: String, year: Int, rating: Double, minutes: Int)
+    /// `set INDEX KEY VALUE`: set any key of a movie through key-value coding.
+    case set(index: Int, key: String, value: String)
+    /// `remove INDEX`: remove a movie.
+    case remove(index: Int)
+    /// `move FROM TO`: move a movie to another position.
+    case move(from: Int, to: Int)
+    /// `list`: print the listing.
+    case list
+    /// `find PREDICATE`: print the movies matching a predicate (the rest of the line).
+    case find(predicate: String)
+    /// `sort KEY [desc] ...`: reorder the program (undoable).
+    case sort(keys: [SortKey])
+    /// `stats`: collection operators over the program.
+    case stats
+    /// `undo`: undo the last command.
+    case undo
+    /// `redo`: redo the last undone command.
+    case redo
+    /// `history`: the undo and redo steps by name.
+    case history
+    /// `help`: the commands.
+    case help
+    /// `quit`: end the session.
+    case quit
+
+    /// A key of `sort` and its direction.
+    public struct SortKey: Equatable, Sendable {
+        /// The key-value coding key to sort by.
+        public var key: String
+        /// Whether smaller values come first (`desc` makes it false).
+        public var ascending: Bool
+
+        /// Creates a sort key.
+        public init(key: String, ascending: Bool = true) {
+            self.key = key
+            self.ascending = ascending
+        }
+    }
+
+    /// The usage line of each command, in help order.
+    public static let usage: [(command: String, usage: String, summary: String)] = [
+        ("add", "add TITLE YEAR RATING MINUTES", "add a movie at the end (quote titles with spaces)"),
+        ("set", "set INDEX KEY VALUE", "set any key of a movie (title, year, rating, minutes)"),
+        ("remove", "remove INDEX", "remove a movie"),
+        ("move", "move FROM TO", "move a movie to another position"),
+        ("list", "list", "show the program"),
+        ("find", "find PREDICATE", "show the movies matching a predicate, e.g. year > 2000"),
+        ("sort", "sort KEY [desc] ...", "reorder the program by keys (undoable)"),
+        ("stats", "stats", "count, average rating, latest year, total minutes"),
+        ("undo", "undo", "undo the last command"),
+        ("redo", "redo", "redo the last undone command"),
+        ("history", "history", "show the undo and redo steps"),
+        ("help", "help", "show this help"),
+        ("quit", "quit", "leave"),
+    ]
+
+    /// Reads a command line.
+    ///
+    /// - Parameter line: The line, without its newline.
+    /// - Returns: The command, or nil for a blank line or a comment (`# ...`).
+    /// - Throws: ``TheaterError`` naming the unknown command, the bad argument or the missing
+    ///   quote.
+    public static func parse(_ line: String) throws(TheaterError) -> TheaterCommand? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+        let name = String(trimmed.prefix { !$0.isWhitespace })
+        let rest = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        if name.lowercased() == "find" {
+            guard !rest.isEmpty else { throw wrongArguments("find") }
+            return .find(predicate: rest)
+        }
+        let arguments = try words(of: rest)
+        return try command(named: name.lowercased(), arguments: arguments, typed: name)
+    }
+
+    private static func command(named name: String, arguments: [String],
+                                typed: String) throws(TheaterError) -> TheaterCommand {
+        func expect(_ count: Int) throws(TheaterError) {
+            if arguments.count != count { throw wrongArguments(name) }
+        }
+        switch name {
+        case "add":
+            try expect(4)
+            return .add(title: arguments[0], year: try integer(arguments[1], "YEAR"),
+                        rating: try number(arguments[2], "RATING"),
+                        minutes: try integer(arguments[3], "MINUTES"))
+        case "set":
+            try expect(3)
+            return .set(index: try integer(arguments[0], "INDEX"), key: arguments[1], value: arguments[2])
+        case "remove":
+            try expect(1)
+            return .remove(index: try integer(arguments[0], "INDEX"))
+        case "move":
+            try expect(2)
+            return .move(from: try integer(arguments[0], "FROM"), to: try integer(arguments[1], "TO"))
+        case "sort":
+            return .sort(keys: try sortKeys(arguments))
+        case "list", "stats", "undo", "redo", "history", "help", "quit":
+            try expect(0)
+            let simple: [String: TheaterCommand] = [
+                "list": .list, "stats": .stats, "undo": .undo, "redo": .redo,
+                "history": .history, "help": .help, "quit": .quit,
+            ]
+            return simple[name] ?? .help
+        default:
+            throw .unknownCommand(typed)
+        }
+    }
+
+    /// `KEY [asc|desc] KEY [asc|desc] ...`
+    private static func sortKeys(_ arguments: [String]) throws(TheaterError) -> [SortKey] {
+        var keys: [SortKey] = []
+        for word in arguments {
+            switch word.lowercased() {
+            case "desc", "asc":
+                guard !keys.isEmpty else { throw wrongArguments("sort") }
+                keys[keys.count - 1].ascending = word.lowercased() == "asc"
+            default:
+                keys.append(SortKey(key: word))
+            }
+        }
+        guard !keys.isEmpty else { throw wrongArguments("sort") }
+        return keys
+    }
+
+    /// Splits `text` into words; `"..."` and `'...'` make one word that may hold spaces.
+    static func words(of text: String) throws(TheaterError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                inWord = true
+            } else if character.isWhitespace {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if quote != nil { throw .unterminatedQuote(text) }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    private static func integer(_ text: String, _ argument: String) throws(TheaterError) -> Int {
+        guard let value = Int(text) else { throw .notANumber(argument: argument, text: text) }
+        return value
+    }
+
+    private static func number(_ text: String, _ argument: String) throws(TheaterError) -> Double {
+        guard let value = Double(text), value.isFinite else {
+            throw .notANumber(argument: argument, text: text)
+        }
+        return value
+    }
+
+    private static func wrongArguments(_ name: String) -> TheaterError {
+        let usage = Self.usage.first { $0.command == name }?.usage ?? name
+        return .wrongArguments(command: name, usage: usage)
+    }
+}

@@ -1,0 +1,186 @@
+// The commands of the editor. Changing commands only change the model, inside one named undo
+// group; the undo recorder and the listing observe the changes.
+
+import Foundation
+import KeyValueCoding
+import Predicates
+import UndoManagement
+
+extension TheaterSession {
+    /// Runs a parsed command.
+    func run(_ command: TheaterCommand) throws -> String {
+        switch command {
+        case let .add(title, year, rating, minutes):
+            let movie = Movie(title: title, year: year, rating: rating, minutes: minutes)
+            return try change(named: "Add \"\(title)\"") { try program().append(movie) }
+        case let .set(index, key, text):
+            return try set(key, to: text, ofMovieAt: index)
+        case let .remove(index):
+            let movie = try movie(at: index)
+            return try change(named: "Remove \"\(movie.title)\"") { try program().remove(at: index - 1) }
+        case let .move(from, to):
+            let movie = try movie(at: from)
+            _ = try self.movie(at: to)
+            guard from != to else { return "\"\(movie.title)\" is already at \(to)" }
+            return try change(named: "Move \"\(movie.title)\"") {
+                try program().move(from: from - 1, to: to - 1)
+            }
+        case .list:
+            return listing.text
+        case let .find(format):
+            return try find(format)
+        case let .sort(keys):
+            return try sort(by: keys)
+        case .stats:
+            return try statistics()
+        case .undo:
+            return try undo()
+        case .redo:
+            return try redo()
+        case .history:
+            return historyText
+        case .help:
+            return Self.helpText
+        case .quit:
+            isFinished = true
+            return "bye"
+        }
+    }
+
+    // MARK: Changing commands
+
+    /// Runs `body` as one undo group named `name` and returns the rows the listing redrew.
+    ///
+    /// `body` makes one key-value coding change, which checks its input before it stores
+    /// anything: when it throws, nothing was changed or registered, the empty group is dropped,
+    /// and the undo history is as it was.
+    private func change(named name: String, _ body: () throws -> Void) throws -> String {
+        _ = listing.takeRedraws()
+        let stepsBefore = history.undoCount
+        history.beginUndoGrouping()
+        do {
+            try body()
+        } catch {
+            try history.endUndoGrouping()
+            assert(history.undoCount == stepsBefore, "a failed command registered an undo action")
+            throw error
+        }
+        history.setActionName(name)
+        try history.endUndoGrouping()
+        if history.undoCount > stepsBefore {
+            undoNames.append(name)
+            redoNames = []
+        }
+        return listing.takeRedraws().joined(separator: "\n")
+    }
+
+    /// `set INDEX KEY VALUE`: any key, through key-value coding. For a numeric key the text
+    /// is read as a number, which key-value coding bridges to the property's type.
+    private func set(_ key: String, to text: String, ofMovieAt index: Int) throws -> String {
+        let movie = try movie(at: index)
+        let value = try Self.value(of: text, forKey: key, of: movie)
+        let title = movie.title
+        do {
+            return try change(named: "Set \(key) of \"\(title)\"") { try movie.setValue(value, forKey: key) }
+        } catch let error as KeyValueCodingError {
+            throw TheaterError.badValue(key: key, text: text, reason: "\(error)")
+        }
+    }
+
+    /// The value to store for `text`: a number for a numeric key, the text otherwise.
+    static func value(of text: String, forKey key: String, of movie: Movie) throws(TheaterError) -> Any {
+        let current: Any?
+        do {
+            current = try movie.value(forKey: key)
+        } catch {
+            throw .unknownKey(key)
+        }
+        guard let current, let number = KeyValueNumber(current) else { return text }
+        switch number {
+        case .integer, .unsigned:
+            // Key-value coding would truncate 1999.5 to 1999 (as NSNumber's intValue does):
+            // an integer key takes only whole numbers.
+            guard let integer = Int(text) else {
+                throw .badValue(key: key, text: text, reason: "\(key) takes a whole number")
+            }
+            return integer
+        case .floating, .decimal, .boolean:
+            if let integer = Int(text) { return integer }   // bridged to the property's type
+            guard let double = Double(text), double.isFinite else {
+                throw .badValue(key: key, text: text, reason: "\(key) takes a number")
+            }
+            return double
+        }
+    }
+
+    /// `sort KEY [desc] ...`: reorders the program (an undoable change). Only the positions
+    /// whose movie changes are replaced, so only those rows are redrawn.
+    private func sort(by keys: [TheaterCommand.SortKey]) throws -> String {
+        for key in keys {
+            do { _ = try Self.probe.value(forKey: key.key) } catch { throw TheaterError.unknownKey(key.key) }
+        }
+        let descriptors = keys.map { KeyValueSortDescriptor(key: $0.key, ascending: $0.ascending) }
+        let movies = theater.movies
+        let sorted: [Movie]
+        do {
+            sorted = try movies.sorted(using: descriptors)
+        } catch {
+            throw TheaterError.badSort("\(error)")
+        }
+        let moved = movies.indices.filter { movies[$0] !== sorted[$0] }
+        guard !moved.isEmpty else { return "already in that order" }
+        let name = "Sort by " + keys.map { $0.key + ($0.ascending ? "" : " desc") }.joined(separator: ", ")
+        return try change(named: name) {
+            try program().replace(at: IndexSet(moved), with: moved.map { sorted[$0] })
+        }
+    }
+
+    // MARK: Undo and redo
+
+    private func undo() throws -> String {
+        guard history.canUndo else { return "nothing to undo" }
+        _ = listing.takeRedraws()
+        try history.undo()
+        let name = undoNames.popLast() ?? history.redoActionName
+        redoNames.append(name)
+        return (["undid \(name)"] + listing.takeRedraws()).joined(separator: "\n")
+    }
+
+    private func redo() throws -> String {
+        guard history.canRedo else { return "nothing to redo" }
+        _ = listing.takeRedraws()
+        try history.redo()
+        let name = redoNames.popLast() ?? history.undoActionName
+        undoNames.append(name)
+        return (["redid \(name)"] + listing.takeRedraws()).joined(separator: "\n")
+    }
+
+    /// The undo and redo steps by name, the next one to run first.
+    var historyText: String {
+        func lines(_ names: [String]) -> [String] {
+            names.isEmpty ? ["  (none)"] : names.reversed().map { "  " + $0 }
+        }
+        return (["undo (next first):"] + lines(undoNames) + ["redo (next first):"] + lines(redoNames))
+            .joined(separator: "\n")
+    }
+
+    // MARK: Helpers
+
+    /// The `movies` array proxy: its edits send the to-many notifications.
+    func program() throws -> KeyValueMutableArray {
+        try theater.mutableArrayValue(forKey: "movies")
+    }
+
+    /// The movie at a 1-based index.
+    func movie(at index: Int) throws(TheaterError) -> Movie {
+        let movies = theater.movies
+        guard (1...max(movies.count, 1)).contains(index), index <= movies.count else {
+            throw .noMovie(index: index, count: movies.count)
+        }
+        return movies[index - 1]
+    }
+
+    /// A movie to check keys and predicates against, so that they are checked on an empty
+    /// program too.
+    static var probe: Movie { Movie(title: "", year: 0, rating: 0, minutes: 0) }
+}

@@ -1,0 +1,93 @@
+// The inverse of each kind of observed change, registered with the recorder's history.
+
+import Foundation
+import KeyValueCoding
+import KeyValueObserving
+
+extension UndoRecorder {
+    /// Registers the inverse of `change` of `key` of `object` with the history.
+    ///
+    /// Called from the observation handlers. While the history is undoing, the registration goes
+    /// to the redo stack, and while redoing to the undo stack: the inverse of an inverse is the
+    /// original change, so redo restores exactly what undo reverted.
+    func registerInverse<Object: KeyValueObservable>(of change: KeyValueChange, key: String,
+                                                     on object: Object) {
+        guard !change.isPrior, history.isUndoRegistrationEnabled else { return }
+        switch change.kind {
+        case .setting:
+            // The common case, written out: one closure instead of two.
+            let oldValue = change.oldValue
+            history.registerUndo(withTarget: object) { [weak self] target in
+                do {
+                    try target.setValue(oldValue, forKey: key)
+                } catch {
+                    self?.reportFailure(key: key, type: String(describing: Object.self), error: error)
+                }
+            }
+        case .insertion:
+            if let indexes = change.indexes {
+                register(on: object, key: key) { try $0.mutableArrayValue(forKey: key).remove(at: indexes) }
+            } else {
+                let added = change.newValue as? Set<AnyHashable> ?? []
+                register(on: object, key: key) { try $0.mutableSetValue(forKey: key).subtract(added) }
+            }
+        case .removal:
+            if let indexes = change.indexes {
+                let removed = Self.elements(change.oldValue)
+                register(on: object, key: key) {
+                    try $0.mutableArrayValue(forKey: key).insert(removed, at: indexes)
+                }
+            } else {
+                let removed = change.oldValue as? Set<AnyHashable> ?? []
+                register(on: object, key: key) { try $0.mutableSetValue(forKey: key).union(removed) }
+            }
+        case .replacement:
+            if let indexes = change.indexes {
+                let replaced = Self.elements(change.oldValue)
+                register(on: object, key: key) {
+                    try $0.mutableArrayValue(forKey: key).replace(at: indexes, with: replaced)
+                }
+            } else {
+                registerSetReplacementInverse(of: change, key: key, on: object)
+            }
+        }
+    }
+
+    /// A set replacement added the members in `newValue` and removed those in `oldValue`: the
+    /// inverse removes the first and adds the second back (two changes, each recorded in turn).
+    private func registerSetReplacementInverse<Object: KeyValueObservable>(
+        of change: KeyValueChange, key: String, on object: Object
+    ) {
+        let added = change.newValue as? Set<AnyHashable> ?? []
+        let removed = change.oldValue as? Set<AnyHashable> ?? []
+        register(on: object, key: key) { target in
+            let members = try target.mutableSetValue(forKey: key)
+            if !added.isEmpty { try members.subtract(added) }
+            if !removed.isEmpty { try members.union(removed) }
+        }
+    }
+
+    /// Registers `revert` with `object` as target; a failure is reported, not thrown.
+    private func register<Object: KeyValueObservable>(on object: Object, key: String,
+                                                      revert: @escaping (Object) throws -> Void) {
+        history.registerUndo(withTarget: object) { [weak self] target in
+            do {
+                try revert(target)
+            } catch {
+                self?.reportFailure(key: key, type: String(describing: Object.self), error: error)
+            }
+        }
+    }
+
+    private func reportFailure(key: String, type: String, error: any Error) {
+        let failure = UndoRecorderError.inverseFailed(key: key, type: type, reason: "\(error)")
+        lastFailure = failure
+        failureHandler?(failure)
+    }
+
+    /// The elements of a to-many change record (`[Any]`), as the proxies take them.
+    private static func elements(_ value: Any?) -> [Any?] {
+        guard let array = value as? [Any] else { return [] }
+        return array.map { Optional($0) }
+    }
+}

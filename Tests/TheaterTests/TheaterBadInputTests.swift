@@ -1,0 +1,87 @@
+// Bad input prints a message naming the problem and changes nothing, not even the undo history.
+
+import Testing
+@testable import Theater
+
+@Suite("Theater: bad input")
+struct TheaterBadInputTests {
+    /// A session with three movies and one undone step, so both stacks hold something.
+    private func makeSession() throws -> TheaterSession {
+        let session = try TheaterSession()
+        for step in scriptedSteps.prefix(4) { _ = session.execute(step.command) }
+        _ = session.execute("undo")
+        return session
+    }
+
+    @Test(arguments: [
+        ("bogus 1 2", "unknown command 'bogus'"),
+        ("remove 9", "no movie at index 9 (choose 1 to 3)"),
+        ("remove 0", "no movie at index 0"),
+        ("remove -1", "no movie at index -1"),
+        ("move 1 4", "no movie at index 4"),
+        ("set 7 year 2000", "no movie at index 7"),
+        ("set 1 colour red", "movies have no key 'colour'"),
+        ("set 1 year 1999.5", "cannot set year to '1999.5': year takes a whole number"),
+        ("set 1 year soon", "cannot set year to 'soon'"),
+        ("set 1 rating high", "cannot set rating to 'high': rating takes a number"),
+        ("set 1 rating inf", "cannot set rating to 'inf'"),
+        ("find year >", "bad predicate: at position"),
+        ("find year > 1990 AND", "bad predicate"),
+        ("find title BEGINSWITH 'unterminated", "bad predicate"),
+        ("find colour == 'red'", "bad predicate:"),
+        ("sort colour", "movies have no key 'colour'"),
+        ("sort year desc colour", "movies have no key 'colour'"),
+        ("add Heat 1995 great 170", "RATING must be a number, not 'great'"),
+        (#"add "Heat 1995 8.3 170"#, "missing closing quote"),
+        ("add Heat 1995 8.3", "wrong arguments for 'add'; usage: add TITLE YEAR RATING MINUTES"),
+        ("undo now", "wrong arguments for 'undo'"),
+    ])
+    func badInputChangesNothing(line: String, message: String) throws {
+        let session = try makeSession()
+        let listing = session.listing.text
+        let renders = session.listing.renderCount
+        let history = session.execute("history")
+        let counts = (session.history.undoCount, session.history.redoCount)
+        let names = (session.history.undoActionName, session.history.redoActionName)
+
+        let output = session.execute(line)
+        #expect(output.hasPrefix("error: "), "output: \(output)")
+        #expect(output.contains(message), "output: \(output)")
+        #expect(!output.contains("\n"))
+
+        #expect(session.listing.text == listing)
+        #expect(session.listing.renderCount == renders)
+        #expect(session.execute("history") == history)
+        #expect(session.history.undoCount == counts.0 && session.history.redoCount == counts.1)
+        #expect(session.history.undoActionName == names.0 && session.history.redoActionName == names.1)
+        #expect(session.theater.movies.map(\.title) == ["The Matrix", "Alien", "The Thing"])
+        #expect(session.theater.movies.map(\.year) == [1999, 1979, 1982])
+        // The redo stack survived: redo still brings back Inception.
+        #expect(session.execute("redo") == #"redid Add "Inception""# + "\n+  4 " + inception)
+    }
+
+    @Test func emptyTheaterReportsIndexesAndKeys() throws {
+        let session = try TheaterSession()
+        #expect(session.execute("remove 1") == "error: no movie at index 1 (the theater is empty)")
+        #expect(session.execute("sort colour").hasPrefix("error: movies have no key 'colour'"))
+        #expect(session.execute("find colour > 1").hasPrefix("error: bad predicate:"))
+        #expect(!session.history.canUndo)
+    }
+
+    @Test func commandsThatChangeNothingRecordNothing() throws {
+        let session = try makeSession()
+        let counts = (session.history.undoCount, session.history.redoCount)
+        #expect(session.execute("move 2 2") == #""Alien" is already at 2"#)
+        _ = session.execute("sort title")   // The Matrix, Alien, The Thing -> Alien, The Matrix, The Thing
+        #expect(session.execute("sort title") == "already in that order")
+        _ = session.execute("undo")
+        #expect(session.history.undoCount == counts.0)
+        #expect(session.execute("find TRUEPREDICATE").hasSuffix("3 of 3 movies match TRUEPREDICATE"))
+        _ = session.execute("stats")
+        _ = session.execute("list")
+        _ = session.execute("help")
+        // The sort replaced the redo step (a new change), and its undo is the only redo step now.
+        #expect(session.history.undoCount == counts.0 && session.history.redoCount == counts.1)
+        #expect(session.history.redoActionName == "Sort by title")
+    }
+}
