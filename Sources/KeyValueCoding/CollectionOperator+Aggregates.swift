@@ -12,43 +12,43 @@ struct NumericAccumulator {
     mutating func add(_ number: KeyValueNumber) {
         switch (total, number) {
         case (.decimal(let sum), _):
-            total = .decimal(sum + Self.decimal(number))
-        case (_, .decimal(let value)):
-            total = .decimal(currentDecimal + value)
-        case (.integer(let sum), .integer(let value)):
-            if let small = Int(exactly: value) {
-                let (result, overflow) = sum.addingReportingOverflow(small)
-                total = overflow ? .floating(Double(sum) + Double(value)) : .integer(result)
-            } else {
-                total = .floating(Double(sum) + Double(value))
+            guard let value = Self.decimal(number) else {
+                total = .floating(NSDecimalNumber(decimal: sum).doubleValue + number.doubleValue)
+                return
             }
-        case (.integer(let sum), .boolean(let value)):
-            total = .integer(sum + (value ? 1 : 0))
-        case (.integer(let sum), _):
-            total = .floating(Double(sum) + number.doubleValue)
+            total = .decimal(sum + value)
         case (.floating(let sum), _):
             total = .floating(sum + number.doubleValue)
+        case (.integer(let sum), .decimal(let value)):
+            total = .decimal(Decimal(sum) + value)
+        case (.integer(let sum), _):
+            guard let value = Self.integer(number) else {
+                total = .floating(Double(sum) + number.doubleValue)
+                return
+            }
+            let (result, overflow) = sum.addingReportingOverflow(value)
+            total = overflow ? .floating(Double(sum) + Double(value)) : .integer(result)
+        }
+    }
+
+    /// The number as an `Int` when it is an integer (or a `Bool`) that fits.
+    private static func integer(_ number: KeyValueNumber) -> Int? {
+        switch number {
+        case .integer(let value): return Int(exactly: value)
+        case .unsigned(let value): return Int(exactly: value)
+        case .boolean(let value): return value ? 1 : 0
+        case .floating, .decimal: return nil
         }
     }
 
     mutating func add(_ value: Double) {
-        switch total {
-        case .integer(let sum): total = .floating(Double(sum) + value)
-        case .floating(let sum): total = .floating(sum + value)
-        case .decimal(let sum): total = .decimal(sum + Decimal(value))
-        }
+        add(.floating(value))
     }
 
-    private var currentDecimal: Decimal {
-        switch total {
-        case .integer(let sum): return Decimal(sum)
-        case .floating(let sum): return Decimal(sum)
-        case .decimal(let sum): return sum
-        }
-    }
-
-    private static func decimal(_ number: KeyValueNumber) -> Decimal {
-        Decimal(bridging: number) ?? Decimal(number.doubleValue)
+    /// The number as a `Decimal`, or nil when it has none (infinite, NaN, or beyond
+    /// `Decimal`'s range).
+    private static func decimal(_ number: KeyValueNumber) -> Decimal? {
+        Decimal(bridging: number)
     }
 
     /// The sum: an `Int` while every value was an integer, a `Decimal` once one was a
@@ -170,8 +170,12 @@ public func compareNumbers(_ lhs: KeyValueNumber, _ rhs: KeyValueNumber) -> Comp
     case let (.unsigned(a), .unsigned(b)): return order(a, b)
     case let (.integer(a), .unsigned(b)): return a < 0 ? .orderedAscending : order(UInt64(a), b)
     case let (.unsigned(a), .integer(b)): return b < 0 ? .orderedDescending : order(a, UInt64(b))
-    case let (.decimal(a), _): return order(a, Decimal(bridging: rhs) ?? Decimal(rhs.doubleValue))
-    case let (_, .decimal(b)): return order(Decimal(bridging: lhs) ?? Decimal(lhs.doubleValue), b)
+    case let (.decimal(a), _):
+        guard let b = Decimal(bridging: rhs) else { return order(lhs.doubleValue, rhs.doubleValue) }
+        return order(a, b)
+    case let (_, .decimal(b)):
+        guard let a = Decimal(bridging: lhs) else { return order(lhs.doubleValue, rhs.doubleValue) }
+        return order(a, b)
     default: return order(lhs.doubleValue, rhs.doubleValue)
     }
 }

@@ -34,12 +34,22 @@ public enum KeyValue {
     /// - Returns: The value, or `nil`.
     /// - Throws: ``KeyValueCodingError`` when the key is undefined for an element.
     public static func value(forKey key: String, of root: Any?) throws -> Any? {
+        try value(forKey: key, of: root, depth: 0)
+    }
+
+    /// The deepest nesting of collections that ``value(forKey:of:)`` follows.
+    static let maximumNesting = 200
+
+    static func value(forKey key: String, of root: Any?, depth: Int) throws -> Any? {
         guard let root else { return nil }
         let kind = ValueKind.of(type(of: root))
         if let readKey = kind.readKey {
             return try readKey(root, key)
         }
-        return try nonObjectValue(forKey: key, of: root, kind: kind)
+        guard depth < maximumNesting else {
+            throw KeyValueCodingError.nestedTooDeeply(key: key, depth: maximumNesting)
+        }
+        return try nonObjectValue(forKey: key, of: root, kind: kind, depth: depth)
     }
 
     /// Returns the value at the end of `keyPath`, starting from `root`.
@@ -150,11 +160,11 @@ public enum KeyValue {
         }
     }
 
-    static func nonObjectValue(forKey key: String, of root: Any, kind: ValueKind) throws -> Any? {
+    static func nonObjectValue(forKey key: String, of root: Any, kind: ValueKind, depth: Int) throws -> Any? {
         if key == "self", kind.category != .collection { return flattenOptional(root) }
         switch kind.category {
         case .null: return nil
-        case .optional, .wrapper: return try value(forKey: key, of: kind.unwrap?(root))
+        case .optional, .wrapper: return try value(forKey: key, of: kind.unwrap?(root), depth: depth + 1)
         case .codableObject, .number, .other: return try mirrorValue(forKey: key, of: root)
         case .collection, .dictionary: break
         }
@@ -162,7 +172,7 @@ public enum KeyValue {
             if key.first == "@" {
                 return try CollectionOperator.apply(Substring(key), right: nil, to: root, fullPath: key)
             }
-            return try collection.keyValueMap(forKey: key)
+            return try collection.keyValueMap(forKey: key, depth: depth + 1)
         }
         if let dictionary = root as? any KeyValueDictionary {
             if key == "@count" { return dictionary.keyValueCount }

@@ -1,5 +1,4 @@
 import Foundation
-@_spi(Reflection) import Swift
 
 
 /// The keys of one key-value coding class, found once by reflection and cached.
@@ -8,7 +7,9 @@ import Foundation
 /// wrapped properties of property wrappers that conform to ``KeyValuePropertyWrapper`` (under
 /// their plain names), and the computed keys that the class lists in
 /// ``KeyValueCodable/computedKeys``. A computed key with the name of a stored property replaces
-/// it. Fields whose names start with `$` (such as `lazy` storage) are not keys.
+/// it. Fields whose names start with `$` (such as `lazy` storage) are not keys, nor are `weak`
+/// and `unowned` fields (list them in `computedKeys` to make them keys). `let` constants are
+/// read-only keys.
 ///
 /// Thread safety: descriptions are immutable and the cache behind ``of(_:)`` is thread-safe.
 public final class KeyValueClassDescription: @unchecked Sendable, TypeCacheEntry {
@@ -42,16 +43,16 @@ public final class KeyValueClassDescription: @unchecked Sendable, TypeCacheEntry
                 found.append(property)
             }
         }
-        // `_EachFieldOptions.classType` is a `static var` in the standard library; its raw value is 1.
-        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { rawName, offset, fieldType, _ in
-            let name = String(cString: rawName)
-            guard !name.isEmpty, !name.hasPrefix("$") else { return true }
-            if let wrapperType = fieldType as? any KeyValuePropertyWrapper.Type, name.hasPrefix("_") {
-                add(PropertyBuilder.wrapped(wrapperType, key: String(name.dropFirst()), offset: offset))
+        for field in StoredField.all(of: type) {
+            // `weak`/`unowned` storage is not a plain reference: such fields are not keys
+            // (list them in `computedKeys` to expose them through their key paths).
+            guard !field.name.isEmpty, !field.name.hasPrefix("$"), field.isStrong else { continue }
+            if let wrapperType = field.type as? any KeyValuePropertyWrapper.Type, field.name.hasPrefix("_") {
+                add(PropertyBuilder.wrapped(wrapperType, key: String(field.name.dropFirst()), offset: field.offset))
             } else {
-                add(Self.storedProperty(fieldType, key: name, offset: offset))
+                let property = Self.storedProperty(field.type, key: field.name, offset: field.offset)
+                add(field.isVar ? property : property.readOnly())
             }
-            return true
         }
         for (key, keyPath) in type.computedKeys.sorted(by: { $0.key < $1.key }) {
             add(PropertyBuilder.computed(key: key, keyPath: keyPath))

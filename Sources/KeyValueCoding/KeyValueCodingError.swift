@@ -27,6 +27,9 @@ public enum KeyValueCodingError: Error, Equatable, Sendable {
     case invalidOperand(operator: String, reason: String)
     /// A validator rejected the value.
     case validationFailed(key: String, type: String, reason: String)
+    /// Collections nested more deeply than key-value coding follows (200 levels), for
+    /// example an array of arrays of arrays… read with one key.
+    case nestedTooDeeply(key: String, depth: Int)
     /// `mutableArrayValue(forKey:)` / `mutableSetValue(forKey:)` on a property that is not an
     /// array (or set), or an index out of range through such a proxy.
     case invalidCollectionAccess(key: String, type: String, reason: String)
@@ -55,6 +58,8 @@ extension KeyValueCodingError: CustomStringConvertible {
             return "the collection operator '\(op)' cannot be applied: \(reason)"
         case let .validationFailed(key, type, reason):
             return "validation failed for the key '\(key)' of \(type): \(reason)"
+        case let .nestedTooDeeply(key, depth):
+            return "collections nested more than \(depth) levels deep while reading the key '\(key)'"
         case let .invalidCollectionAccess(key, type, reason):
             return "invalid collection access for the key '\(key)' of \(type): \(reason)"
         }

@@ -8,8 +8,9 @@ protocol KeyValueCollection {
     var keyValueIsUnordered: Bool { get }
     /// The number of elements.
     var keyValueCount: Int { get }
-    /// Each element's value for `key`: an array (with `NSNull` for nil) or a set.
-    func keyValueMap(forKey key: String) throws -> Any
+    /// Each element's value for `key`: an array (with `NSNull` for nil) or a set. `depth` counts
+    /// the collections already entered.
+    func keyValueMap(forKey key: String, depth: Int) throws -> Any
     /// Fast path for `@sum` / `@avg` of one stored `Double` or `Int` property of objects of
     /// one class: reads each field directly. Returns false, having added nothing, when it
     /// does not apply.
@@ -20,8 +21,8 @@ extension Array: KeyValueCollection {
     var keyValueElements: [Any?] { map { flattenOptional($0) } }
     var keyValueIsUnordered: Bool { false }
     var keyValueCount: Int { count }
-    func keyValueMap(forKey key: String) throws -> Any {
-        try map { try KeyValue.value(forKey: key, of: $0) ?? NSNull() } as [Any]
+    func keyValueMap(forKey key: String, depth: Int) throws -> Any {
+        try map { try KeyValue.value(forKey: key, of: $0, depth: depth) ?? NSNull() } as [Any]
     }
 }
 
@@ -29,8 +30,8 @@ extension ContiguousArray: KeyValueCollection {
     var keyValueElements: [Any?] { map { flattenOptional($0) } }
     var keyValueIsUnordered: Bool { false }
     var keyValueCount: Int { count }
-    func keyValueMap(forKey key: String) throws -> Any {
-        try map { try KeyValue.value(forKey: key, of: $0) ?? NSNull() } as [Any]
+    func keyValueMap(forKey key: String, depth: Int) throws -> Any {
+        try map { try KeyValue.value(forKey: key, of: $0, depth: depth) ?? NSNull() } as [Any]
     }
 }
 
@@ -38,10 +39,10 @@ extension Set: KeyValueCollection {
     var keyValueElements: [Any?] { map { unwrapSetMember(AnyHashable($0)) } }
     var keyValueIsUnordered: Bool { true }
     var keyValueCount: Int { count }
-    func keyValueMap(forKey key: String) throws -> Any {
+    func keyValueMap(forKey key: String, depth: Int) throws -> Any {
         var result = Set<AnyHashable>()
         for element in self {
-            if let value = try KeyValue.value(forKey: key, of: element) {
+            if let value = try KeyValue.value(forKey: key, of: element, depth: depth) {
                 result.insert(hashableForSet(value))
             }
         }
@@ -82,12 +83,18 @@ public struct ObjectIdentity: Hashable, @unchecked Sendable {
 }
 
 /// Makes a set member of `value`: itself when `Hashable`, otherwise its identity (objects),
-/// otherwise its description.
+/// otherwise its type and description (so that it never equals a value of another type).
 func hashableForSet(_ value: Any) -> AnyHashable {
     let kind = ValueKind.of(type(of: value))
     if let hashable = kind.hashable { return hashable(value) }
     if kind.isClass { return AnyHashable(ObjectIdentity(value as AnyObject)) }
-    return AnyHashable(String(describing: value))
+    return AnyHashable(DescribedValue(type: ObjectIdentifier(type(of: value)), description: String(describing: value)))
+}
+
+/// A value that is not `Hashable`, compared by its type and description.
+private struct DescribedValue: Hashable {
+    var type: ObjectIdentifier
+    var description: String
 }
 
 /// Unwraps a set member made by ``hashableForSet(_:)``.

@@ -23,10 +23,10 @@ extension KeyValueCodable {
     /// Corresponds to `-[NSObject mutableArrayValueForKey:]`.
     public func mutableArrayValue(forKey key: String) throws -> KeyValueMutableArray {
         let property = try toManyProperty(forKey: key)
-        let current = property.value(of: self)
-        guard current == nil || current is any KeyValueCollection, !(current is any SetMarker) else {
+        guard property.valueType is any ArrayTypeProtocol.Type else {
             throw KeyValueCodingError.invalidCollectionAccess(
-                key: key, type: typeName(type(of: self)), reason: "the property is not an array")
+                key: key, type: typeName(type(of: self)),
+                reason: "the property is not an array (its type is \(typeName(property.valueType)))")
         }
         return KeyValueMutableArray(object: self, property: property)
     }
@@ -41,10 +41,6 @@ extension KeyValueCodable {
         return property
     }
 }
-
-/// Marks `Set`, to tell arrays from sets behind `Any`.
-protocol SetMarker {}
-extension Set: SetMarker {}
 
 /// A live, editable view of an object's array property (Apple: the proxy that
 /// `mutableArrayValueForKey:` returns, an `NSMutableArray`).
@@ -80,6 +76,7 @@ public final class KeyValueMutableArray: RandomAccessCollection {
     /// Inserts `element` at `index` (0...count), sending an insertion notification.
     /// - Throws: ``KeyValueCodingError`` for an index out of range or an element of the wrong type.
     public func insert(_ element: Any?, at index: Int) throws {
+        try checkIndex(index, limit: elements.count + 1)
         try insert([element], at: IndexSet(integer: index))
     }
 
@@ -97,8 +94,9 @@ public final class KeyValueMutableArray: RandomAccessCollection {
         guard newElements.count == indexes.count else {
             throw failure("\(newElements.count) elements for \(indexes.count) indexes")
         }
-        guard let last = indexes.last, last < current.count + newElements.count else {
-            throw failure("insertion indexes \(Array(indexes)) are out of range for \(current.count) elements")
+        guard !indexes.isEmpty else { return }
+        guard fits(indexes, limit: current.count + newElements.count) else {
+            throw failure("insertion indexes \(describe(indexes)) are out of range for \(current.count) elements")
         }
         for (element, index) in zip(newElements, indexes) {
             current.insert(element, at: index)
@@ -109,6 +107,7 @@ public final class KeyValueMutableArray: RandomAccessCollection {
     /// Removes the element at `index`, sending a removal notification.
     /// - Throws: ``KeyValueCodingError`` for an index out of range.
     public func remove(at index: Int) throws {
+        try checkIndex(index, limit: elements.count)
         try remove(at: IndexSet(integer: index))
     }
 
@@ -116,8 +115,9 @@ public final class KeyValueMutableArray: RandomAccessCollection {
     /// - Throws: ``KeyValueCodingError`` for an index out of range.
     public func remove(at indexes: IndexSet) throws {
         var current = elements
-        guard let last = indexes.last, last < current.count else {
-            throw failure("removal indexes \(Array(indexes)) are out of range for \(current.count) elements")
+        guard !indexes.isEmpty else { return }
+        guard fits(indexes, limit: current.count) else {
+            throw failure("removal indexes \(describe(indexes)) are out of range for \(current.count) elements")
         }
         for index in indexes.reversed() { current.remove(at: index) }
         try store(current, change: .removal, indexes: indexes)
@@ -133,6 +133,7 @@ public final class KeyValueMutableArray: RandomAccessCollection {
     /// Replaces the element at `index`, sending a replacement notification.
     /// - Throws: ``KeyValueCodingError`` for an index out of range or an element of the wrong type.
     public func replace(at index: Int, with element: Any?) throws {
+        try checkIndex(index, limit: elements.count)
         try replace(at: IndexSet(integer: index), with: [element])
     }
 
@@ -144,8 +145,9 @@ public final class KeyValueMutableArray: RandomAccessCollection {
         guard newElements.count == indexes.count else {
             throw failure("\(newElements.count) elements for \(indexes.count) indexes")
         }
-        guard let last = indexes.last, last < current.count else {
-            throw failure("replacement indexes \(Array(indexes)) are out of range for \(current.count) elements")
+        guard !indexes.isEmpty else { return }
+        guard fits(indexes, limit: current.count) else {
+            throw failure("replacement indexes \(describe(indexes)) are out of range for \(current.count) elements")
         }
         for (element, index) in zip(newElements, indexes) { current[index] = element }
         try store(current, change: .replacement, indexes: indexes)
@@ -193,6 +195,26 @@ public final class KeyValueMutableArray: RandomAccessCollection {
             return result
         }
         return try _openExistential(elementType, do: convert)
+    }
+
+    /// Throws unless `0 <= index < limit` (checked before an `IndexSet` is made: `IndexSet`
+    /// cannot hold negative numbers or `Int.max`).
+    private func checkIndex(_ index: Int, limit: Int) throws {
+        guard index >= 0, index < limit else {
+            throw failure("the index \(index) is out of range for \(elements.count) elements")
+        }
+    }
+
+    /// Whether every index is in `0..<limit`, reading only the ranges' lower bounds and counts.
+    private func fits(_ indexes: IndexSet, limit: Int) -> Bool {
+        indexes.rangeView.allSatisfy { range in
+            range.lowerBound >= 0 && range.lowerBound < limit && range.count <= limit - range.lowerBound
+        }
+    }
+
+    private func describe(_ indexes: IndexSet) -> String {
+        indexes.rangeView.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)…\($0.lowerBound + $0.count - 1)" }
+            .joined(separator: ", ")
     }
 
     private func failure(_ reason: String) -> KeyValueCodingError {

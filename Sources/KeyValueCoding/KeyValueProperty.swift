@@ -56,6 +56,12 @@ public final class KeyValueProperty: @unchecked Sendable {
         self.nilSetter = nilSetter
     }
 
+    /// The same property without its setters (for `let` constants).
+    func readOnly() -> KeyValueProperty {
+        KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
+                         getter: getter, setter: nil, nilSetter: nil)
+    }
+
     /// Reads the value of this property in `object`.
     ///
     /// - Parameter object: An instance of the class (or a subclass) this property was found in.

@@ -65,18 +65,26 @@ extension BinaryInteger where Self: KeyValueNumeric {
             guard v.isFinite else { return nil }
             self.init(exactly: v.rounded(.towardZero))  // NSNumber's intValue truncates
         case .decimal(let v):
+            guard v.isFinite else { return nil }
             var value = v
             var truncated = Decimal()
-            NSDecimalRound(&truncated, &value, 0, .down)
-            guard let integer = Int64(exactly: NSDecimalNumber(decimal: truncated).doubleValue)
-            else { return nil }
-            self.init(exactly: integer)
+            NSDecimalRound(&truncated, &value, 0, v.sign == .minus ? .up : .down)  // toward zero
+            // Exact conversions through the 64-bit types, checked against their ranges.
+            if truncated >= Decimal(Int64.min), truncated <= Decimal(Int64.max) {
+                self.init(exactly: NSDecimalNumber(decimal: truncated).int64Value)
+            } else if truncated >= 0, truncated <= Decimal(UInt64.max) {
+                self.init(exactly: NSDecimalNumber(decimal: truncated).uint64Value)
+            } else {
+                return nil
+            }
         case .boolean(let v): self = v ? 1 : 0
         }
     }
 }
 
 extension BinaryFloatingPoint where Self: KeyValueNumeric {
+    /// Converts to a floating-point type; nil when a finite number becomes infinite (too large
+    /// for the type, e.g. 1e300 into a `Float`).
     @usableFromInline
     init?(bridgingFloat number: KeyValueNumber) {
         switch number {
@@ -86,6 +94,7 @@ extension BinaryFloatingPoint where Self: KeyValueNumeric {
         case .decimal(let v): self.init(NSDecimalNumber(decimal: v).doubleValue)
         case .boolean(let v): self = v ? 1 : 0
         }
+        if !isFinite, number.doubleValue.isFinite { return nil }
     }
 }
 
@@ -156,8 +165,10 @@ extension Decimal: KeyValueNumeric {
         case .integer(let v): self.init(v)
         case .unsigned(let v): self.init(v)
         case .floating(let v):
-            guard v.isFinite else { return nil }
+            // Beyond about 1e165, or below 1e-130, `Decimal` has no value (it gives NaN).
+            guard v.isFinite, abs(v) < 1e160 else { return nil }
             self.init(v)
+            if isNaN { return nil }
         case .decimal(let v): self = v
         case .boolean(let v): self = v ? 1 : 0
         }
