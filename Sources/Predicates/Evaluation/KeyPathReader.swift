@@ -27,6 +27,13 @@ struct KeyPathReader {
         return try path.reading(of: root)
     }
 
+    /// The value at the end of the path from a class instance, sorted by kind.
+    @inline(__always)
+    func reading(ofObject object: AnyObject) throws -> KeyValueReading {
+        guard let path else { return KeyValueReading(try KeyValue.value(forKeyPath: keyPath, of: object)) }
+        return try path.reading(of: object)
+    }
+
     /// The value at the end of the path as `Any?`, `NSNull` read as nil (the form the general
     /// evaluator works on; numbers keep their Swift type).
     func value(of root: Any?) throws -> Any? {

@@ -42,9 +42,16 @@ struct SortColumn {
         let reader = descriptor.key.map(KeyPathReader.init)
         var readings: [KeyValueReading] = []
         readings.reserveCapacity(elements.count)
-        for element in elements {
-            let boxed = ValueEquality.box(element)
-            readings.append(try reader?.reading(of: boxed) ?? KeyValueReading(boxed))
+        if let reader, Element.self is AnyClass {
+            // Class elements: read from the object itself, without an `Any` box around it.
+            for element in elements {
+                readings.append(try reader.reading(ofObject: unsafeBitCast(element, to: AnyObject.self)))
+            }
+        } else {
+            for element in elements {
+                let boxed = ValueEquality.box(element)
+                readings.append(try reader?.reading(of: boxed) ?? KeyValueReading(boxed))
+            }
         }
         if let ranked = Self.ranks(of: readings, comparison) {
             storage = .ranks(ascending ? ranked.ranks : ranked.ranks.map { ranked.count - 1 - $0 },
