@@ -79,3 +79,46 @@ struct SortDescriptorTests {
         #expect(throws: (any Error).self) { try people.sorted(using: [KeyValueSortDescriptor(key: "missing")]) }
     }
 }
+
+@Suite("Sorting by ranks")
+struct SortRankTests {
+    @Test func ranksAgreeWithPairwiseComparisons() throws {
+        // Many elements, several descriptors and nils: the ranked sort must equal a stable sort
+        // with the pairwise comparator (`compare(_:to:)`).
+        let names = ["b", "A", nil, "a", "B", "é", "e", "Z"]
+        let people = (0..<300).map { i in
+            TestPerson(names[(i * 7) % names.count] ?? "x", age: (i * 13) % 11,
+                       nickname: names[(i * 5) % names.count], active: i % 3 == 0)
+        }
+        let descriptorSets: [[KeyValueSortDescriptor]] = [
+            [KeyValueSortDescriptor(key: "nickname"), KeyValueSortDescriptor(key: "age", ascending: false)],
+            [KeyValueSortDescriptor(key: "nickname", ascending: false, comparison: .caseInsensitiveCompare)],
+            [KeyValueSortDescriptor(key: "active"), KeyValueSortDescriptor(key: "nickname", comparison: .localizedStandardCompare)],
+            [KeyValueSortDescriptor(key: "name", comparison: .localizedCaseInsensitiveCompare), KeyValueSortDescriptor(key: "age")],
+        ]
+        for descriptors in descriptorSets {
+            let expected = try Array(people.enumerated()).sorted { a, b in
+                for descriptor in descriptors {
+                    let r = try descriptor.compare(a.element, to: b.element)
+                    if r != .orderedSame { return r == .orderedAscending }
+                }
+                return a.offset < b.offset
+            }.map { ObjectIdentifier($0.element) }
+            #expect(try people.sorted(using: descriptors).map(ObjectIdentifier.init) == expected)
+        }
+    }
+
+    @Test func doublesDatesAndMixedNumbers() throws {
+        let doubles: [[String: Any]] = [["v": 2.5], ["v": -1.0], [:], ["v": 0.0]]
+        #expect(try doubles.sorted(using: [KeyValueSortDescriptor(key: "v")]).map { $0["v"] as? Double } == [nil, -1, 0, 2.5])
+        let dates: [[String: Any]] = [["d": Date(timeIntervalSince1970: 9)], ["d": Date(timeIntervalSince1970: 1)]]
+        #expect(try dates.sorted(using: [KeyValueSortDescriptor(key: "d", ascending: false)]).first?["d"] as? Date
+                == Date(timeIntervalSince1970: 9))
+        let mixed: [[String: Any]] = [["v": 2], ["v": 1.5], ["v": true], ["v": UInt8(3)]]
+        #expect(try mixed.sorted(using: [KeyValueSortDescriptor(key: "v")]).map { "\($0["v"] ?? "")" } == ["true", "1.5", "2", "3"])
+        let datesAndNumbers: [[String: Any]] = [["v": Date()], ["v": 1.5]]
+        #expect(throws: PredicateEvaluationError.self) { try datesAndNumbers.sorted(using: [KeyValueSortDescriptor(key: "v")]) }
+        #expect(try [Int]().sorted(using: [KeyValueSortDescriptor(key: nil)]).isEmpty)
+        #expect(try [5].sorted(using: [KeyValueSortDescriptor(key: nil)]) == [5])
+    }
+}

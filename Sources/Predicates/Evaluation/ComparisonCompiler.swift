@@ -6,6 +6,9 @@ enum ComparisonCompiler {
     typealias UnaryTest = (Any?) throws -> Bool
 
     static func compile(_ comparison: KeyValueComparison) throws -> TestClosure {
+        if comparison.modifier == .direct, let left = try ExpressionCompiler.readingClosure(comparison.leftExpression) {
+            return try compileReading(comparison, left: left)
+        }
         let left = try ExpressionCompiler.compile(comparison.leftExpression)
         let op = comparison.comparisonOperator
         let options = comparison.options
@@ -17,6 +20,29 @@ enum ComparisonCompiler {
         let right = try ExpressionCompiler.compile(comparison.rightExpression)
         return apply(modifier, left: left) { value, object, scope in
             try ComparisonEvaluator.test(op, options: options, value, try right(object, scope))
+        }
+    }
+
+    /// A comparison whose left side is a key path: the key path is read as a
+    /// ``KeyValueCoding/KeyValueReading`` and compared without an `Any` box where it can be.
+    private static func compileReading(_ comparison: KeyValueComparison,
+                                       left: @escaping ReadingClosure) throws -> TestClosure {
+        let op = comparison.comparisonOperator
+        let options = comparison.options
+        if let constant = ExpressionCompiler.constantValue(of: comparison.rightExpression) {
+            let test = try ReadingComparison.specialized(op, options: options, constant: constant)
+            return { object, scope in try test(try left(object, scope)) }
+        }
+        if let right = try ExpressionCompiler.readingClosure(comparison.rightExpression) {
+            return { object, scope in
+                let value = try left(object, scope)
+                return try ReadingComparison.test(op, options: options, value, try right(object, scope))
+            }
+        }
+        let right = try ExpressionCompiler.compile(comparison.rightExpression)
+        return { object, scope in
+            let value = try left(object, scope).anyValue
+            return try ComparisonEvaluator.test(op, options: options, value, try right(object, scope))
         }
     }
 
@@ -84,19 +110,12 @@ enum ComparisonCompiler {
         }
     }
 
-    /// `value IN {"x", "y"}` as a hash lookup when every element is a string.
+    /// `value IN {"x", "y"}` as a string lookup when every element is a string.
     private static func membership(_ constant: Any?, options: ComparisonOptions) -> UnaryTest? {
-        guard let elements = ValueCollections.elements(of: constant), !elements.isEmpty else { return nil }
-        var strings = Set<String>()
-        for element in elements {
-            guard let string = element as? String else { return nil }
-            strings.insert(StringFolding.fold(string, options: options))
-        }
-        let foldingFree = options.isFoldingFree
+        guard let strings = StringSetMatcher(constant, options: options) else { return nil }
         return { value in
-            guard let value else { return false }
             guard let string = value as? String else { return false }
-            return strings.contains(foldingFree ? string : StringFolding.fold(string, options: options))
+            return strings.contains(string)
         }
     }
 }

@@ -24,10 +24,11 @@ typealias TestClosure = (Any?, VariableScope?) throws -> Bool
 /// A predicate compiled into closures.
 ///
 /// `@unchecked Sendable`: the only stored property is a `let` closure, and the closures it
-/// builds capture only immutable values (constants, key components, other closures); every
-/// evaluation makes its own mutable state (a ``VariableScope`` when variables are bound). So it
-/// can be handed out of the predicate's `Mutex` and called from several threads, as long as the
-/// evaluated objects and the constants allow concurrent reads.
+/// builds capture only immutable values (constants, checked key paths, prepared matchers, other
+/// closures); every evaluation makes its own mutable state (a ``VariableScope`` when variables
+/// are bound). So it can be published once through the predicate's atomic reference and called
+/// from several threads without a lock, as long as the evaluated objects and the constants allow
+/// concurrent reads.
 final class CompiledPredicate: @unchecked Sendable {
     let test: TestClosure
 
@@ -38,10 +39,12 @@ final class CompiledPredicate: @unchecked Sendable {
 
 extension KeyValuePredicate {
     /// The compiled closures, built on first use and kept with the predicate.
+    ///
+    /// Lock-free after the first call: one atomic load. Two threads evaluating a new predicate
+    /// at once may both compile it; the first to publish wins and both use that one.
+    @inline(__always)
     func compiled() throws -> CompiledPredicate {
-        if let cached = storage.compiled.withLock({ $0 }) { return cached }
-        let compiled = CompiledPredicate(try PredicateCompiler.compile(self))
-        storage.compiled.withLock { $0 = compiled }
-        return compiled
+        if let cached = storage.compiled.load() { return cached }
+        return storage.compiled.storeIfNil(CompiledPredicate(try PredicateCompiler.compile(self)))
     }
 }

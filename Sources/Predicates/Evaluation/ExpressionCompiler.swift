@@ -59,29 +59,12 @@ enum ExpressionCompiler {
         }
     }
 
-    /// Reads `path` from the object (or from `base`'s value), one key at a time through
-    /// `KeyValue.value(forKey:of:)`; paths with a collection operator go to
-    /// `KeyValue.value(forKeyPath:of:)` whole.
+    /// Reads `path` from the object (or from `base`'s value) through a ``KeyPathReader``,
+    /// checked once here.
     static func keyPathReader(_ path: String, base: ValueClosure?) -> ValueClosure {
-        let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let read: (Any?) throws -> Any?
-        if path.contains("@") || keys.contains(where: \.isEmpty) {
-            read = { root in ValueEquality.droppingNull(try KeyValue.value(forKeyPath: path, of: root)) }
-        } else if keys.count == 1 {
-            let key = keys[0]
-            read = { root in ValueEquality.droppingNull(try KeyValue.value(forKey: key, of: root)) }
-        } else {
-            read = { root in
-                var value = root
-                for key in keys {
-                    guard let current = value else { return nil }
-                    value = ValueEquality.droppingNull(try KeyValue.value(forKey: key, of: current))
-                }
-                return value
-            }
-        }
-        guard let base else { return { object, _ in try read(object) } }
-        return { object, scope in try read(try base(object, scope)) }
+        let reader = KeyPathReader(path)
+        guard let base else { return { object, _ in try reader.value(of: object) } }
+        return { object, scope in try reader.value(of: try base(object, scope)) }
     }
 
     private static func function(_ name: String, _ arguments: [KeyValueExpression]) throws -> ValueClosure {

@@ -5,8 +5,8 @@ extension KeyValuePredicate {
     ///
     /// `object` may be a ``KeyValueCoding/KeyValueCodable`` object, a `[String: Any]`
     /// dictionary, an array, a set, or a plain value (reached with `SELF`). Key paths are read
-    /// through `KeyValue.value(forKey:of:)`. The first call compiles the predicate; later calls
-    /// reuse the compiled closures.
+    /// through `KeyValuePath` (checked once when the predicate is compiled). The first call
+    /// compiles the predicate; later calls reuse the compiled closures without a lock.
     ///
     /// ```swift
     /// let p = try KeyValuePredicate(format: "name BEGINSWITH[c] 'a' AND age > 30")

@@ -8,36 +8,40 @@ enum PredicateCompiler {
         case .comparison(let comparison):
             return try ComparisonCompiler.compile(comparison)
         case .and(let list):
+            return try compound(list, all: true)
+        case .or(let list):
+            return try compound(list, all: false)
+        case .not(let inner):
+            let test = try compile(inner)
+            return { object, scope in try !test(object, scope) }
+        }
+    }
+
+    /// AND (`all`) or OR of `list`. One or two subpredicates (the common cases) become direct
+    /// closures rather than an array of them: closures taken out of an array are called through
+    /// reabstraction thunks.
+    private static func compound(_ list: [KeyValuePredicate], all: Bool) throws -> TestClosure {
+        switch list.count {
+        case 0:
+            return { _, _ in all }
+        case 1:
+            return try compile(list[0])
+        case 2:
+            let (a, b) = (try compile(list[0]), try compile(list[1]))
+            if all { return { object, scope in try a(object, scope) && b(object, scope) } }
+            return { object, scope in try a(object, scope) || b(object, scope) }
+        default:
             let tests = try list.map(compile)
-            switch tests.count {
-            case 0: return { _, _ in true }
-            case 1: return tests[0]
-            case 2:
-                let (a, b) = (tests[0], tests[1])
-                return { object, scope in try a(object, scope) && b(object, scope) }
-            default:
+            if all {
                 return { object, scope in
                     for test in tests where try !test(object, scope) { return false }
                     return true
                 }
             }
-        case .or(let list):
-            let tests = try list.map(compile)
-            switch tests.count {
-            case 0: return { _, _ in false }
-            case 1: return tests[0]
-            case 2:
-                let (a, b) = (tests[0], tests[1])
-                return { object, scope in try a(object, scope) || b(object, scope) }
-            default:
-                return { object, scope in
-                    for test in tests where try test(object, scope) { return true }
-                    return false
-                }
+            return { object, scope in
+                for test in tests where try test(object, scope) { return true }
+                return false
             }
-        case .not(let inner):
-            let test = try compile(inner)
-            return { object, scope in try !test(object, scope) }
         }
     }
 }

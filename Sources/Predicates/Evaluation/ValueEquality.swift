@@ -7,9 +7,9 @@ enum ValueEquality {
     @inline(__always)
     static func normalize(_ value: Any?) -> Any? {
         guard let value else { return nil }
-        if value is NSNull { return nil }
-        guard let flat = flattenOptional(unnested(value)) else { return nil }
-        return flat is NSNull ? nil : unnested(flat)
+        if isNull(value) { return nil }
+        guard let flat = flattenOptional(value) else { return nil }
+        return isNull(flat) ? nil : flat
     }
 
     /// A value read by key-value coding (already without nested optionals), with `NSNull`
@@ -17,20 +17,18 @@ enum ValueEquality {
     @inline(__always)
     static func droppingNull(_ value: Any?) -> Any? {
         guard let value else { return nil }
-        return type(of: value) == NSNull.self ? nil : unnested(value)
+        return isNull(value) ? nil : value
     }
 
-    /// `value` itself when it holds another existential (an `Any` inside an `Any`, which
-    /// generic code makes when a generic `T` is `Any`): the inner value, so that code reading
-    /// the container's payload directly sees the value.
+    /// Whether `value` is `NSNull`, by its dynamic type (no bridging cast).
     @inline(__always)
-    static func unnested(_ value: Any) -> Any {
-        _openExistential(value, do: openedValue) ?? value
+    static func isNull(_ value: Any) -> Bool {
+        type(of: value) == NSNull.self
     }
 
     /// A generic value as `Any?`, without nesting an existential inside another when the
-    /// generic type is itself `Any` or `Any?` (key-value coding reads the payload of the
-    /// outer box, so it must hold the value itself).
+    /// generic type is itself `Any` or `Any?`. Key-value coding reads nested values correctly
+    /// too (through a cast), so this only saves that cast for `[Any]` and `[Any?]` elements.
     @inline(__always)
     static func box<T>(_ value: T) -> Any? {
         if T.self == Any.self { return unsafeBitCast(value, to: Any.self) }
@@ -112,14 +110,6 @@ enum ValueEquality {
         guard let rhs = rhs as? T else { return nil }
         return lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
     }
-}
-
-/// The opened value of an existential, as `Any?` without nesting (see
-/// `ValueEquality.unnested(_:)`).
-func openedValue<T>(_ value: T) -> Any? {
-    if T.self == Any.self { return unsafeBitCast(value, to: Any.self) }
-    if T.self == Optional<Any>.self { return unsafeBitCast(value, to: Optional<Any>.self) }
-    return value
 }
 
 /// Numeric comparison across integer, floating-point, decimal and Boolean values.

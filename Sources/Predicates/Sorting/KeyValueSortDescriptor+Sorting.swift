@@ -1,101 +1,6 @@
 // Sorting sequences with sort descriptors: keys read once per object, then a stable index sort.
 import Foundation
 
-/// One descriptor's keys for every element, stored by kind so that comparisons are cheap.
-struct SortColumn {
-    enum Storage {
-        /// Integers, or ranks of strings compared with `compare`/`caseInsensitiveCompare`.
-        case integers([Int])
-        case general([SortKey])
-    }
-
-    let storage: Storage
-    let ascending: Bool
-    let comparison: KeyValueSortDescriptor.Comparison
-
-    static func reader(for key: String?) -> (Any?) throws -> Any? {
-        guard let key else { return { ValueEquality.normalize($0) } }
-        let read = ExpressionCompiler.keyPathReader(key, base: nil)
-        return { object in try read(object, nil) }
-    }
-
-    init<S: Sequence>(_ descriptor: KeyValueSortDescriptor, elements: S, count: Int) throws {
-        ascending = descriptor.ascending
-        comparison = descriptor.comparison
-        let reader = Self.reader(for: descriptor.key)
-        var keys: [SortKey] = []
-        keys.reserveCapacity(count)
-        var allIntegers = true
-        var allStrings = true
-        for element in elements {
-            let key = SortKey(try reader(ValueEquality.box(element)), descriptor.comparison)
-            switch key {
-            case .integer: allStrings = false
-            case .string: allIntegers = false
-            default: allIntegers = false; allStrings = false
-            }
-            keys.append(key)
-        }
-        let plain: Bool
-        switch descriptor.comparison {
-        case .compare, .caseInsensitiveCompare: plain = true
-        default: plain = false
-        }
-        if allIntegers, !keys.isEmpty {
-            storage = .integers(keys.map { if case .integer(let v) = $0 { return v } else { return 0 } })
-        } else if allStrings, plain, !keys.isEmpty {
-            storage = .integers(Self.ranks(of: keys.map { if case .string(let v) = $0 { return v } else { return "" } }))
-        } else {
-            storage = .general(keys)
-        }
-    }
-
-    /// Each string's rank among the distinct strings (equal strings share a rank), so that
-    /// the sort compares integers instead of strings.
-    static func ranks(of strings: [String]) -> [Int] {
-        var ids: [String: Int] = [:]
-        var distinct: [String] = []
-        var idOfElement: [Int] = []
-        idOfElement.reserveCapacity(strings.count)
-        for string in strings {
-            if let id = ids[string] {
-                idOfElement.append(id)
-            } else {
-                ids[string] = distinct.count
-                idOfElement.append(distinct.count)
-                distinct.append(string)
-            }
-        }
-        let order = distinct.indices.sorted { distinct[$0] < distinct[$1] }
-        var rankOfID = [Int](repeating: 0, count: distinct.count)
-        var rank = 0
-        for (position, id) in order.enumerated() {
-            if position > 0, distinct[order[position - 1]] != distinct[id] { rank += 1 }
-            rankOfID[id] = rank
-        }
-        return idOfElement.map { rankOfID[$0] }
-    }
-
-    /// A comparator of element indexes in this column's direction. The key array is captured
-    /// once, so comparing costs no reference counting.
-    func comparator() -> (Int, Int) throws -> ComparisonResult {
-        let ascending = self.ascending
-        switch storage {
-        case .integers(let keys):
-            return { a, b in
-                let (x, y) = ascending ? (keys[a], keys[b]) : (keys[b], keys[a])
-                return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
-            }
-        case .general(let keys):
-            let comparison = self.comparison
-            return { a, b in
-                let result = try SortKey.compare(keys[a], keys[b], comparison)
-                return ascending ? result : result.inverted
-            }
-        }
-    }
-}
-
 extension Sequence {
     /// The elements sorted by `descriptors`: by the first, then the second for ties, and so on
     /// (Apple: `NSArray.sortedArray(using:)`).
@@ -116,10 +21,11 @@ extension Sequence {
     ///   ``PredicateEvaluationError/incomparableValues(operation:left:right:)`` for values that cannot
     ///   be ordered against each other.
     /// - Complexity: O(*n* log *n*) comparisons, O(*n* × *d*) key reads for *d* descriptors.
+    @inlinable
     public func sorted(using descriptors: [KeyValueSortDescriptor]) throws -> [Element] {
         let elements = Array(self)
         let order = try KeyValueSorting.sortedIndices(of: elements, using: descriptors)
-        return order.map { elements[$0] }
+        return KeyValueSorting.permuted(elements, by: order)
     }
 }
 
@@ -134,13 +40,50 @@ extension Array {
     }
 }
 
+@usableFromInline
 enum KeyValueSorting {
+    /// `elements` in the order of `order` (positions into `elements`).
+    ///
+    /// Elements are read in their original order and written to their sorted places, so the
+    /// reference counting of class elements walks memory in order instead of jumping around.
+    /// Inlinable, so that it is specialized for the caller's element type.
+    @inlinable
+    static func permuted<E>(_ elements: [E], by order: [Int]) -> [E] {
+        let count = elements.count
+        let position = inversePermutation(order)
+        return [E](unsafeUninitializedCapacity: count) { buffer, initialized in
+            elements.withUnsafeBufferPointer { source in
+                position.withUnsafeBufferPointer { position in
+                    for i in 0..<count { (buffer.baseAddress! + position[i]).initialize(to: source[i]) }
+                }
+            }
+            initialized = count
+        }
+    }
+
+    /// Where each position goes: `result[order[k]] == k`.
+    @usableFromInline
+    static func inversePermutation(_ order: [Int]) -> [Int] {
+        var position = [Int](repeating: 0, count: order.count)
+        for (k, i) in order.enumerated() { position[i] = k }
+        return position
+    }
+
+    /// The positions of `elements` in sorted order (stable).
+    ///
+    /// When every column is ranked, each element's ranks and its position are packed into one
+    /// `UInt64` (when they fit), so the sort is a plain integer sort of distinct keys, stable
+    /// by construction. Otherwise the positions are sorted with a comparator over the columns,
+    /// ties broken by position.
+    @usableFromInline
     static func sortedIndices<Element>(of elements: [Element],
                                        using descriptors: [KeyValueSortDescriptor]) throws -> [Int] {
-        let columns = try descriptors.map { try SortColumn($0, elements: elements, count: elements.count).comparator() }
+        let columns = try descriptors.map { try SortColumn($0, elements: elements) }
+        if let packed = packedOrder(columns, count: elements.count) { return packed }
+        let comparators = columns.map { $0.comparator() }
         var indices = Array(elements.indices)
-        if columns.count == 2 {
-            let (first, second) = (columns[0], columns[1])
+        if comparators.count == 2 {
+            let (first, second) = (comparators[0], comparators[1])
             try indices.sort { a, b in
                 let r = try first(a, b)
                 if r != .orderedSame { return r == .orderedAscending }
@@ -151,12 +94,44 @@ enum KeyValueSorting {
             return indices
         }
         try indices.sort { a, b in
-            for column in columns {
-                let r = try column(a, b)
+            for comparator in comparators {
+                let r = try comparator(a, b)
                 if r != .orderedSame { return r == .orderedAscending }
             }
             return a < b
         }
         return indices
+    }
+
+    /// The sorted positions through packed integer keys, or nil when a column is not ranked or
+    /// the ranks and position need more than 64 bits.
+    static func packedOrder(_ columns: [SortColumn], count: Int) -> [Int]? {
+        var rankColumns: [(ranks: [Int], bits: Int)] = []
+        let positionBits = bitWidth(count)
+        var totalBits = positionBits
+        for column in columns {
+            guard case let .ranks(ranks, rankCount) = column.storage else { return nil }
+            let bits = bitWidth(rankCount)
+            totalBits += bits
+            guard totalBits <= 64 else { return nil }
+            if bits > 0 { rankColumns.append((ranks, bits)) }
+        }
+        var keys = [UInt64](repeating: 0, count: count)
+        for column in rankColumns {
+            column.ranks.withUnsafeBufferPointer { ranks in
+                keys.withUnsafeMutableBufferPointer { keys in
+                    for i in 0..<count { keys[i] = keys[i] << UInt64(column.bits) | UInt64(ranks[i]) }
+                }
+            }
+        }
+        let mask: UInt64 = positionBits == 64 ? .max : (1 << UInt64(positionBits)) - 1
+        for i in 0..<count { keys[i] = keys[i] << UInt64(positionBits) | UInt64(i) }
+        keys.sort()
+        return keys.map { Int($0 & mask) }
+    }
+
+    /// The bits needed to hold the values `0..<count`.
+    private static func bitWidth(_ count: Int) -> Int {
+        count <= 1 ? 0 : Int.bitWidth - (count - 1).leadingZeroBitCount
     }
 }

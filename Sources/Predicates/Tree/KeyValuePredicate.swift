@@ -18,7 +18,7 @@ import Synchronization
 /// once; later evaluations reuse them, so evaluating in a loop never re-reads the tree.
 ///
 /// - Important: Thread safety: a predicate is immutable and its lazily compiled form is
-///   guarded by a `Mutex`, so evaluating the same predicate from several threads is safe as long
+///   published once through an atomic reference (no lock per evaluation), so evaluating the same predicate from several threads is safe as long
 ///   as the evaluated objects are. The type is not `Sendable` because constants hold `Any`
 ///   values (for example objects passed as `%@` arguments).
 public struct KeyValuePredicate {
@@ -145,7 +145,8 @@ public struct KeyValuePredicate {
 /// The shared, immutable body of a predicate and its lazily compiled evaluator.
 final class PredicateStorage {
     let kind: KeyValuePredicate.Kind
-    let compiled = Mutex<CompiledPredicate?>(nil)
+    /// Set once, by the first evaluation (see `compiled()`).
+    let compiled = AtomicLazyReference<CompiledPredicate>()
 
     init(_ kind: KeyValuePredicate.Kind) {
         self.kind = kind
