@@ -57,6 +57,7 @@ public final class KeyValueClassDescription: @unchecked Sendable, TypeCacheEntry
         for (key, keyPath) in type.computedKeys.sorted(by: { $0.key < $1.key }) {
             add(PropertyBuilder.computed(key: key, keyPath: keyPath))
         }
+        for property in found { property.ownerIdentifier = ObjectIdentifier(type) }
         properties = found
         keys = found.map(\.key)
         index = positions

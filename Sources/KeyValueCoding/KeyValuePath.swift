@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A key path, checked once, to read from many objects (as predicates and sort descriptors do).
 ///
@@ -23,6 +24,8 @@ import Foundation
 public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// The key path text.
     public let keyPath: String
+    /// The keys, and per key a cache of the property last used for it.
+    private let steps: PathSteps?
 
     /// Checks `keyPath` and wraps it.
     ///
@@ -37,9 +40,14 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.keyPath = keyPath
+        let keys = keyPath.split(separator: ".").map(String.init)
+        steps = keys.contains { $0.hasPrefix("@") } ? nil : PathSteps(keys: keys)
     }
 
     public var description: String { keyPath }
+
+    public static func == (lhs: KeyValuePath, rhs: KeyValuePath) -> Bool { lhs.keyPath == rhs.keyPath }
+    public func hash(into hasher: inout Hasher) { hasher.combine(keyPath) }
 
     /// Reads the value at the end of the path, sorted by kind.
     ///
@@ -47,6 +55,10 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: The value; `.null` when a step gives `nil`.
     /// - Throws: ``KeyValueCodingError`` as ``KeyValue/value(forKeyPath:of:)`` does.
     public func reading(of root: Any?) throws -> KeyValueReading {
+        if let steps, let object = codableObject(in: root) {
+            let reading = object._withUnsafeGuaranteedRef { steps.reading(of: $0) }
+            if let reading { return reading }
+        }
         switch try KeyValue.walk(keyPath, from: root) {
         case .property(let object, let property): return property.reader(object)
         case .value(let value): return KeyValueReading(value)
@@ -59,6 +71,7 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: The value; `.null` when a step gives `nil`.
     /// - Throws: ``KeyValueCodingError`` as ``KeyValue/value(forKeyPath:of:)`` does.
     public func reading(of object: AnyObject) throws -> KeyValueReading {
+        if let steps, let reading = steps.reading(of: object) { return reading }
         switch try KeyValue.walk(keyPath, fromObject: object) {
         case .property(let object, let property): return property.reader(object)
         case .value(let value): return KeyValueReading(value)
@@ -72,6 +85,85 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``KeyValueCodingError`` naming the key at fault.
     public func value(of root: Any?) throws -> Any? {
         try KeyValue.walk(keyPath, from: root).value
+    }
+}
+
+/// The `KeyValueCodable` object that `value` holds directly (not through a nested
+/// existential), unretained, read from the `Optional<Any>` container without copying it: three
+/// words of inline value then the stored type's metadata, which is null for `nil` (the Swift
+/// ABI).
+@inline(__always)
+func codableObject(in value: borrowing Any?) -> Unmanaged<AnyObject>? {
+    withUnsafePointer(to: value) { container -> Unmanaged<AnyObject>? in
+        let raw = UnsafeRawPointer(container)
+        guard let metadata = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer?.self)
+        else { return nil }
+        let type = unsafeBitCast(metadata, to: Any.Type.self)
+        guard ValueKind.of(type).category == .codableObject else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(raw.load(as: UnsafeRawPointer.self))
+    }
+}
+
+/// The keys of a path without collection operators, each with a one-entry cache of the
+/// property it named in the class last seen at that step.
+///
+/// Thread safety: the caches are atomic words holding unretained pointers to properties,
+/// which live as long as the process (their class descriptions are never released); a
+/// reader checks the property's class against the object's before using it.
+final class PathSteps: Sendable {
+    let keys: [String]
+    // Set once in `init`; the memory is reached only through atomics.
+    nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<UInt>>
+
+    init(keys: [String]) {
+        self.keys = keys
+        slots = .allocate(capacity: keys.count)
+        for index in keys.indices { (slots + index).initialize(to: Atomic<UInt>(0)) }
+    }
+
+    deinit {
+        slots.deinitialize(count: keys.count)
+        slots.deallocate()
+    }
+
+    /// The property for step `index` in `object`'s class (unretained: properties live as long
+    /// as the process), or nil when the class has none.
+    @inline(__always)
+    private func property(at index: Int, of object: AnyObject) -> Unmanaged<KeyValueProperty>? {
+        let bits = slots[index].load(ordering: .acquiring)
+        if bits != 0 {
+            let cached = Unmanaged<KeyValueProperty>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+            let owner = cached._withUnsafeGuaranteedRef { $0.ownerIdentifier }
+            if owner == ObjectIdentifier(type(of: object)) { return cached }
+        }
+        return lookUp(at: index, of: object)
+    }
+
+    @inline(never)
+    private func lookUp(at index: Int, of object: AnyObject) -> Unmanaged<KeyValueProperty>? {
+        guard let property = ClassLookup.description(of: object)?.property(forKey: keys[index]) else {
+            return nil
+        }
+        let unmanaged = Unmanaged.passUnretained(property)
+        slots[index].store(UInt(bitPattern: unmanaged.toOpaque()), ordering: .releasing)
+        return unmanaged
+    }
+
+    /// Reads the path from `object` through plain properties of objects; nil when a step needs
+    /// the general walk (a value that is not an object, an undefined key).
+    func reading(of object: AnyObject) -> KeyValueReading? {
+        var current = object
+        let last = keys.count - 1
+        for index in 0..<last {
+            guard let property = property(at: index, of: current) else { return nil }
+            switch property._withUnsafeGuaranteedRef({ $0.reader(current) }) {
+            case .object(let next): current = next
+            case .null: return .null
+            default: return nil
+            }
+        }
+        guard let property = property(at: last, of: current) else { return nil }
+        return property._withUnsafeGuaranteedRef { $0.reader(current) }
     }
 }
 

@@ -31,6 +31,9 @@ public final class KeyValueProperty: @unchecked Sendable {
     public let storage: Storage
     /// Whether the property accepts `nil`.
     public let isOptional: Bool
+    /// The class whose description holds this property, set once while the description is
+    /// built (before it is shared); lets caches check a property against an object's class.
+    nonisolated(unsafe) var ownerIdentifier: ObjectIdentifier?
     /// Whether the property cannot be set (a read-only computed key).
     public var isReadOnly: Bool { setter == nil }
 
