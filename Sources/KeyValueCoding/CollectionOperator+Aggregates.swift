@@ -135,10 +135,14 @@ extension CollectionOperator {
 }
 
 /// Compares two values as `compare:` does: numbers numerically (across numeric types),
-/// strings by their characters, dates by time, other `Comparable` values of one type by `<`.
+/// strings by their characters, dates by time, enumerations with raw values by their raw
+/// values, other `Comparable` values of one type by `<`.
 ///
 /// - Returns: The order, or nil when the two cannot be compared.
 public func compareValues(_ lhs: Any, _ rhs: Any) -> ComparisonResult? {
+    // Enumerations with raw values compare by their raw values.
+    if let raw = ValueKind.of(type(of: lhs)).rawValue { return compareValues(raw(lhs), rhs) }
+    if let raw = ValueKind.of(type(of: rhs)).rawValue { return compareValues(lhs, raw(rhs)) }
     if let left = lhs as? String, let right = rhs as? String {
         return left < right ? .orderedAscending : (left == right ? .orderedSame : .orderedDescending)
     }

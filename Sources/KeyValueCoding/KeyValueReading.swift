@@ -6,7 +6,9 @@ import Foundation
 /// Predicates, sort descriptors and key-path walks read through ``KeyValueProperty/reading(of:)``
 /// and ``KeyValuePath/reading(of:)``: a stored `Int` comes back as `.number(.integer(…))`, a
 /// `String` as `.string(…)`, an object as `.object(…)`, without the cost of boxing the value
-/// into an `Any` and casting it back.
+/// into an `Any` and casting it back. A `RawRepresentable` value (an enumeration with raw
+/// values) reads as its raw value, as an `@objc` enumeration reads as a number on Apple
+/// platforms.
 public enum KeyValueReading {
     /// `nil` (or `NSNull`).
     case null
@@ -36,6 +38,8 @@ public enum KeyValueReading {
             self = .null
         } else if let unwrap = kind.unwrap {
             self = KeyValueReading(unwrap(value))
+        } else if let rawValue = kind.rawValue {
+            self = KeyValueReading(rawValue(value))
         } else if kind.isClass {
             self = .object(value as AnyObject)
         } else {

@@ -35,10 +35,18 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
     let hashable: ((Any) -> AnyHashable)?
     /// Whether the type is a class.
     let isClass: Bool
+    /// The raw value of a `RawRepresentable` value (an enumeration with raw values, an option
+    /// set), which predicates, sorting and `@min`/`@max` compare instead of the value itself.
+    let rawValue: ((Any) -> Any)?
 
     private init(type: Any.Type) {
         self.type = type
         isClass = type is AnyClass
+        if let rawType = type as? any RawRepresentable.Type {
+            rawValue = Self.rawValueReader(rawType)
+        } else {
+            rawValue = nil
+        }
         if let hashableType = type as? any Hashable.Type {
             hashable = Self.hashableMaker(hashableType)
         } else {
@@ -90,6 +98,10 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
 
     private static func keyReader<T: KeyValueCodable>(_: T.Type) -> (Any, String) throws -> Any? {
         { value, key in try loadObject(value, as: T.self).value(forKey: key) }
+    }
+
+    private static func rawValueReader<R: RawRepresentable>(_: R.Type) -> (Any) -> Any {
+        { value in (value as! R).rawValue }
     }
 
     private static func unwrapper<O: OptionalValue>(_: O.Type) -> (Any) -> Any? {

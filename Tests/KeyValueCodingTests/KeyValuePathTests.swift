@@ -99,3 +99,33 @@ struct KeyValuePathTests {
         #expect(KeyValueReading(2.5).anyValue as? Double == 2.5)
     }
 }
+
+@Suite("Enumerations with raw values")
+struct RawValueTests {
+    enum Priority: Int { case low = 0, normal = 1, high = 2 }
+    enum Kind: String { case a, b }
+    final class Task: KeyValueCodable {
+        var priority = Priority.normal
+        var kind = Kind.a
+        init(_ priority: Priority) { self.priority = priority }
+    }
+
+    @Test func readingsUseRawValues() throws {
+        let task = Task(.high)
+        guard case .number(.integer(2)) = try KeyValuePath("priority").reading(of: task) else {
+            Issue.record("expected the raw value")
+            return
+        }
+        guard case .string("a") = try KeyValuePath("kind").reading(of: task) else {
+            Issue.record("expected the raw value")
+            return
+        }
+        #expect(try task.value(forKey: "priority") as? Priority == .high)  // value(forKey:) keeps the enum
+    }
+
+    @Test func minAndMaxCompareRawValues() throws {
+        let tasks = [Task(.low), Task(.high), Task(.normal)]
+        #expect(try KeyValue.value(forKeyPath: "@max.priority", of: tasks) as? Priority == .high)
+        #expect(try KeyValue.value(forKeyPath: "@min.priority", of: tasks) as? Priority == .low)
+    }
+}
