@@ -17,8 +17,10 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownKey(String)
     /// The value cannot be stored into the key (wrong type, out of range, read-only).
     case badValue(key: String, text: String, reason: String)
-    /// The predicate of `find` could not be read or evaluated.
+    /// The predicate of `find` could not be read.
     case badPredicate(String)
+    /// The predicate of `find` was read but could not be evaluated on the movies.
+    case predicateFailed(String)
     /// The sort keys could not be used.
     case badSort(String)
 
@@ -41,6 +43,8 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot set \(key) to '\(text)': \(reason)"
         case .badPredicate(let message):
             return "bad predicate: \(message)"
+        case .predicateFailed(let message):
+            return "cannot evaluate the predicate: \(message)"
         case .badSort(let message):
             return "cannot sort: \(message)"
         }

@@ -20,7 +20,7 @@ extension TheaterSession {
             _ = try predicate.evaluate(with: Self.probe)   // unknown keys fail even with no movies
             matches = try movies.filtered(using: predicate)
         } catch {
-            throw TheaterError.badPredicate("\(error)")
+            throw TheaterError.predicateFailed("\(error)")
         }
         var lines: [String] = []
         if !matches.isEmpty { lines.append(TheaterListing.header) }
