@@ -44,8 +44,26 @@ public struct AccelerometerPlayer: Sendable {
         }
     }
 
+    /// The longest recording that may be replayed in real time: 24 hours, in seconds.
+    public static let maximumRealtimeDuration = 86_400.0
+
+    /// Checks that `recording` may be replayed in real time.
+    ///
+    /// - Parameter recording: The recording to replay.
+    /// - Throws: ``PlaybackError/tooLongForRealtime(duration:limit:)`` when it lasts longer than
+    ///   ``maximumRealtimeDuration``.
+    public static func checkRealtime(_ recording: AccelerometerRecording) throws {
+        guard recording.duration <= maximumRealtimeDuration else {
+            throw PlaybackError.tooLongForRealtime(duration: recording.duration, limit: maximumRealtimeDuration)
+        }
+    }
+
     /// A pacer that sleeps until each offset has passed since its first call, so that a replay
     /// runs at the recording's own speed.
+    ///
+    /// Offsets that are not finite or not positive do not wait; offsets beyond
+    /// ``maximumRealtimeDuration`` wait that long (check recordings with
+    /// ``checkRealtime(_:)`` first).
     ///
     /// - Returns: A pacer for ``play(into:pacer:)``. Use each pacer for one replay only.
     public static func realtimePacer() -> (Double) -> Void {
@@ -54,11 +72,26 @@ public struct AccelerometerPlayer: Sendable {
         return { offset in
             let origin = start ?? clock.now
             start = origin
-            let remaining = (origin + .seconds(offset)) - clock.now
+            guard offset.isFinite, offset > 0 else { return }
+            let remaining = (origin + .seconds(Swift.min(offset, maximumRealtimeDuration))) - clock.now
             if remaining > .zero {
                 let parts = remaining.components
                 Thread.sleep(forTimeInterval: Double(parts.seconds) + Double(parts.attoseconds) * 1e-18)
             }
+        }
+    }
+}
+
+/// A replay that cannot be made.
+public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `--realtime` was asked for a recording longer than the limit (seconds).
+    case tooLongForRealtime(duration: Double, limit: Double)
+
+    public var description: String {
+        switch self {
+        case let .tooLongForRealtime(duration, limit):
+            return "--realtime replays at the recording's own speed, and this recording lasts "
+                + "\(duration) s, more than the limit of \(limit) s (24 h); drop --realtime"
         }
     }
 }

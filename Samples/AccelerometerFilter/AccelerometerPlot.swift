@@ -88,10 +88,10 @@ public struct AccelerometerPlot: Sendable {
         var result: [Int] = []
         var start = 0
         while start < times.count {
-            let column = Int(frame.px(times[start]))
+            let column = pixelColumn(frame.px(times[start]))
             var end = start
             var low = start, high = start
-            while end < times.count, Int(frame.px(times[end])) == column {
+            while end < times.count, pixelColumn(frame.px(times[end])) == column {
                 if values[end] < values[low] { low = end }
                 if values[end] > values[high] { high = end }
                 end += 1
@@ -100,6 +100,12 @@ public struct AccelerometerPlot: Sendable {
             start = end
         }
         return result
+    }
+
+    /// The whole pixel column of `x`, clamped to ±1e9 (`Int.min` for NaN), never trapping.
+    static func pixelColumn(_ x: Double) -> Int {
+        guard !x.isNaN else { return Int.min }
+        return Int(Swift.min(Swift.max(x, -1e9), 1e9).rounded(.towardZero))
     }
 
     static func escaped(_ text: String) -> String {

@@ -5,8 +5,9 @@ import Foundation
 /// The format is the one of the bundled recordings in `Samples/Data/accelerometer/`: a header
 /// line naming the columns, then one sample per line, comma-separated, no quoting. The columns
 /// `t` (seconds), `x`, `y`, `z` (g) are required, in any order; other columns are ignored.
-/// Lines may end in LF or CRLF; blank lines are skipped (but still counted for line numbers).
-/// Times must strictly increase and there must be at least two samples.
+/// Lines may end in LF, CRLF or CR; blank lines are skipped (but still counted for line numbers).
+/// Times must strictly increase, there must be at least two samples, and the values must stay
+/// within ``RecordingLimits`` (so that the duration, the rate and the statistics are finite).
 ///
 /// ```swift
 /// let recording = try AccelerometerRecording(contentsOfFile: "walk.csv")
@@ -26,26 +27,27 @@ public struct AccelerometerRecording: Sendable, Equatable {
         guard samples.count >= 2 else {
             throw RecordingError.tooFewSamples(samples.count, line: samples.count + 2)
         }
-        for index in 1..<samples.count where !(samples[index].t > samples[index - 1].t) {
-            throw RecordingError.timeNotIncreasing(samples[index].t, previous: samples[index - 1].t,
-                                                   line: index + 2)
+        for index in samples.indices {
+            try RecordingLimits.check(samples[index], after: index > 0 ? samples[index - 1] : nil,
+                                      first: samples[0], line: index + 2)
         }
+        try RecordingLimits.checkRate(of: samples, line: samples.count + 1)
         self.samples = samples
     }
 
     /// Reads a recording from a CSV file.
     ///
     /// - Parameter path: The file's path.
-    /// - Throws: ``RecordingError/unreadable(path:reason:)`` when the file cannot be read as
-    ///   UTF-8, otherwise the errors of ``init(csv:)``.
+    /// - Throws: ``RecordingError/unreadable(path:reason:)`` saying whether there is no such
+    ///   file, the path is a directory, the file cannot be opened, or it is not UTF-8 text
+    ///   (UTF-16, binary, or an invalid byte, with its offset); otherwise the errors of
+    ///   ``init(csv:)``.
+    /// - Complexity: O(*n*) in the size of the file, which is mapped rather than copied.
     public init(contentsOfFile path: String) throws {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw RecordingError.unreadable(path: path, reason: "no readable UTF-8 file at this path")
+        let data = try RecordingFile.contents(of: path)
+        samples = try data.withUnsafeBytes { raw in
+            try RecordingParser(bytes: raw.bindMemory(to: UInt8.self)).samples()
         }
-        try self.init(csv: text)
     }
 
     /// Parses a recording from CSV text.
@@ -53,37 +55,12 @@ public struct AccelerometerRecording: Sendable, Equatable {
     /// - Parameter csv: The text of the file.
     /// - Throws: A ``RecordingError`` naming the first bad line: no header, a missing or
     ///   duplicated column, a row with the wrong number of fields, a field that is not a finite
-    ///   number, a time that does not increase, or fewer than two samples.
+    ///   number, an acceleration out of range, a time that does not increase, a time span or
+    ///   sample rate that is not finite, or fewer than two samples.
     /// - Complexity: O(*n*) in the length of the text.
     public init(csv: String) throws {
-        var columns: ColumnIndexes?
-        var samples: [AccelerometerSample] = []
-        var lineNumber = 0
-        var previousLine = 0
-        // "\r\n" is one Character in Swift, so both line endings are listed.
-        let lines = csv.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        for rawLine in lines {
-            lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-            previousLine = lineNumber
-            guard let indexes = columns else {
-                columns = try ColumnIndexes(header: fields, line: lineNumber)
-                continue
-            }
-            let sample = try indexes.sample(from: fields, line: lineNumber)
-            if let last = samples.last, !(sample.t > last.t) {
-                throw RecordingError.timeNotIncreasing(sample.t, previous: last.t, line: lineNumber)
-            }
-            samples.append(sample)
-        }
-        guard columns != nil else { throw RecordingError.empty(line: 1) }
-        guard samples.count >= 2 else {
-            throw RecordingError.tooFewSamples(samples.count, line: previousLine + 1)
-        }
-        self.samples = samples
+        var text = csv
+        samples = try text.withUTF8 { try RecordingParser(bytes: $0).samples() }
     }
 
     /// The time from the first sample to the last, in seconds.
@@ -94,7 +71,7 @@ public struct AccelerometerRecording: Sendable, Equatable {
 }
 
 /// Where the required columns are in each row.
-private struct ColumnIndexes {
+struct ColumnIndexes {
     static let required = ["t", "x", "y", "z"]
     let count: Int
     let t: Int, x: Int, y: Int, z: Int
@@ -113,20 +90,5 @@ private struct ColumnIndexes {
         x = positions["x"] ?? 0
         y = positions["y"] ?? 0
         z = positions["z"] ?? 0
-    }
-
-    func sample(from fields: [String], line: Int) throws -> AccelerometerSample {
-        guard fields.count == count else {
-            throw RecordingError.wrongFieldCount(expected: count, found: fields.count, line: line)
-        }
-        return AccelerometerSample(t: try number(fields[t], "t", line), x: try number(fields[x], "x", line),
-                                   y: try number(fields[y], "y", line), z: try number(fields[z], "z", line))
-    }
-
-    private func number(_ text: String, _ column: String, _ line: Int) throws -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw RecordingError.notANumber(text, column: column, line: line)
-        }
-        return value
     }
 }

@@ -7,8 +7,11 @@ public enum FilterCommand {
     ///
     /// - Parameter options: The parsed options.
     /// - Returns: The summary table, followed by the names of the files written.
-    /// - Throws: ``InputFileError`` for a bad input file, ``OutputError`` when an output file
-    ///   cannot be written, ``PipelineError`` if the observation path loses readings.
+    /// - Throws: ``InputFileError`` for a bad input file, ``FilterSettingsError`` when the
+    ///   cutoff gives no usable filter coefficient at the recording's rate,
+    ///   ``PlaybackError`` for `--realtime` with a recording longer than 24 hours,
+    ///   ``OutputError`` when an output file cannot be written, ``PipelineError`` if the
+    ///   observation path loses readings.
     public static func run(_ options: FilterCommandOptions) throws -> String {
         let path = options.input ?? BundledRecordings.path(of: BundledRecordings.default50Hz)
         let recording: AccelerometerRecording
@@ -18,6 +21,8 @@ public enum FilterCommand {
             throw InputFileError(path: path, error: error)
         }
         let settings = options.settings(rate: recording.rate)
+        try settings.validate()
+        if options.realtime { try AccelerometerPlayer.checkRealtime(recording) }
         let pacer = options.realtime ? AccelerometerPlayer.realtimePacer() : nil
         let run = try FilterPipeline.run(recording, settings: settings, pacer: pacer)
         var report = run.summary(input: path, rate: recording.rate)

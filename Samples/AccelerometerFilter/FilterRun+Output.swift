@@ -16,8 +16,8 @@ extension FilterRun {
             "input       \(input)",
             "filter      \(settings.summary)",
             "samples     \(raw.count)",
-            "duration    \(String(format: "%.3f", duration)) s",
-            "rate        \(String(format: "%.3f", rate)) Hz",
+            "duration    \(Self.number(duration, decimals: 3)) s",
+            "rate        \(Self.number(rate, decimals: 3)) Hz",
             "",
             Self.row(["axis", "raw mean", "raw sd", "filtered mean", "filtered sd"]),
         ]
@@ -25,7 +25,7 @@ extension FilterRun {
             let before = rawStatistics[index]
             let after = filteredStatistics[index]
             let values = [before.mean, before.standardDeviation, after.mean, after.standardDeviation]
-            lines.append(Self.row([name] + values.map { String(format: "%.5f", $0) }))
+            lines.append(Self.row([name] + values.map { Self.number($0, decimals: 5) }))
         }
         lines.append("")
         lines.append("throughput  \(Self.grouped(throughput)) samples/s through key-value observation "
@@ -47,6 +47,15 @@ extension FilterRun {
         return text
     }
 
+    /// `value` with `decimals` digits after the point; in `%.5g` form (`1.2346e+12`) when that
+    /// would take more than 12 characters or show a non-zero value as zero, so that every
+    /// number fits its column.
+    static func number(_ value: Double, decimals: Int) -> String {
+        let magnitude = abs(value)
+        let fixed = value == 0 || (magnitude < 1e7 && magnitude >= 0.5 * pow(10, Double(-decimals)))
+        return String(format: fixed ? "%.\(decimals)f" : "%.5g", value)
+    }
+
     /// A table row: the first cell left-aligned in 4 columns, the others right-aligned in 15.
     static func row(_ cells: [String]) -> String {
         var line = cells[0].padding(toLength: 4, withPad: " ", startingAt: 0)
@@ -58,6 +67,7 @@ extension FilterRun {
 
     /// `1234567.8` → `"1,234,568"`.
     static func grouped(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.3g", value) }
         let digits = String(Int(value.rounded()))
         var result = ""
         for (index, digit) in digits.enumerated() {

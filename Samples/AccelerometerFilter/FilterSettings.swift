@@ -72,6 +72,17 @@ public struct FilterSettings: Sendable, Hashable {
         }
     }
 
+    /// Checks that ``coefficient`` is usable: a number greater than 0 and at most 1.
+    ///
+    /// Extreme cutoffs against the sample rate break it: a cutoff of 1e-320 Hz makes RC
+    /// infinite, so the RC high-pass's alpha is `nan` and the RC low-pass's is 0.
+    ///
+    /// - Throws: ``FilterSettingsError/unusableCoefficient(_:settings:)``.
+    public func validate() throws {
+        let c = coefficient
+        guard c > 0, c <= 1 else { throw FilterSettingsError.unusableCoefficient(c, settings: self) }
+    }
+
     /// The alpha for one step.
     ///
     /// Without ``adaptive`` it is ``coefficient``. With it, d = clamp(|‖out‖ − ‖a‖| / 0.02 − 1, 0, 1),
@@ -155,4 +166,20 @@ public struct FilterState: Sendable, Hashable {
 
     /// Creates the zero state.
     public init() {}
+}
+
+/// Filter settings that cannot filter.
+public enum FilterSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The coefficient derived from the settings is not in (0, 1].
+    case unusableCoefficient(Double, settings: FilterSettings)
+
+    public var description: String {
+        switch self {
+        case let .unusableCoefficient(coefficient, settings):
+            let given = settings.kind == .lowpass ? "--factor \(settings.factor)" : "--cutoff \(settings.cutoff) Hz"
+            return "\(given) with a sample rate of \(settings.rate) Hz gives the \(settings.kind.rawValue) "
+                + "filter coefficient \(coefficient), which must be greater than 0 and at most 1; "
+                + "choose a cutoff nearer the sample rate"
+        }
+    }
 }

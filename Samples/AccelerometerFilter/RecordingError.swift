@@ -18,6 +18,13 @@ public enum RecordingError: Error, Equatable, Sendable {
     case timeNotIncreasing(Double, previous: Double, line: Int)
     /// Fewer than two samples: the sample rate cannot be computed.
     case tooFewSamples(Int, line: Int)
+    /// An acceleration beyond ±``RecordingLimits/maximumAcceleration`` g.
+    case valueOutOfRange(Double, column: String, line: Int)
+    /// The time from the first sample to this line's is not a finite `Double`.
+    case timeSpanOverflow(line: Int)
+    /// The times are so close that the sample rate is not a finite number
+    /// (`line` is the last sample's).
+    case rateNotFinite(samples: Int, duration: Double, line: Int)
 
     /// The line the error refers to, or `nil` when the file could not be read.
     public var line: Int? {
@@ -25,7 +32,8 @@ public enum RecordingError: Error, Equatable, Sendable {
         case .unreadable: return nil
         case let .empty(line), let .missingColumn(_, line), let .duplicateColumn(_, line),
              let .wrongFieldCount(_, _, line), let .notANumber(_, _, line),
-             let .timeNotIncreasing(_, _, line), let .tooFewSamples(_, line):
+             let .timeNotIncreasing(_, _, line), let .tooFewSamples(_, line),
+             let .valueOutOfRange(_, _, line), let .timeSpanOverflow(line), let .rateNotFinite(_, _, line):
             return line
         }
     }
@@ -51,6 +59,15 @@ extension RecordingError: CustomStringConvertible {
         case let .tooFewSamples(count, line):
             return "line \(line): the recording has \(count) sample\(count == 1 ? "" : "s"); "
                 + "at least 2 are needed to compute the sample rate"
+        case let .valueOutOfRange(value, column, line):
+            return "line \(line): \(column) = \(value) g is outside the accepted range "
+                + "±\(RecordingLimits.maximumAcceleration) g"
+        case let .timeSpanOverflow(line):
+            return "line \(line): the time from the first sample to this one is too large to compute "
+                + "(it overflows a Double)"
+        case let .rateNotFinite(count, duration, line):
+            return "line \(line): \(count) samples over \(duration) s give a sample rate that is not "
+                + "a finite number; the times are too close together"
         }
     }
 }

@@ -11,6 +11,15 @@ import Synchronization
 /// whose key path is the probed one counts (a computed property that reads `@Observed`
 /// properties is not taken for one of them). Names are cached, so each key path is probed once
 /// per process.
+///
+/// The probe reads the live object, so it reads only key paths that can be a single
+/// `@Observed` property: one computed component (no subscript or property after it, no
+/// optional chaining), whose value type is the value type of at least one `@Observed` property
+/// of the class. Any other key path with a computed component (`\.list[0]`, `\.list.count`,
+/// `\.items.first`) is refused without being evaluated, so the probe cannot trap or run code
+/// with side effects through it. A plain computed property or a subscript of the class itself
+/// whose type matches an `@Observed` property's is read once; list such properties in
+/// `computedKeys` (checked first) to name them without any read.
 @usableFromInline
 enum KeyPathProbe {
     private static let activeCount = Atomic<Int>(0)
@@ -45,7 +54,11 @@ enum KeyPathProbe {
             name = dottedPath(of: description)
         } else if let codable = object as? any KeyValueCodable {
             let type = type(of: codable)
-            name = computedKeyName(for: keyPath, in: type) ?? probedKey(for: keyPath, on: object, in: type)
+            name = computedKeyName(for: keyPath, in: type)
+            if name == nil, isSingleComputedComponent(description, root: Root.self, value: Value.self),
+               hasObservedProperty(of: Value.self, in: type) {
+                name = probedKey(for: keyPath, on: object, in: type)
+            }
         }
         guard let name, !name.isEmpty else {
             throw KeyValueObservingError.unsupportedKeyPath(description)
@@ -68,6 +81,30 @@ enum KeyPathProbe {
             if case .wrapped(let offset, _) = property.storage, offset == read.offset { return property.key }
         }
         return nil
+    }
+
+    /// Whether `description` is that of a key path with exactly one computed component:
+    /// `\Root.<computed 0x0123456789abcdef (Value)>`, nothing before or after it.
+    static func isSingleComputedComponent(_ description: String, root: Any.Type, value: Any.Type) -> Bool {
+        let prefix = "\\\(String(describing: root)).<computed 0x"
+        let suffix = " (\(String(describing: value)))>"
+        guard description.hasPrefix(prefix), description.hasSuffix(suffix),
+              description.utf8.count > prefix.utf8.count + suffix.utf8.count else { return false }
+        let address = description.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count)
+        return address.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        }
+    }
+
+    /// Whether `type` has an `@Observed` property whose values are of type `value`.
+    private static func hasObservedProperty<Value>(of value: Value.Type, in type: any KeyValueCodable.Type) -> Bool {
+        let wanted = ObjectIdentifier(Observed<Value>.self)
+        return KeyValueClassDescription.of(type).properties.contains { property in
+            if case .wrapped(_, let wrapperType) = property.storage { return ObjectIdentifier(wrapperType) == wanted }
+            return false
+        }
     }
 
     /// `\Person.department?.name` → `department.name`.

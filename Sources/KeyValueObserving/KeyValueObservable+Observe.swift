@@ -1,3 +1,4 @@
+import Foundation
 import KeyValueCoding
 
 extension KeyValueObservable {
@@ -148,16 +149,40 @@ enum KeyPathParser {
                 throw KeyValueObservingError.collectionOperatorNotObservable(key, keyPath: keyPath)
             }
         }
-        var current: (any KeyValueCodable)? = root
-        for key in components {
-            guard let object = current else { break }
-            do {
-                current = flattenOptional(try object.value(forKey: key)) as? any KeyValueCodable
-            } catch KeyValueCodingError.undefinedKey {
-                throw KeyValueObservingError.undefinedKey(key, keyPath: keyPath,
-                                                          type: String(reflecting: type(of: object)))
-            }
+        var current: Any? = root
+        for (index, key) in components.enumerated() {
+            guard let value = current else { break }
+            current = try validatedValue(of: value, key: key, isLast: index == components.count - 1,
+                                         previousKey: index > 0 ? components[index - 1] : nil,
+                                         keyPath: keyPath)
         }
         return components
+    }
+
+    /// Reads `key` of `value` (an object or any other value) while checking a key path.
+    ///
+    /// - Throws: ``KeyValueObservingError/undefinedKey(_:keyPath:type:)`` when `value` has no
+    ///   `key`; ``KeyValueObservingError/notObservableThroughCollection(_:keyPath:)`` when
+    ///   `value` is an array or a set (the value of `previousKey`).
+    private static func validatedValue(of value: Any, key: String, isLast: Bool, previousKey: String?,
+                                       keyPath: String) throws -> Any? {
+        let object = value as? any KeyValueCodable
+        if object == nil, let previousKey, isCollection(value) {
+            throw KeyValueObservingError.notObservableThroughCollection(previousKey, keyPath: keyPath)
+        }
+        do {
+            let next = try object.map { try $0.value(forKey: key) } ?? KeyValue.value(forKey: key, of: value)
+            return isLast ? nil : flattenOptional(next)
+        } catch KeyValueCodingError.undefinedKey {
+            throw KeyValueObservingError.undefinedKey(key, keyPath: keyPath,
+                                                      type: String(reflecting: type(of: value)))
+        }
+    }
+
+    /// Whether `value` is an array or a set (Swift's or Foundation's).
+    private static func isCollection(_ value: Any) -> Bool {
+        if value is NSArray || value is NSSet || value is NSOrderedSet { return true }
+        let style = Mirror(reflecting: value).displayStyle
+        return style == .collection || style == .set
     }
 }

@@ -9,6 +9,10 @@ public enum KeyValueObservingError: Error, Equatable, Sendable {
     case undefinedKey(String, keyPath: String, type: String)
     /// Collection operators (`@count`, `@sum`, ...) cannot be observed (as on Apple platforms).
     case collectionOperatorNotObservable(String, keyPath: String)
+    /// The value of `key` is an array or a set and the key path goes on through it: key paths
+    /// through to-many values are not observable (as on Apple platforms, where arrays and sets
+    /// do not accept observers). Observe the collection's key itself instead.
+    case notObservableThroughCollection(String, keyPath: String)
     /// A typed key path could not be turned into a key-value coding key path (for example a
     /// computed property that is not an `@Observed` property or a listed computed key).
     case unsupportedKeyPath(String)
@@ -25,6 +29,9 @@ extension KeyValueObservingError: CustomStringConvertible {
             return "cannot observe '\(path)': \(type) has no key '\(key)'"
         case let .collectionOperatorNotObservable(op, path):
             return "cannot observe '\(path)': the collection operator '\(op)' is not observable"
+        case let .notObservableThroughCollection(key, path):
+            return "cannot observe '\(path)': the value of '\(key)' is a collection, and key paths "
+                + "through arrays and sets are not observable; observe '\(key)' itself"
         case let .unsupportedKeyPath(path):
             return "the key path \(path) has no key-value coding name"
         case let .observerNotRegistered(path):

@@ -63,8 +63,16 @@ final class KeyObservers: Sendable {
     ///   - old: The value before the change.
     ///   - new: The value after the change.
     ///   - store: Performs the store.
+    /// When the thread is already ``KeyValueObservingDiagnostics/maximumNestingDepth``
+    /// notifications deep, only stores and reports the suppressed notification.
     @usableFromInline
     func notifyingSet(object: AnyObject, old: Any, new: Any, store: () -> Void) {
+        guard let depth = NotificationDepth.enter() else {
+            store()
+            KeyValueObservingDiagnostics.reportSuppressed(key: key, object: object)
+            return
+        }
+        defer { NotificationDepth.leave(depth) }
         let (nodes, isSimple) = state.withTrackedLock(self) { ($0.nodes, $0.isSimple) }
         if isSimple {
             store()
@@ -92,6 +100,13 @@ final class KeyObservers: Sendable {
     /// Announces a change (Apple: `willChangeValueForKey:` and relatives).
     func willChange(object: AnyObject, kind: KeyValueChangeKind, indexes: IndexSet?,
                     setMutation: SetMutation? = nil) {
+        guard let depth = NotificationDepth.enter() else {
+            // Too deep: the matching didChange finds nothing to deliver.
+            let empty = PendingChange(kind: kind, indexes: indexes, setMutation: setMutation, entries: [])
+            state.withTrackedLock(self) { $0.pending.append(empty) }
+            return
+        }
+        defer { NotificationDepth.leave(depth) }
         let nodes = state.withTrackedLock(self) { $0.nodes }
         let pending = prepare(nodes, object: object, kind: kind, indexes: indexes,
                               setMutation: setMutation, suppliedOld: nil)
@@ -102,6 +117,11 @@ final class KeyObservers: Sendable {
     /// Does nothing without a matching announcement.
     func didChange(object: AnyObject) {
         guard let pending = state.withTrackedLock(self, { $0.pending.popLast() }) else { return }
+        guard let depth = NotificationDepth.enter() else {
+            KeyValueObservingDiagnostics.reportSuppressed(key: key, object: object)
+            return
+        }
+        defer { NotificationDepth.leave(depth) }
         finish(pending, object: object, suppliedNew: nil)
     }
 

@@ -82,13 +82,18 @@ final class Registration: @unchecked Sendable {
     }
 }
 
-/// Reads `path` starting at `object`, through key-value coding. Stops with `nil` at a `nil`
-/// link, a link that is not key-value coding compliant, or an undefined key.
+/// Reads `path` starting at `object`, through key-value coding: objects answer for themselves,
+/// other values (structs, enums, dictionaries) as ``KeyValue/value(forKey:of:)`` reads them.
+/// Stops with `nil` at a `nil` link or an undefined key.
 func valueAlong(_ object: AnyObject, _ path: ArraySlice<String>) -> Any? {
     var current: Any? = object
     for key in path {
-        guard let codable = current as? any KeyValueCodable else { return nil }
-        current = flattenOptional(try? codable.value(forKey: key))
+        guard let value = current else { return nil }
+        if let codable = value as? any KeyValueCodable {
+            current = flattenOptional(try? codable.value(forKey: key))
+        } else {
+            current = flattenOptional(try? KeyValue.value(forKey: key, of: value))
+        }
     }
     return current
 }

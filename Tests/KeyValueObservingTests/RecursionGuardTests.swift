@@ -1,0 +1,100 @@
+import Foundation
+import KeyValueCoding
+import Synchronization
+import Testing
+@testable import KeyValueObserving
+
+/// Serialises the tests that change the process-wide nesting settings.
+@Suite("Recursion guard", .serialized)
+struct RecursionGuardTests {
+    final class Counter: KeyValueObservable, @unchecked Sendable {
+        // @unchecked: used by one thread at a time (the test's thread).
+        @Observed var value = 0
+        var manual = 0
+    }
+
+    /// Runs `body` on a thread with a 32 MB stack, so the depth reached does not depend on the
+    /// test runner's thread.
+    private func onLargeStack(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.stackSize = 32 << 20
+        thread.start()
+        done.wait()
+    }
+
+    @Test func settingAPropertyInItsOwnHandlerStopsAtTheNestingLimit() throws {
+        let counter = Counter()
+        let calls = Atomic<Int>(0)
+        let events = Mutex<[KeyValueNestingLimitEvent]>([])
+        KeyValueObservingDiagnostics.setNestingLimitHandler { event in events.withLock { $0.append(event) } }
+        defer { KeyValueObservingDiagnostics.setNestingLimitHandler(nil) }
+        let token = try counter.observe("value") { object, _ in
+            calls.add(1, ordering: .relaxed)
+            object.value += 1
+        }
+        let limit = KeyValueObservingDiagnostics.maximumNestingDepth
+        let before = KeyValueObservingDiagnostics.suppressedNotificationCount
+        onLargeStack { counter.value = 1 }
+        token.invalidate()
+        #expect(calls.load(ordering: .relaxed) == limit)
+        #expect(counter.value == limit + 1)
+        #expect(KeyValueObservingDiagnostics.suppressedNotificationCount == before + 1)
+        let event = try #require(events.withLock { $0.first })
+        #expect(event.key == "value")
+        #expect(event.depth == limit)
+        #expect(event.objectType == String(reflecting: Counter.self))
+    }
+
+    @Test func manualNotificationInItsOwnHandlerStopsAtTheNestingLimit() throws {
+        let counter = Counter()
+        let calls = Atomic<Int>(0)
+        KeyValueObservingDiagnostics.setNestingLimitHandler { _ in }
+        defer { KeyValueObservingDiagnostics.setNestingLimitHandler(nil) }
+        let token = try counter.observe("manual") { object, _ in
+            calls.add(1, ordering: .relaxed)
+            object.willChangeValue(forKey: "manual")
+            object.manual += 1
+            object.didChangeValue(forKey: "manual")
+        }
+        onLargeStack {
+            counter.willChangeValue(forKey: "manual")
+            counter.manual = 1
+            counter.didChangeValue(forKey: "manual")
+        }
+        token.invalidate()
+        #expect(calls.load(ordering: .relaxed) == KeyValueObservingDiagnostics.maximumNestingDepth)
+    }
+
+    @Test func nestingDepthIsResetAfterEachChange() throws {
+        let counter = Counter()
+        let calls = Atomic<Int>(0)
+        let token = try counter.observe("value") { _, _ in calls.add(1, ordering: .relaxed) }
+        for step in 1...(KeyValueObservingDiagnostics.maximumNestingDepth + 10) { counter.value = step }
+        token.invalidate()
+        #expect(calls.load(ordering: .relaxed) == KeyValueObservingDiagnostics.maximumNestingDepth + 10)
+    }
+
+    @Test func lowerLimitIsHonoured() throws {
+        let counter = Counter()
+        let calls = Atomic<Int>(0)
+        let saved = KeyValueObservingDiagnostics.maximumNestingDepth
+        KeyValueObservingDiagnostics.maximumNestingDepth = 10
+        KeyValueObservingDiagnostics.setNestingLimitHandler { _ in }
+        defer {
+            KeyValueObservingDiagnostics.maximumNestingDepth = saved
+            KeyValueObservingDiagnostics.setNestingLimitHandler(nil)
+        }
+        let token = try counter.observe("value") { object, _ in
+            calls.add(1, ordering: .relaxed)
+            object.value += 1
+        }
+        counter.value = 1
+        token.invalidate()
+        #expect(calls.load(ordering: .relaxed) == 10)
+        #expect(counter.value == 11)
+    }
+}
