@@ -1,0 +1,22 @@
+import Testing
+import UndoManagement
+
+/// Docs/Undo.md's value-type example, kept compiling and true.
+@Suite("Undo guide: value types")
+struct ValueTypeGuideExampleTests {
+    @Test func valueTypeExampleUndoesAndRedoes() throws {
+        let history = UndoHistory(notificationCenter: nil)
+        var volume = 0
+        func setVolume(_ new: Int) {
+            let old = volume
+            history.registerUndo { setVolume(old) }   // undoing registers the redo the same way
+            volume = new
+        }
+        setVolume(5)
+        try history.closeEventGroup()
+        try history.undo()
+        #expect(volume == 0)
+        try history.redo()
+        #expect(volume == 5)
+    }
+}
