@@ -31,6 +31,11 @@ enum ComparisonCompiler {
         let options = comparison.options
         if let constant = ExpressionCompiler.constantValue(of: comparison.rightExpression) {
             let test = try ReadingComparison.specialized(op, options: options, constant: constant)
+            if case .keyPath(let keyPath) = comparison.leftExpression {
+                // The common case (`age > 30`): read the key path straight into the test.
+                let reader = KeyPathReader(keyPath)
+                return { object, _ in try test(try reader.reading(of: object)) }
+            }
             return { object, scope in try test(try left(object, scope)) }
         }
         if let right = try ExpressionCompiler.readingClosure(comparison.rightExpression) {
