@@ -132,5 +132,12 @@ public final class KeyValueClassDescription: @unchecked Sendable, TypeCacheEntry
         cache.entry(for: type) { _ in KeyValueClassDescription(type: type) }
     }
 
+    /// The description of `type`, unretained (descriptions live as long as the process), for
+    /// hot paths that use it through `_withUnsafeGuaranteedRef`.
+    @inline(__always)
+    static func unmanaged(of type: any KeyValueCodable.Type) -> Unmanaged<KeyValueClassDescription> {
+        cache.unmanagedEntry(for: type) { _ in KeyValueClassDescription(type: type) }
+    }
+
     private static let cache = TypeCache<KeyValueClassDescription>()
 }

@@ -2,21 +2,23 @@ import Foundation
 
 extension KeyValueCodable {
     public func value(forKey key: String) throws -> Any? {
-        let description = KeyValueClassDescription.of(type(of: self))
-        if let property = description.property(forKey: key) {
-            return property.value(of: self)
+        let found = KeyValueClassDescription.unmanaged(of: type(of: self))
+            ._withUnsafeGuaranteedRef { $0.property(forKey: key).map { Unmanaged.passUnretained($0) } }
+        if let found {
+            return found._withUnsafeGuaranteedRef { $0.value(of: self) }
         }
         if key == "self" { return self }  // as NSObject's `self` method answers
         return try value(forUndefinedKey: key)
     }
 
     public func setValue(_ value: Any?, forKey key: String) throws {
-        let description = KeyValueClassDescription.of(type(of: self))
-        guard let property = description.property(forKey: key) else {
+        let found = KeyValueClassDescription.unmanaged(of: type(of: self))
+            ._withUnsafeGuaranteedRef { $0.property(forKey: key).map { Unmanaged.passUnretained($0) } }
+        guard let found else {
             try setValue(value, forUndefinedKey: key)
             return
         }
-        try property.setValue(value, on: self)
+        try found._withUnsafeGuaranteedRef { try $0.setValue(value, on: self) }
     }
 
     public func value(forUndefinedKey key: String) throws -> Any? {

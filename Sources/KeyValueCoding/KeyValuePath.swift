@@ -55,9 +55,9 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: The value; `.null` when a step gives `nil`.
     /// - Throws: ``KeyValueCodingError`` as ``KeyValue/value(forKeyPath:of:)`` does.
     public func reading(of root: Any?) throws -> KeyValueReading {
-        if let steps, let object = codableObject(in: root) {
-            let reading = object._withUnsafeGuaranteedRef { steps.reading(of: $0) }
-            if let reading { return reading }
+        if let object = codableObject(in: root),
+           let reading = object._withUnsafeGuaranteedRef({ steps?.reading(of: $0) }) {
+            return reading
         }
         switch try KeyValue.walk(keyPath, from: root) {
         case .property(let object, let property): return property.reader(object)
@@ -98,8 +98,7 @@ func codableObject(in value: borrowing Any?) -> Unmanaged<AnyObject>? {
         let raw = UnsafeRawPointer(container)
         guard let metadata = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer?.self)
         else { return nil }
-        let type = unsafeBitCast(metadata, to: Any.Type.self)
-        guard ValueKind.of(type).category == .codableObject else { return nil }
+        guard ValueKind.isCodableObject(unsafeBitCast(metadata, to: Any.Type.self)) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(raw.load(as: UnsafeRawPointer.self))
     }
 }
@@ -194,7 +193,8 @@ final class ClassLookup: TypeCacheEntry {
 
     @inline(__always)
     static func description(of object: AnyObject) -> KeyValueClassDescription? {
-        cache.entry(for: Swift.type(of: object)) { ClassLookup(type: $0) }.description
+        cache.unmanagedEntry(for: Swift.type(of: object)) { ClassLookup(type: $0) }
+            ._withUnsafeGuaranteedRef { $0.description }
     }
 
     private static let cache = TypeCache<ClassLookup>()

@@ -28,16 +28,22 @@ final class TypeCache<Entry: TypeCacheEntry>: Sendable {
     /// Returns the entry for `type`, calling `build` (outside the lock) when there is none yet.
     @inline(__always)
     func entry(for type: Any.Type, build: (Any.Type) -> Entry) -> Entry {
+        unmanagedEntry(for: type, build: build).takeUnretainedValue()
+    }
+
+    /// The entry for `type`, unretained: entries live as long as the process, so a hot path can
+    /// use it through `_withUnsafeGuaranteedRef` without reference counting.
+    @inline(__always)
+    func unmanagedEntry(for type: Any.Type, build: (Any.Type) -> Entry) -> Unmanaged<Entry> {
         let identifier = ObjectIdentifier(type)
         let bits = UInt(bitPattern: identifier)  // metadata address: no hashing needed
         let slot = Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 13)) & (slotCount - 1)
         let stored = slots[slot].load(ordering: .acquiring)
         if stored != 0 {
             let cached = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!)
-                .takeUnretainedValue()
-            if ObjectIdentifier(cached.cachedType) == identifier { return cached }
+            if cached._withUnsafeGuaranteedRef({ ObjectIdentifier($0.cachedType) }) == identifier { return cached }
         }
-        return slowEntry(for: type, slot: slot, build: build)
+        return Unmanaged.passUnretained(slowEntry(for: type, slot: slot, build: build))
     }
 
     @inline(never)

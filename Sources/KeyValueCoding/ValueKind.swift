@@ -122,6 +122,13 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
         cache.entry(for: type) { ValueKind(type: $0) }
     }
 
+    /// Whether values of `type` are `KeyValueCodable` objects, without reference counting.
+    @inline(__always)
+    static func isCodableObject(_ type: Any.Type) -> Bool {
+        cache.unmanagedEntry(for: type) { ValueKind(type: $0) }
+            ._withUnsafeGuaranteedRef { $0.category == .codableObject }
+    }
+
     private static let cache = TypeCache<ValueKind>()
 }
 
