@@ -129,3 +129,38 @@ struct RawValueTests {
         #expect(try KeyValue.value(forKeyPath: "@min.priority", of: tasks) as? Priority == .low)
     }
 }
+
+@Suite("KeyValuePath from several threads")
+struct KeyValuePathConcurrencyTests {
+    // @unchecked Sendable: the test only reads these objects once they are built.
+    final class Leaf: KeyValueCodable, @unchecked Sendable {
+        var name = "leaf"
+    }
+    class Base: KeyValueCodable, @unchecked Sendable {
+        var child = Leaf()
+        var count = 1
+    }
+    final class Derived: Base, @unchecked Sendable {
+        var extra = 2
+    }
+
+    @Test func sharedPathsReadFromManyThreadsAndClasses() async {
+        let path = try! KeyValuePath("child.name")
+        let count = try! KeyValuePath("count")
+        let objects: [Base] = (0..<64).map { $0 % 2 == 0 ? Base() : Derived() }
+        await withTaskGroup(of: Bool.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var ok = true
+                    for round in 0..<2_000 {
+                        let object = objects[(worker + round) % objects.count]
+                        if case .string("leaf") = try! path.reading(of: object) {} else { ok = false }
+                        if case .number(.integer(1)) = try! count.reading(of: object as Any) {} else { ok = false }
+                    }
+                    return ok
+                }
+            }
+            for await ok in group { #expect(ok) }
+        }
+    }
+}
