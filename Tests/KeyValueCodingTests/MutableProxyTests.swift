@@ -99,3 +99,32 @@ struct MutableProxyTests {
         #expect(recorder.log.count == 2)  // a rejected value sends nothing
     }
 }
+
+@Suite("Key-path forms of validation and proxies")
+struct KeyPathFormsTests {
+    @Test func validateThroughAPath() throws {
+        let ada = Employee(name: "Ada")
+        let division = Division()
+        division.head = ada
+        var value: Any? = 200
+        try division.validateValue(&value, forKeyPath: "head.age")
+        #expect(value as? Int == 150)
+        value = -1
+        #expect(throws: KeyValueCodingError.self) { try division.validateValue(&value, forKeyPath: "head.age") }
+        division.head = nil
+        try division.validateValue(&value, forKeyPath: "head.age")  // nothing to validate
+        #expect(throws: KeyValueCodingError.self) { try division.validateValue(&value, forKeyPath: "head..age") }
+    }
+
+    @Test func proxiesThroughAPath() throws {
+        let ada = Employee(name: "Ada")
+        let division = Division()
+        division.head = ada
+        try division.mutableArrayValue(forKeyPath: "head.tags").append("x")
+        try division.mutableSetValue(forKeyPath: "head.skills").insert("swift")
+        #expect(ada.tags == ["x"] && ada.skills == ["swift"])
+        division.head = nil
+        #expect(throws: KeyValueCodingError.self) { try division.mutableArrayValue(forKeyPath: "head.tags") }
+        #expect(throws: KeyValueCodingError.self) { try division.mutableArrayValue(forKeyPath: "name.count") }
+    }
+}
