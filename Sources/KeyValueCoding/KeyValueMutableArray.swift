@@ -47,7 +47,9 @@ extension KeyValueCodable {
 ///
 /// Reading goes to the property each time, so the proxy always shows the current elements.
 /// Every edit sends to-many change notifications for its key (see
-/// ``KeyValueCodable/mutableArrayValue(forKey:)``).
+/// ``KeyValueCodable/mutableArrayValue(forKey:)``). A stored array property is edited in
+/// place (an append costs what `Array.append` costs); other array properties are read, edited
+/// and stored back.
 ///
 /// Thread safety: not thread-safe; use it where you would use the object.
 public final class KeyValueMutableArray: RandomAccessCollection {
@@ -56,84 +58,80 @@ public final class KeyValueMutableArray: RandomAccessCollection {
     /// The key of the property.
     public var key: String { property.key }
     private let property: KeyValueProperty
+    private let editor: any ArrayEditing
 
     init(object: any KeyValueCodable, property: KeyValueProperty) {
         self.object = object
         self.property = property
+        editor = makeArrayEditor(for: property)
     }
 
     /// The property's current elements (`nil` elements of an optional element type stay `nil`).
-    public var elements: [Any?] {
-        (property.value(of: object) as? any KeyValueCollection)?.keyValueElements ?? []
-    }
+    public var elements: [Any?] { editor.elements(of: object, property: property) }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { elements.count }
+    public var endIndex: Int { editor.count(of: object, property: property) }
 
     /// The element at `position`.
-    public subscript(position: Int) -> Any? { elements[position] }
+    public subscript(position: Int) -> Any? { editor.element(at: position, of: object, property: property) }
 
     /// Inserts `element` at `index` (0...count), sending an insertion notification.
     /// - Throws: ``KeyValueCodingError`` for an index out of range or an element of the wrong type.
     public func insert(_ element: Any?, at index: Int) throws {
-        try checkIndex(index, limit: elements.count + 1)
+        try checkIndex(index, limit: count + 1)
         try insert([element], at: IndexSet(integer: index))
     }
 
     /// Appends `element`, sending an insertion notification.
     /// - Throws: ``KeyValueCodingError`` for an element of the wrong type.
     public func append(_ element: Any?) throws {
-        try insert(element, at: elements.count)
+        try insert(element, at: count)
     }
 
     /// Inserts `newElements` so that they end up at `indexes` (as `insertObjects:atIndexes:`).
     /// - Throws: ``KeyValueCodingError`` when the counts differ, an index is out of range, or
     ///   an element has the wrong type.
     public func insert(_ newElements: [Any?], at indexes: IndexSet) throws {
-        var current = elements
         guard newElements.count == indexes.count else {
             throw failure("\(newElements.count) elements for \(indexes.count) indexes")
         }
         guard !indexes.isEmpty else { return }
-        guard fits(indexes, limit: current.count + newElements.count) else {
-            throw failure("insertion indexes \(describe(indexes)) are out of range for \(current.count) elements")
+        let current = count
+        guard fits(indexes, limit: current + newElements.count) else {
+            throw failure("insertion indexes \(describe(indexes)) are out of range for \(current) elements")
         }
-        for (element, index) in zip(newElements, indexes) {
-            current.insert(element, at: index)
-        }
-        try store(current, change: .insertion, indexes: indexes)
+        try edit(.insertion, indexes, newElements)
     }
 
     /// Removes the element at `index`, sending a removal notification.
     /// - Throws: ``KeyValueCodingError`` for an index out of range.
     public func remove(at index: Int) throws {
-        try checkIndex(index, limit: elements.count)
+        try checkIndex(index, limit: count)
         try remove(at: IndexSet(integer: index))
     }
 
     /// Removes the elements at `indexes`, sending one removal notification.
     /// - Throws: ``KeyValueCodingError`` for an index out of range.
     public func remove(at indexes: IndexSet) throws {
-        var current = elements
         guard !indexes.isEmpty else { return }
-        guard fits(indexes, limit: current.count) else {
-            throw failure("removal indexes \(describe(indexes)) are out of range for \(current.count) elements")
+        let current = count
+        guard fits(indexes, limit: current) else {
+            throw failure("removal indexes \(describe(indexes)) are out of range for \(current) elements")
         }
-        for index in indexes.reversed() { current.remove(at: index) }
-        try store(current, change: .removal, indexes: indexes)
+        try edit(.removal, indexes, [])
     }
 
     /// Removes every element, sending one removal notification (none when already empty).
     public func removeAll() throws {
-        let count = elements.count
-        guard count > 0 else { return }
-        try remove(at: IndexSet(integersIn: 0..<count))
+        let current = count
+        guard current > 0 else { return }
+        try remove(at: IndexSet(integersIn: 0..<current))
     }
 
     /// Replaces the element at `index`, sending a replacement notification.
     /// - Throws: ``KeyValueCodingError`` for an index out of range or an element of the wrong type.
     public func replace(at index: Int, with element: Any?) throws {
-        try checkIndex(index, limit: elements.count)
+        try checkIndex(index, limit: count)
         try replace(at: IndexSet(integer: index), with: [element])
     }
 
@@ -141,67 +139,39 @@ public final class KeyValueMutableArray: RandomAccessCollection {
     /// - Throws: ``KeyValueCodingError`` when the counts differ, an index is out of range, or
     ///   an element has the wrong type.
     public func replace(at indexes: IndexSet, with newElements: [Any?]) throws {
-        var current = elements
         guard newElements.count == indexes.count else {
             throw failure("\(newElements.count) elements for \(indexes.count) indexes")
         }
         guard !indexes.isEmpty else { return }
-        guard fits(indexes, limit: current.count) else {
-            throw failure("replacement indexes \(describe(indexes)) are out of range for \(current.count) elements")
+        let current = count
+        guard fits(indexes, limit: current) else {
+            throw failure("replacement indexes \(describe(indexes)) are out of range for \(current) elements")
         }
-        for (element, index) in zip(newElements, indexes) { current[index] = element }
-        try store(current, change: .replacement, indexes: indexes)
+        try edit(.replacement, indexes, newElements)
     }
 
     /// Moves the element at `source` to `destination` as a removal then an insertion (two
     /// notifications), as an `NSMutableArray` proxy does.
     /// - Throws: ``KeyValueCodingError`` for an index out of range.
     public func move(from source: Int, to destination: Int) throws {
-        let current = elements
-        guard current.indices.contains(source), current.indices.contains(destination) else {
-            throw failure("cannot move from \(source) to \(destination) in \(current.count) elements")
+        let current = count
+        guard (0..<current).contains(source), (0..<current).contains(destination) else {
+            throw failure("cannot move from \(source) to \(destination) in \(current) elements")
         }
-        let element = current[source]
+        let element = self[source]
         try remove(at: source)
         try insert(element, at: destination)
     }
 
-    private func store(_ newElements: [Any?], change: KeyValueChangeKind, indexes: IndexSet) throws {
-        // Convert before notifying, so that a wrong element sends no notification.
-        let converted = try convertedArray(newElements)
-        object.willChange(change, valuesAt: indexes, forKey: key)
-        defer { object.didChange(change, valuesAt: indexes, forKey: key) }
-        try property.setValue(converted, on: object, notify: false)
-    }
-
-    private func convertedArray(_ newElements: [Any?]) throws -> Any {
-        let elementType = (property.valueType as? any ArrayTypeProtocol.Type)?.elementType
-        guard let elementType else { return newElements.map { $0 as Any } }
-        func convert<E>(_: E.Type) throws -> Any {
-            var result: [E] = []
-            result.reserveCapacity(newElements.count)
-            for (position, element) in newElements.enumerated() {
-                if let typed = element as? E {
-                    result.append(typed)
-                } else if let typed = Optional<Any>.none as? E, element == nil {
-                    result.append(typed)
-                } else {
-                    throw KeyValueCodingError.typeMismatch(
-                        key: "\(key)[\(position)]", type: typeName(type(of: object)),
-                        expected: typeName(E.self),
-                        actual: element.map { typeName(type(of: $0)) } ?? "nil")
-                }
-            }
-            return result
-        }
-        return try _openExistential(elementType, do: convert)
+    private func edit(_ change: KeyValueChangeKind, _ indexes: IndexSet, _ newElements: [Any?]) throws {
+        try editor.edit(change, at: indexes, with: newElements, object: object, property: property)
     }
 
     /// Throws unless `0 <= index < limit` (checked before an `IndexSet` is made: `IndexSet`
     /// cannot hold negative numbers or `Int.max`).
     private func checkIndex(_ index: Int, limit: Int) throws {
         guard index >= 0, index < limit else {
-            throw failure("the index \(index) is out of range for \(elements.count) elements")
+            throw failure("the index \(index) is out of range for \(count) elements")
         }
     }
 

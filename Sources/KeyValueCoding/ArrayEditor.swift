@@ -1,0 +1,94 @@
+import Foundation
+
+/// Reads and edits one array property with its element type known, so that edits convert only
+/// the new elements and never box the others.
+protocol ArrayEditing {
+    func count(of object: AnyObject, property: KeyValueProperty) -> Int
+    func element(at index: Int, of object: AnyObject, property: KeyValueProperty) -> Any?
+    func elements(of object: AnyObject, property: KeyValueProperty) -> [Any?]
+    /// Converts `newElements`, then sends the will-change notification, edits, and sends the
+    /// did-change notification. Indexes are already checked.
+    func edit(_ change: KeyValueChangeKind, at indexes: IndexSet, with newElements: [Any?],
+              object: any KeyValueCodable, property: KeyValueProperty) throws
+}
+
+/// Makes the editor of an array property (`[E]` or `[E]?`).
+func makeArrayEditor(for property: KeyValueProperty) -> any ArrayEditing {
+    let elementType = (property.valueType as? any ArrayTypeProtocol.Type)?.elementType ?? Any.self
+    var inPlaceOffset: Int?
+    if case .stored(let offset) = property.storage, property.valueType is any ArrayValueProtocol.Type {
+        inPlaceOffset = offset  // a stored, non-optional array: edited where it lies
+    }
+    func make<E>(_: E.Type) -> any ArrayEditing { ArrayEditor<E>(inPlaceOffset: inPlaceOffset) }
+    return _openExistential(elementType, do: make)
+}
+
+/// The editor of an array property whose elements are `E`.
+struct ArrayEditor<E>: ArrayEditing {
+    /// The byte offset of a stored `[E]` field, edited in place; nil to read and store back.
+    let inPlaceOffset: Int?
+
+    private func read(_ object: AnyObject, _ property: KeyValueProperty) -> [E] {
+        if let inPlaceOffset { return fieldAddress(object, inPlaceOffset, [E].self).pointee }
+        return property.getter(object) as? [E] ?? []
+    }
+
+    func count(of object: AnyObject, property: KeyValueProperty) -> Int {
+        read(object, property).count
+    }
+
+    func element(at index: Int, of object: AnyObject, property: KeyValueProperty) -> Any? {
+        flattenOptional(read(object, property)[index])
+    }
+
+    func elements(of object: AnyObject, property: KeyValueProperty) -> [Any?] {
+        read(object, property).map { flattenOptional($0) }
+    }
+
+    func edit(_ change: KeyValueChangeKind, at indexes: IndexSet, with newElements: [Any?],
+              object: any KeyValueCodable, property: KeyValueProperty) throws {
+        // Convert before notifying, so that a wrong element sends no notification.
+        let typed = try newElements.enumerated().map { position, element in
+            try convert(element, position: indexes.dropFirst(position).first ?? position,
+                        object: object, key: property.key)
+        }
+        object.willChange(change, valuesAt: indexes, forKey: property.key)
+        defer { object.didChange(change, valuesAt: indexes, forKey: property.key) }
+        if let inPlaceOffset {
+            apply(change, indexes, typed, to: &fieldAddress(object, inPlaceOffset, [E].self).pointee)
+        } else {
+            var array = read(object, property)
+            apply(change, indexes, typed, to: &array)
+            try property.setValue(array, on: object, notify: false)
+        }
+    }
+
+    private func apply(_ change: KeyValueChangeKind, _ indexes: IndexSet, _ typed: [E], to array: inout [E]) {
+        switch change {
+        case .insertion:
+            for (element, index) in zip(typed, indexes) { array.insert(element, at: index) }
+        case .removal:
+            for range in indexes.rangeView.reversed() { array.removeSubrange(range) }
+        case .replacement:
+            for (element, index) in zip(typed, indexes) { array[index] = element }
+        case .setting:
+            break
+        }
+    }
+
+    private func convert(_ element: Any?, position: Int, object: any KeyValueCodable, key: String) throws -> E {
+        if let element, let converted = try coerce(element, to: E.self, key: "\(key)[\(position)]", owner: object) {
+            return converted
+        }
+        if let none = Optional<Any>.none as? E {
+            return none  // a nil element of an optional element type
+        }
+        throw KeyValueCodingError.typeMismatch(
+            key: "\(key)[\(position)]", type: typeName(type(of: object)), expected: typeName(E.self),
+            actual: element.map { typeName(type(of: $0)) } ?? "nil")
+    }
+}
+
+/// A non-optional `Array` type (the `ArrayTypeProtocol` also matches `Optional<Array>`).
+protocol ArrayValueProtocol {}
+extension Array: ArrayValueProtocol {}
