@@ -9,6 +9,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "ObjectGraph",
+    // Mutex and Atomic (Synchronization) need these Apple platform versions.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "benchmarks", targets: ["Benchmarks"]),
