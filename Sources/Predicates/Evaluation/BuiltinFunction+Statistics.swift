@@ -40,7 +40,7 @@ extension BuiltinFunction {
         aggregate("mode:") { values in
             var counts: [(value: Any?, count: Int)] = []
             for value in values {
-                if let index = counts.firstIndex(where: { ValueEquality.equal($0.value, value, options: []) }) {
+                if let index = try counts.firstIndex(where: { try ValueEquality.equal($0.value, value, options: []) }) {
                     counts[index].count += 1
                 } else {
                     counts.append((value, 1))

@@ -114,6 +114,9 @@ public enum PredicateEvaluationError: Error, Equatable, Sendable {
     case unknownFunction(String)
     /// The right side of `BETWEEN` is not a collection of two bounds.
     case invalidBetweenBounds(String)
+    /// Collections nested inside collections deeper than `limit` levels, met while comparing
+    /// values (key-value coding's `nestedTooDeeply` counterpart).
+    case nestedTooDeeply(limit: Int)
 }
 
 extension PredicateEvaluationError: CustomStringConvertible {
@@ -133,6 +136,8 @@ extension PredicateEvaluationError: CustomStringConvertible {
             return "unknown function '\(name)'"
         case let .invalidBetweenBounds(type):
             return "BETWEEN needs two bounds {low, high}, not \(type)"
+        case let .nestedTooDeeply(limit):
+            return "cannot compare collections nested deeper than \(limit) levels"
         }
     }
 }
