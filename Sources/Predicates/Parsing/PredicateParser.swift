@@ -10,7 +10,7 @@
 /// tree's own recursive walks (formatting, compiling, evaluating) stay shallow too.
 struct PredicateParser {
     /// The deepest nesting and the highest tree the parser accepts.
-    static let maximumDepth = 500
+    static let maximumDepth = 100
 
     let lexer: PredicateLexer
     var tokens: [PredicateToken] { lexer.tokens }
@@ -59,7 +59,7 @@ struct PredicateParser {
     }
 
     /// Bracket nesting above which parsing moves to a thread with a large stack.
-    static let inlineDepth = 48
+    static let inlineDepth = 12
 
     /// Runs `body`, on a large-stack thread when the brackets nest deeply.
     private func run<Value>(_ body: @escaping (inout PredicateParser) throws(PredicateParseError) -> Value)
