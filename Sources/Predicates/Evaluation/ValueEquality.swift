@@ -70,7 +70,7 @@ enum ValueEquality {
         }
         if let a = lhs as? Date {
             guard let b = rhs as? Date else { return false }
-            return a == b
+            return NumberOrdering.ordered(a, b) == .orderedSame
         }
         if ValueCollections.isCollection(lhs) || ValueCollections.isCollection(rhs) {
             return try collectionsEqual(lhs, rhs, options: options, depth: depth + 1)
@@ -119,7 +119,7 @@ enum ValueEquality {
             return NumberOrdering.compare(a, b)
         }
         if let a = lhs as? Date, let b = rhs as? Date {
-            return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+            return NumberOrdering.ordered(a, b)
         }
         if let a = lhs as? any Comparable, let result = compareOpened(a, rhs) { return result }
         throw .incomparableValues(operation: operation, left: ValueCollections.typeDescription(lhs),
@@ -171,5 +171,21 @@ enum NumberOrdering {
     @inline(__always)
     static func ordered<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
         a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+    }
+
+    /// A total order on doubles: NaN equals NaN and comes before every other number
+    /// (`-infinity` included), so sorting a column with NaN is a strict weak ordering.
+    @inline(__always)
+    static func ordered(_ a: Double, _ b: Double) -> ComparisonResult {
+        if a < b { return .orderedAscending }
+        if a > b { return .orderedDescending }
+        if a == b { return .orderedSame }
+        return a.isNaN ? (b.isNaN ? .orderedSame : .orderedAscending) : .orderedDescending
+    }
+
+    /// Dates in the order of their time intervals, NaN first (see ``ordered(_:_:)-(Double,Double)``).
+    @inline(__always)
+    static func ordered(_ a: Date, _ b: Date) -> ComparisonResult {
+        ordered(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
     }
 }
