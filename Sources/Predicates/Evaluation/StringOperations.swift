@@ -11,7 +11,7 @@ struct StringMatcher {
     private let patternBytes: [UInt8]
     private let patternIsASCII: Bool
     private let likePattern: [Character]?
-    private let regex: NSRegularExpression?
+    private let regex: WholeStringRegex?
 
     init(_ operation: ComparisonOperator, pattern raw: String, options: ComparisonOptions) throws(PredicateEvaluationError) {
         self.operation = operation
@@ -23,20 +23,18 @@ struct StringMatcher {
         patternIsASCII = StringFolding.isASCII(pattern)
         likePattern = operation == .like ? Array(pattern) : nil
         if operation == .matches {
-            var regexOptions: NSRegularExpression.Options = []
-            if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-            do {
-                regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
-            } catch {
-                throw .invalidRegularExpression(pattern: raw, reason: String(describing: error))
-            }
+            regex = try WholeStringRegex(pattern: raw, compiled: pattern,
+                                         caseInsensitive: options.contains(.caseInsensitive))
         } else {
             regex = nil
         }
     }
 
     /// Applies the operation with `subject` on the left.
-    func matches(_ subject: String) -> Bool {
+    ///
+    /// - Throws: ``PredicateEvaluationError/regularExpressionGaveUp(pattern:)`` for a `MATCHES`
+    ///   the regular-expression engine could not decide.
+    func matches(_ subject: String) throws(PredicateEvaluationError) -> Bool {
         if pattern.isEmpty, operation != .matches, operation != .like,
            operation != .equalTo, operation != .notEqualTo {
             return false   // as NSString: nothing begins with, ends with or contains ""
@@ -48,7 +46,7 @@ struct StringMatcher {
         switch operation {
         case .matches:
             let folded = StringFolding.fold(subject, options: options.subtracting(.caseInsensitive))
-            return Self.fullMatch(regex, folded)
+            return try regex?.matches(folded) ?? false
         case .like:
             return Self.like(Array(StringFolding.fold(subject, options: options)), likePattern ?? [])
         default:
@@ -98,13 +96,6 @@ struct StringMatcher {
             for start in 0...(bytes.count - count) where same(start) { return true }
             return false
         }
-    }
-
-    static func fullMatch(_ regex: NSRegularExpression?, _ subject: String) -> Bool {
-        guard let regex else { return false }
-        let range = NSRange(subject.startIndex..., in: subject)
-        guard let match = regex.firstMatch(in: subject, options: [.anchored], range: range) else { return false }
-        return match.range == range
     }
 
     /// `LIKE` matching: `*` any run, `?` one character, `\` escapes the next character.

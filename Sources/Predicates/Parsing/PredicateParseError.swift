@@ -117,6 +117,9 @@ public enum PredicateEvaluationError: Error, Equatable, Sendable {
     /// Collections nested inside collections deeper than `limit` levels, met while comparing
     /// values (key-value coding's `nestedTooDeeply` counterpart).
     case nestedTooDeeply(limit: Int)
+    /// A `MATCHES` whose regular-expression engine stopped before deciding (ICU gives up on
+    /// searches that backtrack too much, such as `(a|a)+b` on a long run of `a`s).
+    case regularExpressionGaveUp(pattern: String)
 }
 
 extension PredicateEvaluationError: CustomStringConvertible {
@@ -136,6 +139,9 @@ extension PredicateEvaluationError: CustomStringConvertible {
             return "unknown function '\(name)'"
         case let .invalidBetweenBounds(type):
             return "BETWEEN needs two bounds {low, high}, not \(type)"
+        case let .regularExpressionGaveUp(pattern):
+            return "the regular expression '\(pattern)' backtracked too much to decide MATCHES; "
+                + "rewrite it without nested alternatives or quantifiers that can match the same text"
         case let .nestedTooDeeply(limit):
             return "cannot compare collections nested deeper than \(limit) levels"
         }
