@@ -73,7 +73,8 @@ enum ComparisonEvaluator {
 
     /// `value BETWEEN {low, high}`, bounds included.
     static func between(_ value: Any?, _ bounds: Any?, options: ComparisonOptions) throws -> Bool {
-        guard let elements = ValueCollections.elements(of: bounds), elements.count == 2 else {
+        guard !(bounds is any PredicateDictionaryValue), let elements = ValueCollections.elements(of: bounds),
+              elements.count == 2 else {
             throw PredicateEvaluationError.invalidBetweenBounds(ValueCollections.typeDescription(bounds))
         }
         guard let low = try ValueEquality.order(value, elements[0], options: options, operation: "BETWEEN"),

@@ -9,8 +9,11 @@ struct StringMatcher {
     /// The folded pattern.
     let pattern: String
     private let patternBytes: [UInt8]
+    /// ASCII and not starting with `\n` or ending with `\r` (which could split a `\r\n`
+    /// character): matched byte by byte.
     private let patternIsASCII: Bool
     private let likePattern: [Character]?
+    private let patternCharacters: [Character]
     private let regex: WholeStringRegex?
 
     init(_ operation: ComparisonOperator, pattern raw: String, options: ComparisonOptions) throws(PredicateEvaluationError) {
@@ -20,8 +23,9 @@ struct StringMatcher {
         pattern = operation == .matches ? StringFolding.fold(raw, options: diacriticOnly)
             : StringFolding.fold(raw, options: options)
         patternBytes = Array(pattern.utf8)
-        patternIsASCII = StringFolding.isASCII(pattern)
+        patternIsASCII = StringFolding.isASCII(pattern) && patternBytes.first != 0x0A && patternBytes.last != 0x0D
         likePattern = operation == .like ? Array(pattern) : nil
+        patternCharacters = operation == .contains ? Array(pattern) : []
         if operation == .matches {
             regex = try WholeStringRegex(pattern: raw, compiled: pattern,
                                          caseInsensitive: options.contains(.caseInsensitive))
@@ -56,7 +60,7 @@ struct StringMatcher {
             case .endsWith: return folded.hasSuffix(pattern)
             case .equalTo: return folded == pattern
             case .notEqualTo: return folded != pattern
-            default: return folded.contains(pattern)
+            default: return Self.contains(folded, patternCharacters)
             }
         }
     }
@@ -96,6 +100,20 @@ struct StringMatcher {
             for start in 0...(bytes.count - count) where same(start) { return true }
             return false
         }
+    }
+
+    /// Whether `subject` contains `pattern` as a run of whole characters (grapheme clusters,
+    /// compared by canonical equivalence), the rule `hasPrefix` and `hasSuffix` follow: a part
+    /// of a character (`e` or the accent of a decomposed `é`, one person of a family emoji)
+    /// is never found.
+    static func contains(_ subject: String, _ pattern: [Character]) -> Bool {
+        guard !pattern.isEmpty else { return false }
+        var index = subject.startIndex
+        while index < subject.endIndex {
+            if subject[index...].starts(with: pattern) { return true }
+            subject.formIndex(after: &index)
+        }
+        return false
     }
 
     /// `LIKE` matching: `*` any run, `?` one character, `\` escapes the next character.
