@@ -90,7 +90,13 @@ extension BuiltinFunction {
             guard ValueCasting.isKnownType(type) else {
                 throw PredicateEvaluationError.invalidFunctionArgument(function: "castObject:toType:", reason: "unknown type \(type)")
             }
-            return ValueCasting.cast(arguments[0], to: type)
+            let value = ValueEquality.normalize(arguments[0])
+            guard let converted = ValueCasting.cast(value, to: type) else {
+                guard let value else { return nil }   // CAST(nil, …) is nil
+                throw PredicateEvaluationError.invalidFunctionArgument(
+                    function: "castObject:toType:", reason: ValueCasting.failure(value, to: type))
+            }
+            return converted
         },
     ]
 }
