@@ -209,7 +209,10 @@ struct EvaluationTests {
     }
 
     @Test func invalidRegularExpressionThrows() throws {
-        #expect(throws: PredicateEvaluationError.self) { try holds("name MATCHES '('", ["name": "x"]) }
-        #expect(throws: PredicateEvaluationError.self) { try holds("name MATCHES %@", ["name": "x"], "[") }
+        // A constant pattern is checked when the format is read; a pattern read from the object
+        // when the predicate is evaluated.
+        #expect(throws: PredicateParseError.self) { try holds("name MATCHES '('", ["name": "x"]) }
+        #expect(throws: PredicateParseError.self) { try holds("name MATCHES %@", ["name": "x"], "[") }
+        #expect(throws: PredicateEvaluationError.self) { try holds("name MATCHES p", ["name": "x", "p": "["]) }
     }
 }

@@ -84,11 +84,11 @@ struct ParseErrorTests {
     }
 
     @Test func nestingWithinTheLimitWorks() throws {
-        let depth = 200
+        let depth = PredicateParser.maximumDepth - 1
         let parens = String(repeating: "(", count: depth) + "a == 1" + String(repeating: ")", count: depth)
         let predicate = try KeyValuePredicate(format: parens)
         #expect(try predicate.evaluate(with: ["a": 1]))
-        let nots = String(repeating: "NOT ", count: 200) + "a == 1"
+        let nots = String(repeating: "NOT ", count: PredicateParser.maximumDepth - 2) + "a == 1"
         #expect(try KeyValuePredicate(format: nots).evaluate(with: ["a": 1]))
         let reparsed = try KeyValuePredicate(format: KeyValuePredicate(format: nots).predicateFormat)
         #expect(reparsed == (try KeyValuePredicate(format: nots)))

@@ -40,7 +40,7 @@ extension BuiltinFunction {
         aggregate("mode:") { values in
             var counts: [(value: Any?, count: Int)] = []
             for value in values {
-                if let index = counts.firstIndex(where: { ValueEquality.equal($0.value, value, options: []) }) {
+                if let index = try counts.firstIndex(where: { try ValueEquality.equal($0.value, value, options: []) }) {
                     counts[index].count += 1
                 } else {
                     counts.append((value, 1))
@@ -90,7 +90,13 @@ extension BuiltinFunction {
             guard ValueCasting.isKnownType(type) else {
                 throw PredicateEvaluationError.invalidFunctionArgument(function: "castObject:toType:", reason: "unknown type \(type)")
             }
-            return ValueCasting.cast(arguments[0], to: type)
+            let value = ValueEquality.normalize(arguments[0])
+            guard let converted = ValueCasting.cast(value, to: type) else {
+                guard let value else { return nil }   // CAST(nil, …) is nil
+                throw PredicateEvaluationError.invalidFunctionArgument(
+                    function: "castObject:toType:", reason: ValueCasting.failure(value, to: type))
+            }
+            return converted
         },
     ]
 }

@@ -96,7 +96,7 @@ enum ComparisonCompiler {
             if let string = constant as? String, op == .equalTo || op == .notEqualTo {
                 let matcher = try StringMatcher(op, pattern: string, options: options)
                 return { value in
-                    if let subject = value as? String { return matcher.matches(subject) }
+                    if let subject = value as? String { return try matcher.matches(subject) }
                     return try general(value)
                 }
             }
@@ -105,7 +105,7 @@ enum ComparisonCompiler {
             guard let pattern = constant as? String else { return general }
             let matcher = try StringMatcher(op, pattern: pattern, options: options)
             return { value in
-                if let subject = value as? String { return matcher.matches(subject) }
+                if let subject = value as? String { return try matcher.matches(subject) }
                 return try general(value)
             }
         case .in:

@@ -8,9 +8,9 @@ enum ComparisonEvaluator {
                      _ lhs: Any?, _ rhs: Any?) throws -> Bool {
         switch comparisonOperator {
         case .equalTo:
-            return ValueEquality.equal(lhs, rhs, options: options)
+            return try ValueEquality.equal(lhs, rhs, options: options)
         case .notEqualTo:
-            return !ValueEquality.equal(lhs, rhs, options: options)
+            return try !ValueEquality.equal(lhs, rhs, options: options)
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             guard let order = try ValueEquality.order(lhs, rhs, options: options,
                                                       operation: comparisonOperator.symbol) else {
@@ -65,7 +65,7 @@ enum ComparisonEvaluator {
             return try StringMatcher(.contains, pattern: substring, options: options).matches(string)
         }
         let elements = try ValueCollections.requireElements(of: container, for: "IN/CONTAINS")
-        for candidate in elements where ValueEquality.equal(candidate, element, options: options) {
+        for candidate in elements where try ValueEquality.equal(candidate, element, options: options) {
             return true
         }
         return false
@@ -73,7 +73,8 @@ enum ComparisonEvaluator {
 
     /// `value BETWEEN {low, high}`, bounds included.
     static func between(_ value: Any?, _ bounds: Any?, options: ComparisonOptions) throws -> Bool {
-        guard let elements = ValueCollections.elements(of: bounds), elements.count == 2 else {
+        guard !(bounds is any PredicateDictionaryValue), let elements = ValueCollections.elements(of: bounds),
+              elements.count == 2 else {
             throw PredicateEvaluationError.invalidBetweenBounds(ValueCollections.typeDescription(bounds))
         }
         guard let low = try ValueEquality.order(value, elements[0], options: options, operation: "BETWEEN"),

@@ -129,7 +129,8 @@ enum ExpressionCompiler {
         if let dictionary = collection as? [String: Any], let key = index as? String {
             return ValueEquality.normalize(dictionary[key])
         }
-        if let dictionary = collection as? NSDictionary, let key = index as? String {
+        if type(of: collection) is AnyClass, let dictionary = collection as? NSDictionary,
+           let key = index as? String {
             return ValueEquality.normalize(dictionary[key])
         }
         let elements = try ValueCollections.requireElements(of: collection, for: "an index subscript")

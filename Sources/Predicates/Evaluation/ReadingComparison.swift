@@ -26,7 +26,7 @@ enum ReadingComparison {
                 let matcher = try StringMatcher(op, pattern: pattern, options: options)
                 return { reading in
                     switch reading {
-                    case .string(let subject): return matcher.matches(subject)
+                    case .string(let subject): return try matcher.matches(subject)
                     case .null: return false   // nil BEGINSWITH/CONTAINS/... anything is false
                     default: return try general(reading.anyValue)
                     }
@@ -86,7 +86,7 @@ enum ReadingComparison {
             let matcher = try StringMatcher(op, pattern: string, options: options)
             return { reading in
                 switch reading {
-                case .string(let subject): return matcher.matches(subject)
+                case .string(let subject): return try matcher.matches(subject)
                 case .null: return op == .notEqualTo
                 default: return try general(reading.anyValue)
                 }

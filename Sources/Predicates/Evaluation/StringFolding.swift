@@ -14,9 +14,11 @@ enum StringFolding {
         return utf8.allSatisfy { $0 < 0x80 }
     }
 
-    /// `string` folded as `options` ask: case (Unicode full case folding, approximated by
-    /// upper-casing then lower-casing, so that `ß` folds to `ss`) and diacritics (canonical
-    /// decomposition with combining marks removed). `.normalized` alone changes nothing.
+    /// `string` folded as `options` ask: case (Unicode full case folding, as Foundation's
+    /// `folding(options: .caseInsensitive)` and `NSCaseInsensitiveSearch` do it: `ß` and `ẞ`
+    /// fold to `ss`, `ς` to `σ`, `İ` to `i̇`, and dotless `ı` stays itself) and diacritics
+    /// (canonical decomposition with combining marks removed). `.normalized` alone changes
+    /// nothing.
     static func fold(_ string: String, options: ComparisonOptions) -> String {
         let caseless = options.contains(.caseInsensitive)
         let diacriticless = options.contains(.diacriticInsensitive)
@@ -26,7 +28,7 @@ enum StringFolding {
         }
         var result = string
         if diacriticless { result = removingDiacritics(result) }
-        if caseless { result = result.uppercased().lowercased() }
+        if caseless { result = result.folding(options: [.caseInsensitive], locale: nil) }
         return result
     }
 

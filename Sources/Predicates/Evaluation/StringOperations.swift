@@ -9,9 +9,12 @@ struct StringMatcher {
     /// The folded pattern.
     let pattern: String
     private let patternBytes: [UInt8]
+    /// ASCII and not starting with `\n` or ending with `\r` (which could split a `\r\n`
+    /// character): matched byte by byte.
     private let patternIsASCII: Bool
     private let likePattern: [Character]?
-    private let regex: NSRegularExpression?
+    private let patternCharacters: [Character]
+    private let regex: WholeStringRegex?
 
     init(_ operation: ComparisonOperator, pattern raw: String, options: ComparisonOptions) throws(PredicateEvaluationError) {
         self.operation = operation
@@ -20,23 +23,22 @@ struct StringMatcher {
         pattern = operation == .matches ? StringFolding.fold(raw, options: diacriticOnly)
             : StringFolding.fold(raw, options: options)
         patternBytes = Array(pattern.utf8)
-        patternIsASCII = StringFolding.isASCII(pattern)
+        patternIsASCII = StringFolding.isASCII(pattern) && patternBytes.first != 0x0A && patternBytes.last != 0x0D
         likePattern = operation == .like ? Array(pattern) : nil
+        patternCharacters = operation == .contains ? Array(pattern) : []
         if operation == .matches {
-            var regexOptions: NSRegularExpression.Options = []
-            if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-            do {
-                regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
-            } catch {
-                throw .invalidRegularExpression(pattern: raw, reason: String(describing: error))
-            }
+            regex = try WholeStringRegex(pattern: raw, compiled: pattern,
+                                         caseInsensitive: options.contains(.caseInsensitive))
         } else {
             regex = nil
         }
     }
 
     /// Applies the operation with `subject` on the left.
-    func matches(_ subject: String) -> Bool {
+    ///
+    /// - Throws: ``PredicateEvaluationError/regularExpressionGaveUp(pattern:)`` for a `MATCHES`
+    ///   the regular-expression engine could not decide.
+    func matches(_ subject: String) throws(PredicateEvaluationError) -> Bool {
         if pattern.isEmpty, operation != .matches, operation != .like,
            operation != .equalTo, operation != .notEqualTo {
             return false   // as NSString: nothing begins with, ends with or contains ""
@@ -48,7 +50,7 @@ struct StringMatcher {
         switch operation {
         case .matches:
             let folded = StringFolding.fold(subject, options: options.subtracting(.caseInsensitive))
-            return Self.fullMatch(regex, folded)
+            return try regex?.matches(folded) ?? false
         case .like:
             return Self.like(Array(StringFolding.fold(subject, options: options)), likePattern ?? [])
         default:
@@ -58,7 +60,7 @@ struct StringMatcher {
             case .endsWith: return folded.hasSuffix(pattern)
             case .equalTo: return folded == pattern
             case .notEqualTo: return folded != pattern
-            default: return folded.contains(pattern)
+            default: return Self.contains(folded, patternCharacters)
             }
         }
     }
@@ -100,11 +102,18 @@ struct StringMatcher {
         }
     }
 
-    static func fullMatch(_ regex: NSRegularExpression?, _ subject: String) -> Bool {
-        guard let regex else { return false }
-        let range = NSRange(subject.startIndex..., in: subject)
-        guard let match = regex.firstMatch(in: subject, options: [.anchored], range: range) else { return false }
-        return match.range == range
+    /// Whether `subject` contains `pattern` as a run of whole characters (grapheme clusters,
+    /// compared by canonical equivalence), the rule `hasPrefix` and `hasSuffix` follow: a part
+    /// of a character (`e` or the accent of a decomposed `é`, one person of a family emoji)
+    /// is never found.
+    static func contains(_ subject: String, _ pattern: [Character]) -> Bool {
+        guard !pattern.isEmpty else { return false }
+        var index = subject.startIndex
+        while index < subject.endIndex {
+            if subject[index...].starts(with: pattern) { return true }
+            subject.formIndex(after: &index)
+        }
+        return false
     }
 
     /// `LIKE` matching: `*` any run, `?` one character, `\` escapes the next character.

@@ -3,6 +3,23 @@ import Foundation
 import KeyValueCoding
 
 enum ValueCasting {
+    /// Why `value` cannot be cast to `type` (for error messages).
+    static func failure(_ value: Any, to type: String) -> String {
+        let text: String
+        if let string = value as? String {
+            var quoted = ""
+            PredicateFormatter.writeString(string, into: &quoted)
+            text = quoted
+        } else {
+            text = "a value of type " + ValueCollections.typeDescription(value)
+        }
+        switch type {
+        case "NSNumber": return "\(text) is not a number"
+        case "NSDate": return "\(text) is not a number of seconds or a date"
+        default: return "\(text) cannot be converted to \(type)"
+        }
+    }
+
     static func isKnownType(_ name: String) -> Bool {
         name == "NSDate" || name == "NSNumber" || name == "NSString"
     }

@@ -51,6 +51,14 @@ extension NSDictionary: PredicateCollectionValue {
     var predicateElements: [Any?] { allValues.map { ValueEquality.normalize($0) } }
 }
 
+/// A collection without an order (sets), compared as sets are.
+///
+/// A marker protocol rather than `is NSSet`: casting a Swift array to a class makes the
+/// runtime bridge the whole array (every nested level) first.
+protocol PredicateUnorderedValue {}
+extension Set: PredicateUnorderedValue {}
+extension NSSet: PredicateUnorderedValue {}
+
 enum ValueCollections {
     /// The elements of `value`, or nil when it is not a collection. Strings are not
     /// collections here.

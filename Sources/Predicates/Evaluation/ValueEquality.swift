@@ -36,18 +36,28 @@ enum ValueEquality {
         return value
     }
 
-    /// Equality used when comparing predicate trees: option-free value equality.
+    /// The deepest nesting of collections inside collections that equality compares (as
+    /// key-value coding's `nestedTooDeeply` limit). Deeper values throw
+    /// ``PredicateEvaluationError/nestedTooDeeply(limit:)`` rather than exhaust the stack.
+    static let maximumNesting = 200
+
+    /// Equality used when comparing predicate trees: option-free value equality. Constants
+    /// nested deeper than ``maximumNesting`` compare as unequal.
     static func treeEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
         if let a = lhs as? KeyValueExpression.IndexSymbol, let b = rhs as? KeyValueExpression.IndexSymbol {
             return a == b
         }
-        return equal(normalize(lhs), normalize(rhs), options: [])
+        return (try? equal(normalize(lhs), normalize(rhs), options: [])) ?? false
     }
 
     /// Whether two normalized values are equal: nil equals only nil, numbers compare
     /// numerically (`Bool` as 0 and 1), strings with `options`, collections element by
     /// element, objects by identity or `Hashable` equality.
-    static func equal(_ lhs: Any?, _ rhs: Any?, options: ComparisonOptions) -> Bool {
+    ///
+    /// - Throws: ``PredicateEvaluationError/nestedTooDeeply(limit:)`` when collections nest
+    ///   deeper than ``maximumNesting`` levels.
+    static func equal(_ lhs: Any?, _ rhs: Any?, options: ComparisonOptions,
+                      depth: Int = 0) throws(PredicateEvaluationError) -> Bool {
         guard let lhs, let rhs else { return lhs == nil && rhs == nil }
         if let a = lhs as? String {
             guard let b = rhs as? String else { return false }
@@ -60,23 +70,33 @@ enum ValueEquality {
         }
         if let a = lhs as? Date {
             guard let b = rhs as? Date else { return false }
-            return a == b
+            return NumberOrdering.ordered(a, b) == .orderedSame
         }
         if ValueCollections.isCollection(lhs) || ValueCollections.isCollection(rhs) {
-            return collectionsEqual(lhs, rhs, options: options)
+            return try collectionsEqual(lhs, rhs, options: options, depth: depth + 1)
         }
         if isObject(lhs), isObject(rhs), (lhs as AnyObject) === (rhs as AnyObject) { return true }
         if let a = lhs as? AnyHashable, let b = rhs as? AnyHashable { return a == b }
         return false
     }
 
-    private static func collectionsEqual(_ lhs: Any, _ rhs: Any, options: ComparisonOptions) -> Bool {
+    private static func collectionsEqual(_ lhs: Any, _ rhs: Any, options: ComparisonOptions,
+                                         depth: Int) throws(PredicateEvaluationError) -> Bool {
+        guard depth <= maximumNesting else { throw .nestedTooDeeply(limit: maximumNesting) }
         guard let a = ValueCollections.elements(of: lhs), let b = ValueCollections.elements(of: rhs),
               a.count == b.count else { return false }
-        if lhs is any SetAlgebra || rhs is any SetAlgebra || lhs is NSSet || rhs is NSSet {
-            return a.allSatisfy { x in b.contains { y in equal(x, y, options: options) } }
+        if lhs is any PredicateUnorderedValue || rhs is any PredicateUnorderedValue {
+            for x in a {
+                var found = false
+                for y in b where try equal(x, y, options: options, depth: depth) {
+                    found = true
+                    break
+                }
+                if !found { return false }
+            }
+            return true
         }
-        for (x, y) in zip(a, b) where !equal(x, y, options: options) { return false }
+        for (x, y) in zip(a, b) where try !equal(x, y, options: options, depth: depth) { return false }
         return true
     }
 
@@ -99,7 +119,7 @@ enum ValueEquality {
             return NumberOrdering.compare(a, b)
         }
         if let a = lhs as? Date, let b = rhs as? Date {
-            return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+            return NumberOrdering.ordered(a, b)
         }
         if let a = lhs as? any Comparable, let result = compareOpened(a, rhs) { return result }
         throw .incomparableValues(operation: operation, left: ValueCollections.typeDescription(lhs),
@@ -151,5 +171,21 @@ enum NumberOrdering {
     @inline(__always)
     static func ordered<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
         a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+    }
+
+    /// A total order on doubles: NaN equals NaN and comes before every other number
+    /// (`-infinity` included), so sorting a column with NaN is a strict weak ordering.
+    @inline(__always)
+    static func ordered(_ a: Double, _ b: Double) -> ComparisonResult {
+        if a < b { return .orderedAscending }
+        if a > b { return .orderedDescending }
+        if a == b { return .orderedSame }
+        return a.isNaN ? (b.isNaN ? .orderedSame : .orderedAscending) : .orderedDescending
+    }
+
+    /// Dates in the order of their time intervals, NaN first (see ``ordered(_:_:)-(Double,Double)``).
+    @inline(__always)
+    static func ordered(_ a: Date, _ b: Date) -> ComparisonResult {
+        ordered(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
     }
 }

@@ -3,7 +3,11 @@ import Foundation
 import KeyValueCoding
 
 extension PredicateFormatter {
-    static func writeConstant(_ raw: Any?, into output: inout String) {
+    /// Written in place of a collection nested deeper than ``ValueEquality/maximumNesting``
+    /// levels inside a constant. It does not parse back: such a constant has no usable text.
+    static let tooDeepPlaceholder = "<nested too deeply>"
+
+    static func writeConstant(_ raw: Any?, depth: Int = 0, into output: inout String) {
         guard let value = ValueEquality.normalize(raw) else {
             output += "nil"
             return
@@ -23,10 +27,14 @@ extension PredicateFormatter {
             if let number = KeyValueNumber(value) {
                 writeNumber(number, into: &output)
             } else if let elements = ValueCollections.elements(of: value), !(value is any PredicateDictionaryValue) {
+                guard depth < ValueEquality.maximumNesting else {
+                    output += tooDeepPlaceholder
+                    return
+                }
                 output += "{"
                 for (index, element) in elements.enumerated() {
                     if index > 0 { output += ", " }
-                    writeConstant(element, into: &output)
+                    writeConstant(element, depth: depth + 1, into: &output)
                 }
                 output += "}"
             } else {

@@ -42,6 +42,12 @@ public enum PredicateParseError: Error, Equatable, Sendable {
     /// A `CAST` to a type other than `"NSDate"`, `"NSNumber"` or `"NSString"`, or of a value
     /// that type cannot hold.
     case invalidCast(position: Int, type: String)
+    /// A constant `CAST` whose value the type cannot hold (`CAST('abc', 'NSNumber')`);
+    /// `reason` says why. `position` is the value's.
+    case uncastableValue(position: Int, type: String, reason: String)
+    /// A `MATCHES` with a constant pattern that is not a valid ICU regular expression.
+    /// `position` is the pattern's.
+    case invalidRegularExpression(position: Int, pattern: String, reason: String)
 
     /// Where reading stopped, in characters from the start of the format string.
     public var position: Int {
@@ -51,7 +57,8 @@ public enum PredicateParseError: Error, Equatable, Sendable {
              let .nestingTooDeep(position, _), let .missingArgument(position, _, _),
              let .argumentTypeMismatch(position, _, _, _, _), let .unsupportedSpecifier(position, _),
              let .unknownFunction(position, _), let .wrongArgumentCount(position, _, _, _),
-             let .invalidModifier(position, _), let .invalidCast(position, _):
+             let .invalidModifier(position, _), let .invalidCast(position, _),
+             let .uncastableValue(position, _, _), let .invalidRegularExpression(position, _, _):
             return position
         }
     }
@@ -88,6 +95,10 @@ extension PredicateParseError: CustomStringConvertible {
             return "invalid operator modifier [\(modifier)]: expected c, d or n"
         case let .invalidCast(_, type):
             return "cannot CAST to \(type): expected \"NSDate\", \"NSNumber\" or \"NSString\""
+        case let .uncastableValue(_, type, reason):
+            return "cannot CAST to \(type): \(reason)"
+        case let .invalidRegularExpression(_, pattern, reason):
+            return "invalid regular expression '\(pattern)': \(reason)"
         }
     }
 }
@@ -114,6 +125,12 @@ public enum PredicateEvaluationError: Error, Equatable, Sendable {
     case unknownFunction(String)
     /// The right side of `BETWEEN` is not a collection of two bounds.
     case invalidBetweenBounds(String)
+    /// Collections nested inside collections deeper than `limit` levels, met while comparing
+    /// values (key-value coding's `nestedTooDeeply` counterpart).
+    case nestedTooDeeply(limit: Int)
+    /// A `MATCHES` whose regular-expression engine stopped before deciding (ICU gives up on
+    /// searches that backtrack too much, such as `(a|a)+b` on a long run of `a`s).
+    case regularExpressionGaveUp(pattern: String)
 }
 
 extension PredicateEvaluationError: CustomStringConvertible {
@@ -133,6 +150,11 @@ extension PredicateEvaluationError: CustomStringConvertible {
             return "unknown function '\(name)'"
         case let .invalidBetweenBounds(type):
             return "BETWEEN needs two bounds {low, high}, not \(type)"
+        case let .regularExpressionGaveUp(pattern):
+            return "the regular expression '\(pattern)' backtracked too much to decide MATCHES; "
+                + "rewrite it without nested alternatives or quantifiers that can match the same text"
+        case let .nestedTooDeeply(limit):
+            return "cannot compare collections nested deeper than \(limit) levels"
         }
     }
 }

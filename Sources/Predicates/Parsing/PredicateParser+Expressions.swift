@@ -54,19 +54,26 @@ extension PredicateParser {
     /// Unary minus and `**` chains. `**` is right-associative and binds tighter than unary
     /// minus (`-a ** b` is `-(a ** b)`); a minus before a number literal folds into it.
     private mutating func parseFactor() throws(PredicateParseError) -> Operand {
+        var minusStart = cursor
         let minus = countMinus()
         let base = try parsePostfix()
         guard minus > 0 || isSymbol("**") else { return base }
-        var items = [(minus: minus, value: try requireExpression(base))]
+        // Each operand with its minus signs (and where they start) and the `**` token after it.
+        var items = [(minus: minus, minusStart: minusStart, value: try requireExpression(base), power: 0)]
         while isSymbol("**") {
+            items[items.count - 1].power = cursor
             advance()
+            minusStart = cursor
             let count = countMinus()
-            items.append((count, try requireExpression(try parsePostfix())))
+            items.append((count, minusStart, try requireExpression(try parsePostfix()), 0))
         }
-        var result = try negated(items[items.count - 1].value, times: items[items.count - 1].minus)
+        let last = items[items.count - 1]
+        var result = try negated(last.value, times: last.minus, firstToken: last.minusStart)
         for index in stride(from: items.count - 2, through: 0, by: -1) {
-            result = try function("raise:toPower:", items[index].value, result)
-            result = try negated(result, times: items[index].minus)
+            let item = items[index]
+            let height = try checked(max(item.value.height, result.height) + 1, at: item.power)
+            result = ParsedExpression(value: .function("raise:toPower:", [item.value.value, result.value]), height: height)
+            result = try negated(result, times: item.minus, firstToken: item.minusStart)
         }
         return .expression(result)
     }
@@ -80,9 +87,10 @@ extension PredicateParser {
         return count
     }
 
-    private func negated(_ expression: ParsedExpression, times: Int) throws(PredicateParseError) -> ParsedExpression {
+    private func negated(_ expression: ParsedExpression, times: Int,
+                         firstToken: Int) throws(PredicateParseError) -> ParsedExpression {
         var result = expression
-        for _ in 0..<times {
+        for step in 0..<times {
             if case .constant(let value) = result.value {
                 if let int = value as? Int, int != Int.min {
                     result = ParsedExpression(value: .constant(-int), height: 1)
@@ -93,7 +101,8 @@ extension PredicateParser {
                     continue
                 }
             }
-            result = ParsedExpression(value: .function("negate:", [result.value]), height: try checked(result.height + 1))
+            let height = try checked(result.height + 1, at: firstToken + times - 1 - step)
+            result = ParsedExpression(value: .function("negate:", [result.value]), height: height)
         }
         return result
     }

@@ -131,11 +131,11 @@ extension PredicateParser {
 
     /// `CAST(value, "NSDate")`, `"NSNumber"` or `"NSString"`; constants are converted now.
     private mutating func parseCast() throws(PredicateParseError) -> ParsedExpression {
-        let start = current
         advance()
         try expectSymbol("(", expected: "'(' after CAST")
         try enter()
         defer { leave() }
+        let valueToken = current
         let value = try parseExpression()
         try expectSymbol(",", expected: "',' after the CAST value")
         let typeToken = current
@@ -147,7 +147,11 @@ extension PredicateParser {
         }
         if case .constant(let constant) = value.value {
             guard let converted = ValueCasting.cast(constant, to: typeName) else {
-                throw .invalidCast(position: position(of: start), type: typeName)
+                guard let constant = ValueEquality.normalize(constant) else {
+                    return ParsedExpression(value: .constant(nil), height: 1)   // CAST(nil, …)
+                }
+                throw .uncastableValue(position: position(of: valueToken), type: typeName,
+                                       reason: ValueCasting.failure(constant, to: typeName))
             }
             return ParsedExpression(value: .constant(converted), height: 1)
         }

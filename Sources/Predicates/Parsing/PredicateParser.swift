@@ -10,7 +10,7 @@
 /// tree's own recursive walks (formatting, compiling, evaluating) stay shallow too.
 struct PredicateParser {
     /// The deepest nesting and the highest tree the parser accepts.
-    static let maximumDepth = 500
+    static let maximumDepth = 100
 
     let lexer: PredicateLexer
     var tokens: [PredicateToken] { lexer.tokens }
@@ -59,7 +59,7 @@ struct PredicateParser {
     }
 
     /// Bracket nesting above which parsing moves to a thread with a large stack.
-    static let inlineDepth = 48
+    static let inlineDepth = 12
 
     /// Runs `body`, on a large-stack thread when the brackets nest deeply.
     private func run<Value>(_ body: @escaping (inout PredicateParser) throws(PredicateParseError) -> Value)
@@ -126,6 +126,16 @@ struct PredicateParser {
         return height
     }
 
+    /// `height`, or a ``PredicateParseError/nestingTooDeep(position:limit:)`` at the token with
+    /// index `tokenIndex` (where a chain read in a loop crossed the limit).
+    func checked(_ height: Int, at tokenIndex: Int) throws(PredicateParseError) -> Int {
+        if height > Self.maximumDepth {
+            let token = tokens[min(max(tokenIndex, 0), tokens.count - 1)]
+            throw .nestingTooDeep(position: position(of: token), limit: Self.maximumDepth)
+        }
+        return height
+    }
+
     // MARK: Predicates
 
     mutating func parsePredicate() throws(PredicateParseError) -> ParsedPredicate {
@@ -171,19 +181,24 @@ struct PredicateParser {
     /// `NOT p`, `! p` (any number, read in a loop), then a comparison.
     mutating func parseComparison() throws(PredicateParseError) -> Operand {
         var count = 0
+        let first = cursor
         while isKeyword(.not) || isSymbol("!") {
             advance()
             count += 1
         }
         let operand = try parseBareComparison()
         guard count > 0 else { return operand }
-        return .predicate(try negated(try requirePredicate(operand), times: count))
+        return .predicate(try negated(try requirePredicate(operand), times: count, firstToken: first))
     }
 
-    private func negated(_ predicate: ParsedPredicate, times: Int) throws(PredicateParseError) -> ParsedPredicate {
+    /// `times` NOTs around `predicate`, innermost first; the NOT tokens start at `firstToken`
+    /// (a limit crossed is reported at the NOT that crossed it).
+    private func negated(_ predicate: ParsedPredicate, times: Int,
+                         firstToken: Int) throws(PredicateParseError) -> ParsedPredicate {
         var result = predicate
-        for _ in 0..<times {
-            result = ParsedPredicate(value: .not(result.value), height: try checked(result.height + 1))
+        for index in 0..<times {
+            let height = try checked(result.height + 1, at: firstToken + times - 1 - index)
+            result = ParsedPredicate(value: .not(result.value), height: height)
         }
         return result
     }
@@ -221,12 +236,22 @@ struct PredicateParser {
             if modifier != .direct { throw unexpected("a comparison operator") }
             return left
         }
+        let rightToken = current
         let right = try parseExpression()
+        if comparisonOperator == .matches, case .constant(let pattern as String) = right.value {
+            do {
+                _ = try StringMatcher(.matches, pattern: pattern, options: options)
+            } catch {
+                if case let .invalidRegularExpression(_, reason) = error {
+                    throw .invalidRegularExpression(position: position(of: rightToken), pattern: pattern, reason: reason)
+                }
+            }
+        }
         let comparison = KeyValueComparison(leftExpression.value, comparisonOperator, right.value,
                                             modifier: modifier, options: options)
         var result = ParsedPredicate(value: KeyValuePredicate(.comparison(comparison)),
                                      height: try checked(max(leftExpression.height, right.height) + 1))
-        if negate { result = try negated(result, times: 1) }
+        if negate { result = try negated(result, times: 1, firstToken: cursor) }
         return .predicate(result)
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import Predicates
+
+/// Errors name the real problem and the position where it starts.
+@Suite("Error messages")
+struct ErrorMessageTests {
+    private func parseError(_ format: String, _ arguments: Any?...) -> PredicateParseError? {
+        do {
+            _ = try KeyValuePredicate(format: format, argumentArray: arguments)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func castOfANonNumberSaysSo() throws {
+        let failure = try #require(parseError("CAST('abc', 'NSNumber') == 0"))
+        #expect(failure == .uncastableValue(position: 5, type: "NSNumber", reason: "\"abc\" is not a number"))
+        #expect(failure.description == "at position 5: cannot CAST to NSNumber: \"abc\" is not a number")
+        #expect(parseError("CAST('12', 'NSNumber') == 12") == nil)
+        #expect(try KeyValuePredicate(format: "CAST(nil, 'NSNumber') == nil").evaluate(with: nil))
+    }
+
+    @Test func castAtEvaluationThrowsForANonNumber() throws {
+        let p = try KeyValuePredicate(format: "CAST(name, 'NSNumber') == 3")
+        #expect(try p.evaluate(with: ["name": "3"]))
+        #expect(try !p.evaluate(with: ["name": nil]))
+        #expect(throws: PredicateEvaluationError.invalidFunctionArgument(
+            function: "castObject:toType:", reason: "\"abc\" is not a number")) {
+            try p.evaluate(with: ["name": "abc"])
+        }
+    }
+
+    @Test func chainsTooDeepReportWhereTheLimitWasCrossed() throws {
+        let limit = PredicateParser.maximumDepth
+        let bangs = String(repeating: "!", count: 100_000) + "a == 1"
+        let failure = try #require(parseError(bangs))
+        // The comparison is two levels high (a key path under it); the NOT that makes the tree
+        // limit + 1 levels high is number limit - 1 from the right.
+        #expect(failure == .nestingTooDeep(position: 100_000 - (limit - 1), limit: limit))
+        let minus = "a == " + String(repeating: "-", count: 1_000) + "b"
+        let minusFailure = try #require(parseError(minus))
+        #expect(minusFailure.position == 5 + 1_000 - limit)
+        let powers = "a == " + Array(repeating: "b", count: 1_000).joined(separator: " ** ")
+        let powerFailure = try #require(parseError(powers))
+        // `**` number k (from 0) sits at 5 + 5k + 2 and makes a tree 999 - k + 1 levels high.
+        #expect(powerFailure.position == 5 + 5 * (999 - limit) + 2)
+    }
+
+    @Test func invalidRegularExpressionsNameThePatternAndPosition() throws {
+        let failure = try #require(parseError("name MATCHES '('"))
+        #expect(failure == .invalidRegularExpression(position: 13, pattern: "(", reason: "a '(' group is not closed"))
+        #expect(failure.description == "at position 13: invalid regular expression '(': a '(' group is not closed")
+        #expect(!failure.description.contains("NSCocoaErrorDomain"))
+        #expect(parseError("name MATCHES %@", "a)")?.position == 13)
+        #expect(parseError("name MATCHES %@", "[a")?.description.contains("character class") == true)
+        let p = try KeyValuePredicate(format: "name MATCHES p")
+        #expect(throws: PredicateEvaluationError.invalidRegularExpression(pattern: "a\\", reason: "it ends with an unfinished escape '\\'")) {
+            try p.evaluate(with: ["name": "a", "p": "a\\"])
+        }
+    }
+}
