@@ -61,7 +61,7 @@ extension UndoHistory {
         post(Self.checkpointNotification)
         guard let group = try state.beginUndo() else { return }
         post(Self.willUndoChangeNotification)
-        try perform(group, then: Self.didUndoChangeNotification)
+        try perform(consume group, then: Self.didUndoChangeNotification)
     }
 
     /// Redoes the last undone group.
@@ -85,30 +85,42 @@ extension UndoHistory {
         post(Self.checkpointNotification)
         guard let group = try state.beginRedo() else { return }
         post(Self.willRedoChangeNotification)
-        try perform(group, then: Self.didRedoChangeNotification)
+        try perform(consume group, then: Self.didRedoChangeNotification)
     }
 
     /// Runs a group taken by `beginUndo()`/`beginRedo()`, finishes, and posts `notification`.
     private func perform(_ group: consuming UndoGroup,
                          then notification: Notification.Name) throws(UndoError) {
-        Self.run(group)
-        let outcome = state.finishPerforming()
-        _ = outcome.discarded
+        Self.run(consume group)
+        var outcome = state.finishPerforming()
+        UndoGroup.dismantle(outcome.takeDiscarded())
         post(notification)
         if outcome.groupsLeftOpen > 0 {
             throw .groupsLeftOpenByAction(count: outcome.groupsLeftOpen)
         }
     }
 
-    /// Runs the actions of a group, newest first; nested groups run as units. The group is
-    /// consumed, so its entries are moved out rather than copied.
+    /// Runs the actions of a group, newest first; nested groups run as units.
+    ///
+    /// Iterative, with the unfinished parents on an explicit stack, so groups nested to any
+    /// depth run in constant stack space. The group is consumed: entries are moved out rather
+    /// than copied, and every group is empty when it is released, so freeing is flat too.
     private static func run(_ group: consuming UndoGroup) {
-        while let entry = group.entries.popLast() {
-            switch consume entry {
-            case .action(let action):
-                action.perform()
-            case .group(let nested):
-                run(nested)
+        var current = consume group
+        var parents: [UndoGroup] = []
+        while true {
+            if let entry = current.entries.popLast() {
+                switch consume entry {
+                case .action(let action):
+                    action.perform()
+                case .group(let nested):
+                    parents.append(current)
+                    current = nested
+                }
+            } else if let parent = parents.popLast() {
+                current = parent
+            } else {
+                return
             }
         }
     }

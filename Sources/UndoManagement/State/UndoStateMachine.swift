@@ -30,6 +30,13 @@ struct UndoStateMachine {
         var isDiscardable: Bool
         /// Groups dropped by `levelsOfUndo` (to release outside the state access).
         var discarded: [UndoGroup]
+
+        /// Moves `discarded` out, leaving it empty, so the caller holds the only reference.
+        mutating func takeDiscarded() -> [UndoGroup] {
+            var taken: [UndoGroup] = []
+            swap(&taken, &discarded)
+            return taken
+        }
     }
 
     /// What finishing an undo or redo produced.
@@ -38,6 +45,13 @@ struct UndoStateMachine {
         var groupsLeftOpen: Int
         /// Groups dropped by `levelsOfUndo`.
         var discarded: [UndoGroup]
+
+        /// Moves `discarded` out, leaving it empty, so the caller holds the only reference.
+        mutating func takeDiscarded() -> [UndoGroup] {
+            var taken: [UndoGroup] = []
+            swap(&taken, &discarded)
+            return taken
+        }
     }
 
     /// Closed top-level groups that `undo()` can perform, oldest first.
