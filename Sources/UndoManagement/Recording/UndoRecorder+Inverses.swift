@@ -13,6 +13,12 @@ extension UndoRecorder {
     func registerInverse<Object: KeyValueObservable>(of change: KeyValueChange, key: String,
                                                      on object: Object) {
         guard !change.isPrior, history.isUndoRegistrationEnabled else { return }
+        if let indexes = change.indexes, change.kind != .setting,
+           let outOfRange = Self.indexesOutOfRange(of: change, indexes: indexes) {
+            report(.inconsistentChange(key: key, type: String(describing: Object.self),
+                                       kind: change.kind, indexes: indexes, outOfRange: outOfRange))
+            return
+        }
         switch change.kind {
         case .setting:
             // The common case, written out: one closure instead of two.
@@ -80,9 +86,32 @@ extension UndoRecorder {
     }
 
     private func reportFailure(key: String, type: String, error: any Error) {
-        let failure = UndoRecorderError.inverseFailed(key: key, type: type, reason: "\(error)")
+        report(.inverseFailed(key: key, type: type, reason: "\(error)"))
+    }
+
+    private func report(_ failure: UndoRecorderError) {
         lastFailure = failure
         failureHandler?(failure)
+    }
+
+    /// The indexes of an indexed change that the array did not have, or nil when all are valid.
+    ///
+    /// The change record holds the elements at the announced indexes, read from the array before
+    /// the change (old value: removal, replacement) and after it (new value: insertion,
+    /// replacement); indexes beyond the end contribute no element. Indexes are sorted, so when
+    /// only *k* elements came back, the indexes after the first *k* are the ones out of range.
+    ///
+    /// - Complexity: O(1) when the change is consistent.
+    static func indexesOutOfRange(of change: KeyValueChange, indexes: IndexSet) -> IndexSet? {
+        var found = indexes.count
+        if change.kind != .insertion { found = min(found, elementCount(change.oldValue)) }
+        if change.kind != .removal { found = min(found, elementCount(change.newValue)) }
+        guard found < indexes.count else { return nil }
+        return IndexSet(indexes.dropFirst(found))
+    }
+
+    private static func elementCount(_ value: Any?) -> Int {
+        (value as? [Any])?.count ?? 0
     }
 
     /// The elements of a to-many change record (`[Any]`), as the proxies take them.

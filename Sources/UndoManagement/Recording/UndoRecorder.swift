@@ -67,13 +67,18 @@ public final class UndoRecorder {
     /// The history that receives the inverses.
     public let history: UndoHistory
 
-    /// Called when an inverse fails while undoing or redoing (undo handlers cannot throw), with an
-    /// ``UndoRecorderError/inverseFailed(key:type:reason:)`` error.
+    /// Called when the recorder cannot do its job and cannot throw (undo and observation
+    /// handlers do not):
     ///
-    /// The failed change stays as it is; the rest of the group still runs.
+    /// - while undoing or redoing, an inverse failed:
+    ///   ``UndoRecorderError/inverseFailed(key:type:reason:)``. The failed change stays as it is;
+    ///   the rest of the group still runs.
+    /// - when a change arrives, a to-many change named indexes the array does not have:
+    ///   ``UndoRecorderError/inconsistentChange(key:type:kind:indexes:outOfRange:)``. No inverse
+    ///   is registered for it (where Apple raises a range exception).
     public var failureHandler: ((UndoRecorderError) -> Void)?
 
-    /// The most recent inverse that failed while undoing or redoing, or nil.
+    /// The most recent failure reported through ``failureHandler``, or nil.
     public internal(set) var lastFailure: UndoRecorderError?
 
     /// The recorded objects, by identity. Entries of released objects are swept as it grows.
