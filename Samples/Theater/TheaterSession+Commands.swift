@@ -100,16 +100,22 @@ extension TheaterSession {
         case .integer, .unsigned:
             // Key-value coding would truncate 1999.5 to 1999 (as NSNumber's intValue does):
             // an integer key takes only whole numbers.
-            guard let integer = Int(text) else {
-                throw .badValue(key: key, text: text, reason: "\(key) takes a whole number")
+            if let integer = Int(text) { return integer }
+            if TheaterError.isWholeNumberLiteral(text) {
+                let range = TheaterError.wholeNumbers.dropFirst("whole numbers ".count)
+                throw .badValue(key: key, text: text,
+                                reason: "out of range; \(key) takes a whole number \(range)")
             }
-            return integer
+            throw .badValue(key: key, text: text, reason: "\(key) takes a whole number")
         case .floating, .decimal, .boolean:
             if let integer = Int(text) { return integer }   // bridged to the property's type
-            guard let double = Double(text), double.isFinite else {
-                throw .badValue(key: key, text: text, reason: "\(key) takes a number")
+            if let double = Double(text), double.isFinite { return double }
+            if TheaterError.overflowsDouble(text) {
+                let range = TheaterError.finiteNumbers.dropFirst("finite numbers ".count)
+                throw .badValue(key: key, text: text,
+                                reason: "out of range; \(key) takes a finite number \(range)")
             }
-            return double
+            throw .badValue(key: key, text: text, reason: "\(key) takes a number")
         }
     }
 
