@@ -99,3 +99,34 @@ private final class Crate: KeyValueObservable {
 private final class FailureLog {
     var failures: [UndoRecorderError] = []
 }
+
+@Suite("Undo recorder: observing options")
+struct UndoRecorderObservingOptionsTests {
+    @Test func arrayKeysAreObservedWithoutNewValues() {
+        // An array insertion's inverse needs only the indexes; a set mutation's needs the
+        // added members; a setting's needs only the old value, but new values cost nothing there.
+        #expect(UndoRecorder.observingOptions(forValue: [1, 2, 3]) == [.old])
+        #expect(UndoRecorder.observingOptions(forValue: [Book("A")]) == [.old])
+        #expect(UndoRecorder.observingOptions(forValue: Set(["a"])) == [.old, .new])
+        #expect(UndoRecorder.observingOptions(forValue: 7) == [.old, .new])
+        #expect(UndoRecorder.observingOptions(forValue: nil) == [.old, .new])
+    }
+
+    @Test func arrayInsertionsStillUndoAndRedo() throws {
+        let (history, recorder, shelf) = try makeRecordedShelf()
+        let books = try shelf.mutableArrayValue(forKey: "books")
+        try books.insert([Book("A"), Book("B")], at: IndexSet([0, 1]))
+        #expect(history.undoCount == 1)
+        try history.closeEventGroup()
+        try books.insert(Book("C"), at: 1)
+        try history.closeEventGroup()
+        try history.undo()
+        #expect(shelf.books.map(\.title) == ["A", "B"])
+        try history.undo()
+        #expect(shelf.books.isEmpty)
+        try history.redo()
+        try history.redo()
+        #expect(shelf.books.map(\.title) == ["A", "C", "B"])
+        #expect(recorder.lastFailure == nil)   // also keeps the recorder alive to here
+    }
+}

@@ -14,7 +14,7 @@ extension UndoRecorder {
                                                      on object: Object) {
         guard !change.isPrior, history.isUndoRegistrationEnabled else { return }
         if let indexes = change.indexes, change.kind != .setting,
-           let outOfRange = Self.indexesOutOfRange(of: change, indexes: indexes) {
+           let outOfRange = Self.indexesOutOfRange(of: change, indexes: indexes, key: key, on: object) {
             report(.inconsistentChange(key: key, type: String(describing: Object.self),
                                        kind: change.kind, indexes: indexes, outOfRange: outOfRange))
             return
@@ -96,18 +96,36 @@ extension UndoRecorder {
 
     /// The indexes of an indexed change that the array did not have, or nil when all are valid.
     ///
-    /// The change record holds the elements at the announced indexes, read from the array before
-    /// the change (old value: removal, replacement) and after it (new value: insertion,
-    /// replacement); indexes beyond the end contribute no element. Indexes are sorted, so when
-    /// only *k* elements came back, the indexes after the first *k* are the ones out of range.
+    /// The old value of a removal or replacement holds the elements at its indexes, read from
+    /// the array before the change; indexes beyond the end contribute no element. Indexes are
+    /// sorted, so when only *k* elements came back, the indexes after the first *k* are the ones
+    /// out of range. An insertion's indexes must lie within the array after the change: checked
+    /// against its count (array keys are observed without new values, see `observingOptions`).
     ///
     /// - Complexity: O(1) when the change is consistent.
-    static func indexesOutOfRange(of change: KeyValueChange, indexes: IndexSet) -> IndexSet? {
-        var found = indexes.count
-        if change.kind != .insertion { found = min(found, elementCount(change.oldValue)) }
-        if change.kind != .removal { found = min(found, elementCount(change.newValue)) }
-        guard found < indexes.count else { return nil }
-        return IndexSet(indexes.dropFirst(found))
+    static func indexesOutOfRange<Object: KeyValueObservable>(
+        of change: KeyValueChange, indexes: IndexSet, key: String, on object: Object
+    ) -> IndexSet? {
+        guard let last = indexes.last else { return nil }
+        if change.kind == .insertion {
+            if let newValue = change.newValue {
+                // Observed with new values: they hold the elements found at the indexes.
+                let found = elementCount(newValue)
+                return found < indexes.count ? IndexSet(indexes.dropFirst(found)) : nil
+            }
+            guard let count = currentCount(of: object, key: key), last >= count else { return nil }
+            return IndexSet(indexes.filter { $0 >= count })
+        }
+        let found = elementCount(change.oldValue)
+        return found < indexes.count ? IndexSet(indexes.dropFirst(found)) : nil
+    }
+
+    /// The number of elements of the array `key` of `object` now, or nil if it is not an array.
+    private static func currentCount<Object: KeyValueObservable>(of object: Object,
+                                                                 key: String) -> Int? {
+        guard let value = try? object.value(forKey: key),
+              let array = value as? any RecordedArray else { return nil }
+        return array.recordedCount
     }
 
     private static func elementCount(_ value: Any?) -> Int {

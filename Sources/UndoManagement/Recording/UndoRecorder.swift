@@ -126,7 +126,8 @@ public final class UndoRecorder {
             if key.contains(".") || key.hasPrefix("@") {
                 throw UndoRecorderError.keyPathNotRecordable(key, type: String(describing: Object.self))
             }
-            added[key] = try object.observe(key, options: [.old, .new]) { object, change in
+            let options = Self.observingOptions(forValue: try? object.value(forKey: key))
+            added[key] = try object.observe(key, options: options) { object, change in
                 reference.recorder?.registerInverse(of: change, key: key, on: object)
             }
         }
@@ -186,6 +187,17 @@ public final class UndoRecorder {
         entries.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) }
     }
 
+    /// The options to observe a key with, chosen by its current value.
+    ///
+    /// Old values always: every inverse puts them back. New values only where an inverse needs
+    /// them, the members a set mutation added. An array key is observed without them: the
+    /// inverse of an insertion removes at the indexes, and leaving them out spares every edit
+    /// of a long array a copy of it (the new elements are read out of the whole array).
+    static func observingOptions(forValue value: Any?) -> KeyValueObservingOptions {
+        if let value, value is any RecordedArray { return [.old] }
+        return [.old, .new]
+    }
+
     /// Drops the entries of released objects, and raises the threshold for the next sweep.
     private func sweepReleasedObjects() {
         entries = entries.filter { $0.value.object != nil }
@@ -208,6 +220,16 @@ private struct RecordedObject {
     func invalidate() {
         for observation in observations.values { observation.invalidate() }
     }
+}
+
+/// An array of any element type, seen without converting its elements.
+protocol RecordedArray {
+    /// The number of elements.
+    var recordedCount: Int { get }
+}
+
+extension Array: RecordedArray {
+    var recordedCount: Int { count }
 }
 
 /// Carries a weak reference to the recorder into the `@Sendable` observation handlers.
