@@ -93,23 +93,39 @@ extension UndoHistory {
                          then notification: Notification.Name) throws(UndoError) {
         Self.run(consume group)
         var outcome = state.finishPerforming()
-        UndoGroup.dismantle(outcome.takeDiscarded())
+        if !outcome.discarded.isEmpty { UndoGroup.dismantle(outcome.takeDiscarded()) }
         post(notification)
         if outcome.groupsLeftOpen > 0 {
             throw .groupsLeftOpenByAction(count: outcome.groupsLeftOpen)
         }
     }
 
-    /// Runs the actions of a group, newest first; nested groups run as units.
+    /// Runs the actions of a group, newest first; nested groups run as units. The group is
+    /// consumed, so its entries are moved out rather than copied. (Not inlined: measured
+    /// faster in `undo_undo` / `undo_redo` as a call of its own.)
+    @inline(never)
+    private static func run(_ group: consuming UndoGroup) {
+        while let entry = group.entries.popLast() {
+            switch consume entry {
+            case .action(let action):
+                action.perform()
+            case .group(let nested):
+                runNested(nested)
+            }
+        }
+    }
+
+    /// Runs a nested group and the groups nested in it.
     ///
     /// Iterative, with the unfinished parents on an explicit stack, so groups nested to any
-    /// depth run in constant stack space. The group is consumed: entries are moved out rather
-    /// than copied, and every group is empty when it is released, so freeing is flat too.
-    private static func run(_ group: consuming UndoGroup) {
+    /// depth run in constant stack space. Every group is empty when it is released, so freeing
+    /// is flat too. (Kept apart from `run(_:)`, whose loop stays that of a flat group.)
+    @inline(never)
+    private static func runNested(_ group: consuming UndoGroup) {
         var current = consume group
         var parents: [UndoGroup] = []
         while true {
-            if let entry = current.entries.popLast() {
+            while let entry = current.entries.popLast() {
                 switch consume entry {
                 case .action(let action):
                     action.perform()
@@ -117,11 +133,9 @@ extension UndoHistory {
                     parents.append(current)
                     current = nested
                 }
-            } else if let parent = parents.popLast() {
-                current = parent
-            } else {
-                return
             }
+            guard let parent = parents.popLast() else { return }
+            current = parent
         }
     }
 }

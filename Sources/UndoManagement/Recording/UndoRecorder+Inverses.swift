@@ -13,10 +13,8 @@ extension UndoRecorder {
     func registerInverse<Object: KeyValueObservable>(of change: KeyValueChange, key: String,
                                                      on object: Object) {
         guard !change.isPrior, history.isUndoRegistrationEnabled else { return }
-        if let indexes = change.indexes, change.kind != .setting,
-           let outOfRange = Self.indexesOutOfRange(of: change, indexes: indexes, key: key, on: object) {
-            report(.inconsistentChange(key: key, type: String(describing: Object.self),
-                                       kind: change.kind, indexes: indexes, outOfRange: outOfRange))
+        if change.kind != .setting, let indexes = change.indexes,
+           !isConsistent(change, indexes: indexes, key: key, on: object) {
             return
         }
         switch change.kind {
@@ -92,6 +90,18 @@ extension UndoRecorder {
     private func report(_ failure: UndoRecorderError) {
         lastFailure = failure
         failureHandler?(failure)
+    }
+
+    /// Whether an indexed change names only indexes the array has; if not, reports
+    /// ``UndoRecorderError/inconsistentChange(key:type:kind:indexes:outOfRange:)``.
+    @inline(never)
+    private func isConsistent<Object: KeyValueObservable>(_ change: KeyValueChange, indexes: IndexSet,
+                                                          key: String, on object: Object) -> Bool {
+        guard let outOfRange = Self.indexesOutOfRange(of: change, indexes: indexes, key: key,
+                                                      on: object) else { return true }
+        report(.inconsistentChange(key: key, type: String(describing: Object.self),
+                                   kind: change.kind, indexes: indexes, outOfRange: outOfRange))
+        return false
     }
 
     /// The indexes of an indexed change that the array did not have, or nil when all are valid.

@@ -56,6 +56,7 @@ extension UndoGroup {
             } else if group.isEmpty {
                 removed.append(.group(group))
             } else {
+                // The parent's `mayHoldNestedGroups` is already set: it held this group before.
                 frames[frames.count - 1].kept.append(.group(group))
             }
         }
@@ -70,9 +71,19 @@ extension UndoGroup {
     /// recursively later.
     ///
     /// - Complexity: O(*n*) in the number of entries at all levels; constant stack depth.
+    @inline(__always)
     static func dismantle(_ groups: consuming [UndoGroup]) {
+        // Nearly always empty (an undo, redo or registration that dropped nothing).
+        if groups.isEmpty { return }
+        dismantleNested(consume groups)
+    }
+
+    @inline(never)
+    private static func dismantleNested(_ groups: consuming [UndoGroup]) {
         var pending = consume groups
         while var group = pending.popLast() {
+            // A group that never held a nested group is freed flat as it is.
+            guard group.mayHoldNestedGroups else { continue }
             while let entry = group.entries.popLast() {
                 if case .group(let nested) = consume entry { pending.append(nested) }
             }
@@ -87,6 +98,7 @@ extension UndoGroup {
 
     /// Frees entries, and the groups among them.
     static func dismantle(_ entries: consuming [UndoEntry]) {
+        if entries.isEmpty { return }
         var remaining = consume entries
         var groups: [UndoGroup] = []
         while let entry = remaining.popLast() {

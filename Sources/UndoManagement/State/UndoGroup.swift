@@ -76,6 +76,16 @@ struct UndoGroup {
     /// Whether the group as a whole may be discarded (Apple's `setActionIsDiscardable`).
     var isDiscardable = false
 
+    /// Whether a nested group was ever added (it may have been taken out again): groups without
+    /// one are freed without being taken apart (see `dismantle(_:)`).
+    private(set) var mayHoldNestedGroups = false
+
     /// Whether the group holds nothing.
     var isEmpty: Bool { entries.isEmpty }
+
+    /// Adds a closed nested group as the newest entry.
+    mutating func append(nested group: UndoGroup) {
+        entries.append(.group(group))
+        mayHoldNestedGroups = true
+    }
 }

@@ -209,13 +209,13 @@ struct UndoStateMachine {
         if mode != .idle {
             let closed = recordingGroups.removeLast()
             if !closed.isEmpty {
-                recordingGroups[recordingGroups.count - 1].entries.append(.group(closed))
+                recordingGroups[recordingGroups.count - 1].append(nested: closed)
             }
             return CloseOutcome(isDiscardable: false, discarded: [])
         }
         let closed = openGroups.removeLast()
         if !openGroups.isEmpty {
-            if !closed.isEmpty { openGroups[openGroups.count - 1].entries.append(.group(closed)) }
+            if !closed.isEmpty { openGroups[openGroups.count - 1].append(nested: closed) }
             return CloseOutcome(isDiscardable: false, discarded: [])
         }
         eventGroupIsOpen = false
@@ -278,7 +278,7 @@ struct UndoStateMachine {
         while recordingGroups.count > 1 {
             let closed = recordingGroups.removeLast()
             if !closed.isEmpty {
-                recordingGroups[recordingGroups.count - 1].entries.append(.group(closed))
+                recordingGroups[recordingGroups.count - 1].append(nested: closed)
             }
         }
         let recorded = recordingGroups.removeLast()
