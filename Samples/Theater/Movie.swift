@@ -1,5 +1,6 @@
 // The model of the theater sample: movies in an observable to-many property.
 
+import Foundation
 import KeyValueCoding
 import KeyValueObserving
 
@@ -40,8 +41,8 @@ public final class Movie: KeyValueObservable {
 
 /// The theater: its program is the observable to-many property `movies`.
 ///
-/// Commands change `movies` through `mutableArrayValue(forKey: "movies")`, so observers learn
-/// which indexes were inserted, removed or replaced. (Named `HomeTheater` because the module is
+/// Commands change `movies` through `mutableArrayValue(forKey: "movies")`, or ``appendMovie(_:)``
+/// for `add`, so observers learn which indexes were inserted, removed or replaced. (Named `HomeTheater` because the module is
 /// called `Theater`.)
 ///
 /// Not thread-safe: it belongs to the session that created it.
@@ -51,6 +52,28 @@ public final class HomeTheater: KeyValueObservable {
 
     /// Creates an empty theater.
     public init() {}
+
+    /// Appends `movie` to the program, telling observers with a to-many insertion at the end.
+    ///
+    /// The indexed accessor a class writes on Apple platforms for a fast to-many property
+    /// (`insertObject:inMoviesAtIndex:`), with manual change notification:
+    /// `willChange(.insertion, valuesAt:forKey:)`, the edit, `didChange`. Observers get the
+    /// same change as from `mutableArrayValue(forKey: "movies").insert(_:at:)`, but the array is
+    /// edited in place, where the proxy reads and rewrites all of it: amortized O(1) instead of
+    /// O(*n*) for *n* movies.
+    ///
+    /// - Parameter movie: The movie to add.
+    public func appendMovie(_ movie: Movie) {
+        let indexes = IndexSet(integer: movies.count)
+        willChange(.insertion, valuesAt: indexes, forKey: "movies")
+        // Stores to `keyValueWrappedValue` do not notify (the change is announced above). The
+        // array is taken out of the storage first, so appending does not copy it.
+        var program = _movies.keyValueWrappedValue
+        _movies.keyValueWrappedValue = []
+        program.append(movie)
+        _movies.keyValueWrappedValue = program
+        didChange(.insertion, valuesAt: indexes, forKey: "movies")
+    }
 }
 
 /// Carries an unowned reference to a session object into a `@Sendable` observation handler.

@@ -162,15 +162,19 @@ public enum TheaterCommand: Equatable, Sendable {
     }
 
     private static func integer(_ text: String, _ argument: String) throws(TheaterError) -> Int {
-        guard let value = Int(text) else { throw .notANumber(argument: argument, text: text) }
-        return value
+        if let value = Int(text) { return value }
+        if TheaterError.isWholeNumberLiteral(text) {
+            throw .outOfRange(argument: argument, text: text, allowed: TheaterError.wholeNumbers)
+        }
+        throw .notANumber(argument: argument, text: text)
     }
 
     private static func number(_ text: String, _ argument: String) throws(TheaterError) -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw .notANumber(argument: argument, text: text)
+        if let value = Double(text), value.isFinite { return value }
+        if TheaterError.overflowsDouble(text) {
+            throw .outOfRange(argument: argument, text: text, allowed: TheaterError.finiteNumbers)
         }
-        return value
+        throw .notANumber(argument: argument, text: text)
     }
 
     private static func wrongArguments(_ name: String) -> TheaterError {

@@ -11,6 +11,9 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
     case unterminatedQuote(String)
     /// An argument that must be a number is not one.
     case notANumber(argument: String, text: String)
+    /// An argument is a number, but too large (or too small) for its type; `allowed` says which
+    /// numbers are (``wholeNumbers`` or ``finiteNumbers``).
+    case outOfRange(argument: String, text: String, allowed: String)
     /// An index names no movie (indexes start at 1).
     case noMovie(index: Int, count: Int)
     /// Movies have no such key.
@@ -34,6 +37,8 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
             return "missing closing quote in \(text)"
         case .notANumber(let argument, let text):
             return "\(argument) must be a number, not '\(text)'"
+        case .outOfRange(let argument, let text, let allowed):
+            return "\(argument) is out of range: '\(text)' (\(allowed))"
         case .noMovie(let index, let count):
             let range = count == 0 ? "the theater is empty" : "choose 1 to \(count)"
             return "no movie at index \(index) (\(range))"
@@ -48,5 +53,24 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badSort(let message):
             return "cannot sort: \(message)"
         }
+    }
+
+    /// The numbers an integer argument or key takes.
+    public static let wholeNumbers = "whole numbers from \(Int.min) to \(Int.max)"
+
+    /// The numbers a floating-point argument or key takes.
+    public static let finiteNumbers = "finite numbers from \(-Double.greatestFiniteMagnitude) "
+        + "to \(Double.greatestFiniteMagnitude)"
+
+    /// Whether `text` is written as a whole number (`-12`, `+7`), whatever its size.
+    static func isWholeNumberLiteral(_ text: String) -> Bool {
+        let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// Whether `text` is a number whose value overflows `Double` (`1e400`, not `inf`).
+    static func overflowsDouble(_ text: String) -> Bool {
+        guard let value = Double(text), value.isInfinite else { return false }
+        return text.contains { $0.isASCII && $0.isNumber }
     }
 }

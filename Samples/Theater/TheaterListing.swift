@@ -49,7 +49,9 @@ public final class TheaterListing {
     public init(theater: HomeTheater) throws {
         self.theater = theater
         let listing = Confined(self)
-        programObservation = try theater.observe("movies", options: [.old, .new]) { _, change in
+        // No old or new values: the listing reads the inserted movies out of `theater.movies`
+        // itself, at the change's indexes (change records would copy the whole array).
+        programObservation = try theater.observe("movies", options: []) { _, change in
             listing.object.programDidChange(change)
         }
         try show(theater.movies, at: IndexSet(integersIn: 0..<theater.movies.count), redraw: false)
@@ -75,7 +77,10 @@ public final class TheaterListing {
     // MARK: Observing
 
     private func programDidChange(_ change: KeyValueChange) {
-        let movies = (change.newValue as? [Any])?.compactMap { $0 as? Movie } ?? []
+        let program = theater.movies
+        let movies = change.indexes.map { indexes in
+            indexes.filter { $0 < program.count }.map { program[$0] }
+        } ?? []
         switch change.kind {
         case .insertion:
             if let indexes = change.indexes { try? show(movies, at: indexes, redraw: true) }

@@ -12,18 +12,26 @@ extension TheaterSession {
         switch command {
         case let .add(title, year, rating, minutes):
             let movie = Movie(title: title, year: year, rating: rating, minutes: minutes)
-            return try change(named: "Add \"\(title)\"") { try program().append(movie) }
+            // The model's indexed accessor: the same insertion notification as the proxy's,
+            // without rewriting the whole array (so `add` costs the same at any length).
+            return try change(named: "Add \"\(title)\"") { theater.appendMovie(movie) }
         case let .set(index, key, text):
             return try set(key, to: text, ofMovieAt: index)
         case let .remove(index):
             let movie = try movie(at: index)
-            return try change(named: "Remove \"\(movie.title)\"") { try program().remove(at: index - 1) }
+            return try change(named: "Remove \"\(movie.title)\"") {
+                try program().remove(at: IndexSet(integer: index - 1))
+            }
         case let .move(from, to):
             let movie = try movie(at: from)
             _ = try self.movie(at: to)
             guard from != to else { return "\"\(movie.title)\" is already at \(to)" }
+            // A removal then an insertion, as the proxy's `move(from:to:)` sends them, without
+            // its extra reads of the whole array.
             return try change(named: "Move \"\(movie.title)\"") {
-                try program().move(from: from - 1, to: to - 1)
+                let program = try program()
+                try program.remove(at: IndexSet(integer: from - 1))
+                try program.insert([movie], at: IndexSet(integer: to - 1))
             }
         case .list:
             return listing.text
@@ -100,16 +108,22 @@ extension TheaterSession {
         case .integer, .unsigned:
             // Key-value coding would truncate 1999.5 to 1999 (as NSNumber's intValue does):
             // an integer key takes only whole numbers.
-            guard let integer = Int(text) else {
-                throw .badValue(key: key, text: text, reason: "\(key) takes a whole number")
+            if let integer = Int(text) { return integer }
+            if TheaterError.isWholeNumberLiteral(text) {
+                let range = TheaterError.wholeNumbers.dropFirst("whole numbers ".count)
+                throw .badValue(key: key, text: text,
+                                reason: "out of range; \(key) takes a whole number \(range)")
             }
-            return integer
+            throw .badValue(key: key, text: text, reason: "\(key) takes a whole number")
         case .floating, .decimal, .boolean:
             if let integer = Int(text) { return integer }   // bridged to the property's type
-            guard let double = Double(text), double.isFinite else {
-                throw .badValue(key: key, text: text, reason: "\(key) takes a number")
+            if let double = Double(text), double.isFinite { return double }
+            if TheaterError.overflowsDouble(text) {
+                let range = TheaterError.finiteNumbers.dropFirst("finite numbers ".count)
+                throw .badValue(key: key, text: text,
+                                reason: "out of range; \(key) takes a finite number \(range)")
             }
-            return double
+            throw .badValue(key: key, text: text, reason: "\(key) takes a number")
         }
     }
 

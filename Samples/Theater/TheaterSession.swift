@@ -56,10 +56,14 @@ public final class TheaterSession {
         try recorder.record(theater, keys: ["movies"])
         // Every movie put on the program (added, or put back by undo/redo) is recorded too;
         // recording a movie twice does nothing.
+        // The movies are read at the change's indexes, not taken from the change record: a
+        // record's new value is copied out of the whole array, once per observer asking for it.
         let session = Confined(self)
-        programObservation = try theater.observe("movies", options: [.new]) { _, change in
-            for case let movie as Movie in change.newValue as? [Any] ?? [] {
-                try? session.object.recorder.record(movie, keys: Movie.attributeKeys)
+        programObservation = try theater.observe("movies", options: []) { theater, change in
+            guard change.kind != .removal, let indexes = change.indexes else { return }
+            let program = theater.movies
+            for index in indexes where index < program.count {
+                try? session.object.recorder.record(program[index], keys: Movie.attributeKeys)
             }
         }
     }

@@ -38,8 +38,8 @@ extension UndoHistory {
         // Observers may have changed the groups: check again.
         let discardable = try state.checkCanCloseGroup()
         post(Self.willCloseUndoGroupNotification, discardable: discardable)
-        let outcome = try state.closeGroup()
-        _ = outcome.discarded
+        var outcome = try state.closeGroup()
+        UndoGroup.dismantle(outcome.takeDiscarded())
         post(Self.didCloseUndoGroupNotification, discardable: outcome.isDiscardable)
     }
 

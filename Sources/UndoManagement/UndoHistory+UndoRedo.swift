@@ -61,7 +61,7 @@ extension UndoHistory {
         post(Self.checkpointNotification)
         guard let group = try state.beginUndo() else { return }
         post(Self.willUndoChangeNotification)
-        try perform(group, then: Self.didUndoChangeNotification)
+        try perform(consume group, then: Self.didUndoChangeNotification)
     }
 
     /// Redoes the last undone group.
@@ -85,15 +85,15 @@ extension UndoHistory {
         post(Self.checkpointNotification)
         guard let group = try state.beginRedo() else { return }
         post(Self.willRedoChangeNotification)
-        try perform(group, then: Self.didRedoChangeNotification)
+        try perform(consume group, then: Self.didRedoChangeNotification)
     }
 
     /// Runs a group taken by `beginUndo()`/`beginRedo()`, finishes, and posts `notification`.
     private func perform(_ group: consuming UndoGroup,
                          then notification: Notification.Name) throws(UndoError) {
-        Self.run(group)
-        let outcome = state.finishPerforming()
-        _ = outcome.discarded
+        Self.run(consume group)
+        var outcome = state.finishPerforming()
+        if !outcome.discarded.isEmpty { UndoGroup.dismantle(outcome.takeDiscarded()) }
         post(notification)
         if outcome.groupsLeftOpen > 0 {
             throw .groupsLeftOpenByAction(count: outcome.groupsLeftOpen)
@@ -101,15 +101,41 @@ extension UndoHistory {
     }
 
     /// Runs the actions of a group, newest first; nested groups run as units. The group is
-    /// consumed, so its entries are moved out rather than copied.
+    /// consumed, so its entries are moved out rather than copied. (Not inlined: measured
+    /// faster in `undo_undo` / `undo_redo` as a call of its own.)
+    @inline(never)
     private static func run(_ group: consuming UndoGroup) {
         while let entry = group.entries.popLast() {
             switch consume entry {
             case .action(let action):
                 action.perform()
             case .group(let nested):
-                run(nested)
+                runNested(nested)
             }
+        }
+    }
+
+    /// Runs a nested group and the groups nested in it.
+    ///
+    /// Iterative, with the unfinished parents on an explicit stack, so groups nested to any
+    /// depth run in constant stack space. Every group is empty when it is released, so freeing
+    /// is flat too. (Kept apart from `run(_:)`, whose loop stays that of a flat group.)
+    @inline(never)
+    private static func runNested(_ group: consuming UndoGroup) {
+        var current = consume group
+        var parents: [UndoGroup] = []
+        while true {
+            while let entry = current.entries.popLast() {
+                switch consume entry {
+                case .action(let action):
+                    action.perform()
+                case .group(let nested):
+                    parents.append(current)
+                    current = nested
+                }
+            }
+            guard let parent = parents.popLast() else { return }
+            current = parent
         }
     }
 }

@@ -93,10 +93,11 @@ public final class UndoHistory {
     }
 
     deinit {
-        // Move the state out first, so releasing the groups touches no freed memory.
-        let remaining = stateStorage.move()
+        // Move the state out first, so releasing the groups touches no freed memory; dismantle
+        // them, so groups nested to any depth are freed in constant stack space.
+        var remaining = stateStorage.move()
         stateStorage.deallocate()
-        _ = remaining
+        UndoGroup.dismantle(remaining.removeAllActions())
     }
 
     // MARK: Registering undo operations
@@ -162,7 +163,7 @@ public final class UndoHistory {
         }
         let discarded = state.register(action)
         // Released here, after the state access: a deinit may call back into the history.
-        _ = discarded
+        UndoGroup.dismantle(consume discarded)
         if closesOwnGroup {
             // Fails only if a notification observer already closed the group: nothing to do then.
             try? endUndoGrouping()
@@ -244,7 +245,7 @@ public final class UndoHistory {
         get { state.levelsOfUndo }
         set {
             let discarded = state.setLevelsOfUndo(newValue)
-            _ = discarded
+            UndoGroup.dismantle(consume discarded)
         }
     }
 
@@ -259,7 +260,7 @@ public final class UndoHistory {
     /// Corresponds to Apple's `removeAllActions()`.
     public func removeAllActions() {
         let discarded = state.removeAllActions()
-        _ = discarded
+        UndoGroup.dismantle(consume discarded)
     }
 
     /// Removes every action registered with `target`, from both stacks and from open groups.
@@ -273,7 +274,7 @@ public final class UndoHistory {
     /// Corresponds to Apple's `removeAllActions(withTarget:)`.
     public func removeAllActions(withTarget target: AnyObject) {
         let removed = state.removeAllActions(withTarget: target)
-        _ = removed
+        UndoGroup.dismantle(consume removed)
     }
 
     #if DEBUG

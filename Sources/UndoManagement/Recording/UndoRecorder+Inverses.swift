@@ -13,6 +13,10 @@ extension UndoRecorder {
     func registerInverse<Object: KeyValueObservable>(of change: KeyValueChange, key: String,
                                                      on object: Object) {
         guard !change.isPrior, history.isUndoRegistrationEnabled else { return }
+        if change.kind != .setting, let indexes = change.indexes,
+           !isConsistent(change, indexes: indexes, key: key, on: object) {
+            return
+        }
         switch change.kind {
         case .setting:
             // The common case, written out: one closure instead of two.
@@ -80,9 +84,62 @@ extension UndoRecorder {
     }
 
     private func reportFailure(key: String, type: String, error: any Error) {
-        let failure = UndoRecorderError.inverseFailed(key: key, type: type, reason: "\(error)")
+        report(.inverseFailed(key: key, type: type, reason: "\(error)"))
+    }
+
+    private func report(_ failure: UndoRecorderError) {
         lastFailure = failure
         failureHandler?(failure)
+    }
+
+    /// Whether an indexed change names only indexes the array has; if not, reports
+    /// ``UndoRecorderError/inconsistentChange(key:type:kind:indexes:outOfRange:)``.
+    @inline(never)
+    private func isConsistent<Object: KeyValueObservable>(_ change: KeyValueChange, indexes: IndexSet,
+                                                          key: String, on object: Object) -> Bool {
+        guard let outOfRange = Self.indexesOutOfRange(of: change, indexes: indexes, key: key,
+                                                      on: object) else { return true }
+        report(.inconsistentChange(key: key, type: String(describing: Object.self),
+                                   kind: change.kind, indexes: indexes, outOfRange: outOfRange))
+        return false
+    }
+
+    /// The indexes of an indexed change that the array did not have, or nil when all are valid.
+    ///
+    /// The old value of a removal or replacement holds the elements at its indexes, read from
+    /// the array before the change; indexes beyond the end contribute no element. Indexes are
+    /// sorted, so when only *k* elements came back, the indexes after the first *k* are the ones
+    /// out of range. An insertion's indexes must lie within the array after the change: checked
+    /// against its count (array keys are observed without new values, see `observingOptions`).
+    ///
+    /// - Complexity: O(1) when the change is consistent.
+    static func indexesOutOfRange<Object: KeyValueObservable>(
+        of change: KeyValueChange, indexes: IndexSet, key: String, on object: Object
+    ) -> IndexSet? {
+        guard let last = indexes.last else { return nil }
+        if change.kind == .insertion {
+            if let newValue = change.newValue {
+                // Observed with new values: they hold the elements found at the indexes.
+                let found = elementCount(newValue)
+                return found < indexes.count ? IndexSet(indexes.dropFirst(found)) : nil
+            }
+            guard let count = currentCount(of: object, key: key), last >= count else { return nil }
+            return IndexSet(indexes.filter { $0 >= count })
+        }
+        let found = elementCount(change.oldValue)
+        return found < indexes.count ? IndexSet(indexes.dropFirst(found)) : nil
+    }
+
+    /// The number of elements of the array `key` of `object` now, or nil if it is not an array.
+    private static func currentCount<Object: KeyValueObservable>(of object: Object,
+                                                                 key: String) -> Int? {
+        guard let value = try? object.value(forKey: key),
+              let array = value as? any RecordedArray else { return nil }
+        return array.recordedCount
+    }
+
+    private static func elementCount(_ value: Any?) -> Int {
+        (value as? [Any])?.count ?? 0
     }
 
     /// The elements of a to-many change record (`[Any]`), as the proxies take them.

@@ -67,13 +67,18 @@ public final class UndoRecorder {
     /// The history that receives the inverses.
     public let history: UndoHistory
 
-    /// Called when an inverse fails while undoing or redoing (undo handlers cannot throw), with an
-    /// ``UndoRecorderError/inverseFailed(key:type:reason:)`` error.
+    /// Called when the recorder cannot do its job and cannot throw (undo and observation
+    /// handlers do not):
     ///
-    /// The failed change stays as it is; the rest of the group still runs.
+    /// - while undoing or redoing, an inverse failed:
+    ///   ``UndoRecorderError/inverseFailed(key:type:reason:)``. The failed change stays as it is;
+    ///   the rest of the group still runs.
+    /// - when a change arrives, a to-many change named indexes the array does not have:
+    ///   ``UndoRecorderError/inconsistentChange(key:type:kind:indexes:outOfRange:)``. No inverse
+    ///   is registered for it (where Apple raises a range exception).
     public var failureHandler: ((UndoRecorderError) -> Void)?
 
-    /// The most recent inverse that failed while undoing or redoing, or nil.
+    /// The most recent failure reported through ``failureHandler``, or nil.
     public internal(set) var lastFailure: UndoRecorderError?
 
     /// The recorded objects, by identity. Entries of released objects are swept as it grows.
@@ -121,7 +126,8 @@ public final class UndoRecorder {
             if key.contains(".") || key.hasPrefix("@") {
                 throw UndoRecorderError.keyPathNotRecordable(key, type: String(describing: Object.self))
             }
-            added[key] = try object.observe(key, options: [.old, .new]) { object, change in
+            let options = Self.observingOptions(forValue: try? object.value(forKey: key))
+            added[key] = try object.observe(key, options: options) { object, change in
                 reference.recorder?.registerInverse(of: change, key: key, on: object)
             }
         }
@@ -181,6 +187,17 @@ public final class UndoRecorder {
         entries.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) }
     }
 
+    /// The options to observe a key with, chosen by its current value.
+    ///
+    /// Old values always: every inverse puts them back. New values only where an inverse needs
+    /// them, the members a set mutation added. An array key is observed without them: the
+    /// inverse of an insertion removes at the indexes, and leaving them out spares every edit
+    /// of a long array a copy of it (the new elements are read out of the whole array).
+    static func observingOptions(forValue value: Any?) -> KeyValueObservingOptions {
+        if let value, value is any RecordedArray { return [.old] }
+        return [.old, .new]
+    }
+
     /// Drops the entries of released objects, and raises the threshold for the next sweep.
     private func sweepReleasedObjects() {
         entries = entries.filter { $0.value.object != nil }
@@ -203,6 +220,16 @@ private struct RecordedObject {
     func invalidate() {
         for observation in observations.values { observation.invalidate() }
     }
+}
+
+/// An array of any element type, seen without converting its elements.
+protocol RecordedArray {
+    /// The number of elements.
+    var recordedCount: Int { get }
+}
+
+extension Array: RecordedArray {
+    var recordedCount: Int { count }
 }
 
 /// Carries a weak reference to the recorder into the `@Sendable` observation handlers.

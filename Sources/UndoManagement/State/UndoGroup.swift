@@ -63,6 +63,11 @@ enum UndoEntry {
 }
 
 /// A group of undo actions that is undone as one unit, in reverse order of registration.
+///
+/// Groups nest to any depth (one level per `beginUndoGrouping()`), so nothing that walks a group
+/// recurses: running, counting, removing and freeing use explicit stacks
+/// (UndoGroup+Nesting.swift). Freeing a deeply nested group by dropping its last reference would
+/// release one level per stack frame; hand dropped groups to `dismantle(_:)` instead.
 struct UndoGroup {
     /// Actions and closed nested groups, in registration order.
     var entries: [UndoEntry] = []
@@ -71,40 +76,16 @@ struct UndoGroup {
     /// Whether the group as a whole may be discarded (Apple's `setActionIsDiscardable`).
     var isDiscardable = false
 
+    /// Whether a nested group was ever added (it may have been taken out again): groups without
+    /// one are freed without being taken apart (see `dismantle(_:)`).
+    private(set) var mayHoldNestedGroups = false
+
     /// Whether the group holds nothing.
     var isEmpty: Bool { entries.isEmpty }
 
-    /// The number of actions in this group and its nested groups.
-    var actionCount: Int {
-        var count = 0
-        for entry in entries {
-            switch entry {
-            case .action: count += 1
-            case .group(let nested): count += nested.actionCount
-            }
-        }
-        return count
-    }
-
-    /// Removes every action whose target is `object`, in this group and its nested groups, and
-    /// drops nested groups that become empty.
-    ///
-    /// - Returns: The removed entries, so the caller can release them outside any state access
-    ///   (releasing a closure can run a `deinit` that calls back into the history).
-    mutating func removeActions(involving object: AnyObject) -> [UndoEntry] {
-        var removed: [UndoEntry] = []
-        var kept: [UndoEntry] = []
-        kept.reserveCapacity(entries.count)
-        for entry in entries {
-            switch entry {
-            case .action(let action):
-                if action.involves(object) { removed.append(entry) } else { kept.append(entry) }
-            case .group(var nested):
-                removed += nested.removeActions(involving: object)
-                if nested.isEmpty { removed.append(.group(nested)) } else { kept.append(.group(nested)) }
-            }
-        }
-        if !removed.isEmpty { entries = kept }
-        return removed
+    /// Adds a closed nested group as the newest entry.
+    mutating func append(nested group: UndoGroup) {
+        entries.append(.group(group))
+        mayHoldNestedGroups = true
     }
 }

@@ -27,10 +27,14 @@ extension UndoStateMachine {
         }
     }
 
+    /// Iterative: groups may be nested far deeper than the stack allows recursion.
     private static func checkNoEmptyNestedGroups(_ group: UndoGroup) {
-        for case .group(let nested) in group.entries {
-            precondition(!nested.isEmpty, "empty nested group")
-            checkNoEmptyNestedGroups(nested)
+        var pending = [group]
+        while let next = pending.popLast() {
+            for case .group(let nested) in next.entries {
+                precondition(!nested.isEmpty, "empty nested group")
+                pending.append(nested)
+            }
         }
     }
     #else

@@ -30,6 +30,13 @@ struct UndoStateMachine {
         var isDiscardable: Bool
         /// Groups dropped by `levelsOfUndo` (to release outside the state access).
         var discarded: [UndoGroup]
+
+        /// Moves `discarded` out, leaving it empty, so the caller holds the only reference.
+        mutating func takeDiscarded() -> [UndoGroup] {
+            var taken: [UndoGroup] = []
+            swap(&taken, &discarded)
+            return taken
+        }
     }
 
     /// What finishing an undo or redo produced.
@@ -38,6 +45,13 @@ struct UndoStateMachine {
         var groupsLeftOpen: Int
         /// Groups dropped by `levelsOfUndo`.
         var discarded: [UndoGroup]
+
+        /// Moves `discarded` out, leaving it empty, so the caller holds the only reference.
+        mutating func takeDiscarded() -> [UndoGroup] {
+            var taken: [UndoGroup] = []
+            swap(&taken, &discarded)
+            return taken
+        }
     }
 
     /// Closed top-level groups that `undo()` can perform, oldest first.
@@ -195,13 +209,13 @@ struct UndoStateMachine {
         if mode != .idle {
             let closed = recordingGroups.removeLast()
             if !closed.isEmpty {
-                recordingGroups[recordingGroups.count - 1].entries.append(.group(closed))
+                recordingGroups[recordingGroups.count - 1].append(nested: closed)
             }
             return CloseOutcome(isDiscardable: false, discarded: [])
         }
         let closed = openGroups.removeLast()
         if !openGroups.isEmpty {
-            if !closed.isEmpty { openGroups[openGroups.count - 1].entries.append(.group(closed)) }
+            if !closed.isEmpty { openGroups[openGroups.count - 1].append(nested: closed) }
             return CloseOutcome(isDiscardable: false, discarded: [])
         }
         eventGroupIsOpen = false
@@ -264,7 +278,7 @@ struct UndoStateMachine {
         while recordingGroups.count > 1 {
             let closed = recordingGroups.removeLast()
             if !closed.isEmpty {
-                recordingGroups[recordingGroups.count - 1].entries.append(.group(closed))
+                recordingGroups[recordingGroups.count - 1].append(nested: closed)
             }
         }
         let recorded = recordingGroups.removeLast()
