@@ -128,6 +128,9 @@ final class KeyObservers: Sendable {
     // MARK: The general path
 
     /// Reads the old values each registration needs and sends prior notifications.
+    ///
+    /// The old value of a to-many change is read only when a registration asks for it, and
+    /// then once for all of them (see ``readToManyOld(into:kind:indexes:setMutation:)``).
     private func prepare(_ nodes: [ObservationNode], object: AnyObject, kind: KeyValueChangeKind,
                          indexes: IndexSet?, setMutation: SetMutation?,
                          suppliedOld: Any??) -> PendingChange {
@@ -141,16 +144,12 @@ final class KeyObservers: Sendable {
             }
             var entry = PendingEntry(node: node)
             entry.isToMany = node.isLeaf && (kind != .setting || setMutation != nil)
-            if entry.isToMany, let setMutation {
-                entry.fullOld = node.reportedValue()
-                entry.old = setMutation.predictedRemoval(from: entry.fullOld)
-            } else if entry.isToMany {
-                if kind != .insertion, let indexes { entry.old = elements(of: node.reportedValue(), at: indexes) }
-            } else if registration.wantsOld {
+            if !entry.isToMany && registration.wantsOld {
                 if node.isLeaf, let suppliedOld { entry.old = suppliedOld } else { entry.old = node.reportedValue() }
             }
             entries.append(entry)
         }
+        readToManyOld(into: &entries, kind: kind, indexes: indexes, setMutation: setMutation)
         let pending = PendingChange(kind: setMutation?.changeKind ?? kind, indexes: indexes,
                                     setMutation: setMutation, entries: entries)
         for entry in entries where entry.node.registration.wantsPrior {
@@ -165,8 +164,49 @@ final class KeyObservers: Sendable {
         return pending
     }
 
+    /// Reads the value before a to-many change once, for the to-many entries that need it.
+    ///
+    /// An array change needs the elements about to be removed or replaced for registrations
+    /// asking for ``KeyValueObservingOptions/old`` (prior notifications included); a set
+    /// change needs the whole set for registrations asking for old or new members (the members
+    /// are the difference with the set after the change). Nothing is read when no registration
+    /// asks. All to-many entries are leaves on this list's object, so they share one read.
+    private func readToManyOld(into entries: inout [PendingEntry], kind: KeyValueChangeKind,
+                               indexes: IndexSet?, setMutation: SetMutation?) {
+        var whole = SharedValue()
+        if let setMutation {
+            var removal: Set<AnyHashable>?
+            for position in entries.indices where entries[position].isToMany {
+                let registration = entries[position].node.registration
+                guard registration.wantsOld || registration.wantsNew else { continue }
+                let node = entries[position].node
+                let fullOld = whole.get { node.reportedValue() }
+                entries[position].fullOld = fullOld
+                guard registration.wantsOld else { continue }
+                if removal == nil { removal = setMutation.predictedRemoval(from: fullOld) }
+                entries[position].old = removal
+            }
+            return
+        }
+        guard kind != .insertion, let indexes else { return }
+        var removed: [Any]?
+        for position in entries.indices where entries[position].isToMany {
+            guard entries[position].node.registration.wantsOld else { continue }
+            if removed == nil {
+                let node = entries[position].node
+                removed = elements(of: whole.get { node.reportedValue() }, at: indexes)
+            }
+            entries[position].old = removed
+        }
+    }
+
     /// Re-wires chains through the changed key, reads new values and notifies.
+    ///
+    /// The value after a to-many change is read at most once, when a registration needs it.
     private func finish(_ pending: PendingChange, object: AnyObject, suppliedNew: Any??) {
+        var whole = SharedValue()
+        var inserted: [Any]?
+        var difference: (added: Set<AnyHashable>, removed: Set<AnyHashable>)?
         for entry in pending.entries {
             let registration = entry.node.registration
             var rewire: [ObservationNode] = []
@@ -177,17 +217,26 @@ final class KeyObservers: Sendable {
                   let root = entry.node.depth == 0 ? object : registration.root else { continue }
             var change = KeyValueChange(kind: .setting)
             if entry.isToMany, let setMutation = pending.setMutation {
-                let (added, removed) = setMutation.difference(old: entry.fullOld,
-                                                              new: entry.node.reportedValue())
                 change.kind = setMutation.changeKind
-                if registration.wantsOld && setMutation.changeKind != .insertion { change.oldValue = removed }
-                if registration.wantsNew && setMutation.changeKind != .removal { change.newValue = added }
+                let wantsRemoved = registration.wantsOld && setMutation.changeKind != .insertion
+                let wantsAdded = registration.wantsNew && setMutation.changeKind != .removal
+                if wantsRemoved || wantsAdded {
+                    let node = entry.node
+                    let members = difference ?? setMutation.difference(old: entry.fullOld,
+                                                                       new: whole.get { node.reportedValue() })
+                    difference = members
+                    if wantsRemoved { change.oldValue = members.removed }
+                    if wantsAdded { change.newValue = members.added }
+                }
             } else if entry.isToMany {
                 change.kind = pending.kind
                 change.indexes = pending.indexes
                 if registration.wantsOld { change.oldValue = entry.old }
                 if registration.wantsNew, pending.kind != .removal, let indexes = pending.indexes {
-                    change.newValue = elements(of: entry.node.reportedValue(), at: indexes)
+                    let node = entry.node
+                    let elements = inserted ?? elements(of: whole.get { node.reportedValue() }, at: indexes)
+                    inserted = elements
+                    change.newValue = elements
                 }
             } else {
                 if registration.wantsOld { change.oldValue = entry.old }
@@ -225,10 +274,4 @@ struct PendingEntry {
     var fullOld: Any?
 
     init(node: ObservationNode) { self.node = node }
-}
-
-/// The elements of an array value at `indexes` (those that exist).
-func elements(of value: Any?, at indexes: IndexSet) -> [Any] {
-    guard let array = value as? [Any] else { return [] }
-    return indexes.compactMap { $0 < array.count ? array[$0] : nil }
 }
