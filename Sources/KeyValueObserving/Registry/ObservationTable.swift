@@ -110,6 +110,14 @@ final class ObservationTable: Sendable {
         return count
     }
 
+    /// How many of the objects named by `identifiers` still have an entry whose object was
+    /// released (for tests: after `sweepNow()` there should be none).
+    func releasedEntryCount(among identifiers: Set<ObjectIdentifier>) -> Int {
+        state.withTrackedLock(self) { state in
+            identifiers.count { identifier in state.entries[identifier].map { $0.object == nil } ?? false }
+        }
+    }
+
     private func sweep(_ state: inout State) -> [Registration] {
         var ended: [Registration] = []
         state.entries = state.entries.filter { _, entry in
