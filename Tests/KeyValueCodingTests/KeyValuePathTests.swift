@@ -164,3 +164,19 @@ struct KeyValuePathConcurrencyTests {
         }
     }
 }
+
+@Suite("KeyValuePath roots of every shape")
+struct KeyValuePathRootTests {
+    @Test func nilAndNestedRootsAreHandled() throws {
+        let path = try KeyValuePath("name")
+        guard case .null = try path.reading(of: nil) else { Issue.record("nil root"); return }
+        let innerNil: Int? = nil
+        guard case .null = try path.reading(of: innerNil as Any) else { Issue.record("nested nil"); return }
+        let employee = Employee(name: "Ada")
+        let boxedTwice: Any = employee as Any
+        guard case .string("Ada") = try path.reading(of: boxedTwice as Any) else { Issue.record("boxed twice"); return }
+        let optionalEmployee: Employee? = employee
+        guard case .string("Ada") = try path.reading(of: optionalEmployee as Any) else { Issue.record("optional"); return }
+        guard case .string("Ada") = try path.reading(of: ["name": "Ada"] as [String: Any]) else { Issue.record("dictionary"); return }
+    }
+}
