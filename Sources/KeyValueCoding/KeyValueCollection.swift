@@ -17,7 +17,10 @@ protocol KeyValueCollection {
     func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool
 }
 
-extension Array: KeyValueCollection {
+/// An ordered collection (`Array`, `ContiguousArray`): keys map over the elements in order.
+protocol OrderedKeyValueCollection: KeyValueCollection, RandomAccessCollection {}
+
+extension OrderedKeyValueCollection {
     var keyValueElements: [Any?] { map { flattenOptional($0) } }
     var keyValueIsUnordered: Bool { false }
     var keyValueCount: Int { count }
@@ -26,14 +29,8 @@ extension Array: KeyValueCollection {
     }
 }
 
-extension ContiguousArray: KeyValueCollection {
-    var keyValueElements: [Any?] { map { flattenOptional($0) } }
-    var keyValueIsUnordered: Bool { false }
-    var keyValueCount: Int { count }
-    func keyValueMap(forKey key: String, depth: Int) throws -> Any {
-        try map { try KeyValue.value(forKey: key, of: $0, depth: depth) ?? NSNull() } as [Any]
-    }
-}
+extension Array: OrderedKeyValueCollection {}
+extension ContiguousArray: OrderedKeyValueCollection {}
 
 extension Set: KeyValueCollection {
     var keyValueElements: [Any?] { map { unwrapSetMember(AnyHashable($0)) } }

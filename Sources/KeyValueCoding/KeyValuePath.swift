@@ -208,9 +208,8 @@ extension KeyValue {
             try checkComponents(Substring(keyPath), fullPath: keyPath)
             return .value(nil)
         }
-        let kind = ValueKind.of(type(of: root))
-        if kind.category == .codableObject {
-            return try walk(keyPath, fromObject: loadAnyObject(root, type: kind.type))
+        if let object = codableObject(in: root) {
+            return try walk(keyPath, fromObject: object.takeUnretainedValue())
         }
         return .value(try evaluate(Substring(keyPath), fullPath: keyPath, from: root))
     }

@@ -97,7 +97,7 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
     }
 
     private static func keyReader<T: KeyValueCodable>(_: T.Type) -> (Any, String) throws -> Any? {
-        { value, key in try loadObject(value, as: T.self).value(forKey: key) }
+        { value, key in try loadInline(value, as: T.self).value(forKey: key) }
     }
 
     private static func rawValueReader<R: RawRepresentable>(_: R.Type) -> (Any) -> Any {
@@ -130,24 +130,6 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
     }
 
     private static let cache = TypeCache<ValueKind>()
-}
-
-/// Reads the class instance held in `value` (whose dynamic type must be `T`).
-@inline(__always)
-func loadObject<T: AnyObject>(_ value: Any, as: T.Type) -> T {
-    loadInline(value, as: T.self)
-}
-
-/// Reads the class instance held in `value`, whose dynamic type `type` must be a class.
-@inline(__always)
-func loadAnyObject(_ value: Any, type: Any.Type) -> AnyObject {
-    let direct: Unmanaged<AnyObject>? = withUnsafePointer(to: value) { container in
-        let raw = UnsafeRawPointer(container)
-        let stored = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
-        guard stored == unsafeBitCast(type, to: UnsafeRawPointer.self) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(raw.load(as: UnsafeRawPointer.self))
-    }
-    return direct?.takeUnretainedValue() ?? (value as AnyObject)
 }
 
 /// Reads the `T` held in `value` (whose dynamic type must be exactly `T`), without a dynamic
