@@ -18,9 +18,12 @@ let package = Package(
         .executable(name: "theater", targets: ["theater"]),
     ],
     targets: [
-        // Layers, bottom up (see Docs/Architecture.md).
-        .target(name: "KeyValueCoding", path: "Sources/KeyValueCoding", swiftSettings: strict),
-        .target(name: "KeyValueObserving", dependencies: ["KeyValueCoding"],
+        // Layers, bottom up (see Docs/Architecture.md). ObjectGraphInternals is the shared
+        // internal layer: `package` declarations only, not a product.
+        .target(name: "ObjectGraphInternals", path: "Sources/ObjectGraphInternals", swiftSettings: strict),
+        .target(name: "KeyValueCoding", dependencies: ["ObjectGraphInternals"],
+                path: "Sources/KeyValueCoding", swiftSettings: strict),
+        .target(name: "KeyValueObserving", dependencies: ["KeyValueCoding", "ObjectGraphInternals"],
                 path: "Sources/KeyValueObserving", swiftSettings: strict),
         .target(name: "UndoManagement", dependencies: ["KeyValueObserving"],
                 path: "Sources/UndoManagement", swiftSettings: strict),

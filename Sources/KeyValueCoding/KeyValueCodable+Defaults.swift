@@ -2,7 +2,7 @@ import Foundation
 
 extension KeyValueCodable {
     public func value(forKey key: String) throws -> Any? {
-        let found = KeyValueClassDescription.unmanaged(of: type(of: self))
+        let found = KeyTableLookup.table(of: self)?
             ._withUnsafeGuaranteedRef { $0.property(forKey: key).map { Unmanaged.passUnretained($0) } }
         if let found {
             return found._withUnsafeGuaranteedRef { $0.value(of: self) }
@@ -12,7 +12,7 @@ extension KeyValueCodable {
     }
 
     public func setValue(_ value: Any?, forKey key: String) throws {
-        let found = KeyValueClassDescription.unmanaged(of: type(of: self))
+        let found = KeyTableLookup.table(of: self)?
             ._withUnsafeGuaranteedRef { $0.property(forKey: key).map { Unmanaged.passUnretained($0) } }
         guard let found else {
             try setValue(value, forUndefinedKey: key)
@@ -34,7 +34,7 @@ extension KeyValueCodable {
     }
 
     public func validateValue(_ value: inout Any?, forKey key: String) throws {
-        let description = KeyValueClassDescription.of(type(of: self))
+        let description = KeyValueKeyTable.of(object: self)
         guard let validator = description.validators[key] else {
             if description.property(forKey: key) == nil {
                 throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))

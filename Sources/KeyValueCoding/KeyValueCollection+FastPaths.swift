@@ -17,15 +17,14 @@ extension Array {
         guard Element.self is AnyClass, MemoryLayout<Element>.size == MemoryLayout<AnyObject>.size,
               let first = first else { return false }
         let firstObject = unsafeBitCast(first, to: AnyObject.self)
-        guard let objectType = type(of: firstObject) as? any KeyValueCodable.Type,
-              let property = KeyValueClassDescription.of(objectType).property(forKey: key),
-              case .stored(let offset) = property.storage else { return false }
-        let expected = ObjectIdentifier(objectType)
+        guard let property = KeyTableLookup.table(ofObject: firstObject)?
+                .takeUnretainedValue().property(forKey: key),
+              let offset = property.directOffset, let owner = property.owner else { return false }
         return withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: Unmanaged<AnyObject>.self) { objects in
                 // Check every element first: no partial sums when the fast path does not apply.
                 for element in objects
-                where ObjectIdentifier(type(of: element.takeUnretainedValue())) != expected {
+                where !KeyTableLookup.owns(owner, element.takeUnretainedValue()) {
                     return false
                 }
                 if property.valueType == Double.self {

@@ -32,7 +32,7 @@ extension KeyValueCodable {
     }
 
     func toManyProperty(forKey key: String) throws -> KeyValueProperty {
-        guard let property = KeyValueClassDescription.of(type(of: self)).property(forKey: key) else {
+        guard let property = KeyValueKeyTable.of(object: self).property(forKey: key) else {
             throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
         }
         if property.isReadOnly {

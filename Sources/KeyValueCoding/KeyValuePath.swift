@@ -107,8 +107,8 @@ func codableObject(in value: borrowing Any?) -> Unmanaged<AnyObject>? {
 /// property it named in the class last seen at that step.
 ///
 /// Thread safety: the caches are atomic words holding unretained pointers to properties,
-/// which live as long as the process (their class descriptions are never released); a
-/// reader checks the property's class against the object's before using it.
+/// which live as long as the process (key tables are never released); a reader checks the
+/// property's owner against the object's table before using it.
 final class PathSteps: Sendable {
     let keys: [String]
     // Set once in `init`; the memory is reached only through atomics.
@@ -132,15 +132,16 @@ final class PathSteps: Sendable {
         let bits = slots[index].load(ordering: .acquiring)
         if bits != 0 {
             let cached = Unmanaged<KeyValueProperty>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-            let owner = cached._withUnsafeGuaranteedRef { $0.ownerIdentifier }
-            if owner == ObjectIdentifier(type(of: object)) { return cached }
+            if let owner = cached._withUnsafeGuaranteedRef({ $0.owner }),
+               KeyTableLookup.owns(owner, object) { return cached }
         }
         return lookUp(at: index, of: object)
     }
 
     @inline(never)
     private func lookUp(at index: Int, of object: AnyObject) -> Unmanaged<KeyValueProperty>? {
-        guard let property = ClassLookup.description(of: object)?.property(forKey: keys[index]) else {
+        guard let property = KeyTableLookup.table(ofObject: object)?
+                .takeUnretainedValue().property(forKey: keys[index]) else {
             return nil
         }
         let unmanaged = Unmanaged.passUnretained(property)
@@ -177,27 +178,6 @@ enum PathEnd {
         case .value(let value): return value
         }
     }
-}
-
-/// The class description of an object's class, or none when the class is not
-/// `KeyValueCodable`; cached per class.
-final class ClassLookup: TypeCacheEntry {
-    let type: Any.Type
-    var cachedType: Any.Type { type }
-    let description: KeyValueClassDescription?
-
-    init(type: Any.Type) {
-        self.type = type
-        description = (type as? any KeyValueCodable.Type).map { KeyValueClassDescription.of($0) }
-    }
-
-    @inline(__always)
-    static func description(of object: AnyObject) -> KeyValueClassDescription? {
-        cache.unmanagedEntry(for: Swift.type(of: object)) { ClassLookup(type: $0) }
-            ._withUnsafeGuaranteedRef { $0.description }
-    }
-
-    private static let cache = TypeCache<ClassLookup>()
 }
 
 extension KeyValue {
@@ -239,8 +219,9 @@ extension KeyValue {
             while end < bytes.count, bytes[end] != dot { end += 1 }
             let component = UnsafeBufferPointer(rebasing: bytes[begin..<end])
             guard !component.isEmpty, component[0] != UInt8(ascii: "@"),
-                  let description = ClassLookup.description(of: object),
-                  let property = description.property(forKeyBytes: component) else {
+                  let table = KeyTableLookup.table(ofObject: object),
+                  let property = table._withUnsafeGuaranteedRef({ $0.property(forKeyBytes: component) })
+            else {
                 return .value(try evaluate(rest(from: begin), fullPath: fullPath, from: object))
             }
             if end == bytes.count { return .property(object, property) }

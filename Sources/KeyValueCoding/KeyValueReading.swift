@@ -80,9 +80,9 @@ extension KeyValueProperty {
 
 /// Builds the typed reader of a property: direct field reads for the common stored types.
 enum ReaderBuilder {
-    static func make(storage: KeyValueProperty.Storage, valueType: Any.Type,
+    static func make(directOffset: Int?, valueType: Any.Type,
                      getter: @escaping (AnyObject) -> Any?) -> (AnyObject) -> KeyValueReading {
-        guard case .stored(let offset) = storage else {
+        guard let offset = directOffset else {
             return { object in KeyValueReading(getter(object)) }
         }
         if let reader = scalarReader(valueType, offset: offset) { return reader }

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphInternals
 
 /// What key-value coding needs to know about one dynamic type seen through `Any`, found once
 /// per type with dynamic casts and then reused.

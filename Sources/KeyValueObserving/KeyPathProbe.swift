@@ -1,4 +1,5 @@
 import KeyValueCoding
+import ObjectGraphInternals
 import Synchronization
 
 /// Finds the key-value coding name of a Swift key path, for the typed `observe(\.name, ...)`.
@@ -77,7 +78,7 @@ enum KeyPathProbe {
         let probed = KeyPathKey(keyPath)
         guard let read = probe.reads.first(where: { $0.keyPath == probed && $0.object == ObjectIdentifier(object) })
         else { return nil }
-        for property in KeyValueClassDescription.of(type).properties {
+        for property in KeyValueKeyTable.of(type).properties {
             if case .wrapped(let offset, _) = property.storage, offset == read.offset { return property.key }
         }
         return nil
@@ -101,7 +102,7 @@ enum KeyPathProbe {
     /// Whether `type` has an `@Observed` property whose values are of type `value`.
     private static func hasObservedProperty<Value>(of value: Value.Type, in type: any KeyValueCodable.Type) -> Bool {
         let wanted = ObjectIdentifier(Observed<Value>.self)
-        return KeyValueClassDescription.of(type).properties.contains { property in
+        return KeyValueKeyTable.of(type).properties.contains { property in
             if case .wrapped(_, let wrapperType) = property.storage { return ObjectIdentifier(wrapperType) == wanted }
             return false
         }
@@ -146,7 +147,7 @@ private struct ProbedRead: Sendable {
 private final class ReadLog: Sendable {
     private let state = Mutex<[ProbedRead]>([])
 
-    var reads: [ProbedRead] { state.withLock { $0 } }
+    var reads: [ProbedRead] { state.withTrackedLock(self) { $0 } }
 
-    func append(_ read: ProbedRead) { state.withLock { $0.append(read) } }
+    func append(_ read: ProbedRead) { state.withTrackedLock(self) { $0.append(read) } }
 }

@@ -109,6 +109,9 @@ public struct Observed<Value>: KeyValuePropertyWrapper {
         set { value = newValue }
     }
 
+    /// Where the value lies inside the wrapper, so key-value coding reads it as a stored field.
+    public static var keyValueWrappedValueOffset: Int? { MemoryLayout<Self>.offset(of: \Self.value) }
+
     /// Stores through key-value coding, notifying this key's observers.
     public static func setKeyValueWrappedValue(_ value: Value, storage: UnsafeMutablePointer<Self>,
                                                object: any KeyValueCodable, key: String) {

@@ -159,7 +159,7 @@ struct ValueForKeyTests {
 
     @Test func lazyStorageIsNotAKey() throws {
         let ada = Employee()
-        let keys = KeyValueClassDescription.of(Employee.self).allKeys
+        let keys = KeyValueKeyTable.of(Employee.self).allKeys
         #expect(!keys.contains { $0.hasPrefix("$") })
         #expect(keys.contains("name") && keys.contains("fullTitle"))
         _ = ada.cached

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// A change whose notifications were not sent because the thread was already that many
@@ -56,7 +57,7 @@ public enum KeyValueObservingDiagnostics {
     ///
     /// - Parameter newHandler: Called on the thread that made the change, with no lock held.
     public static func setNestingLimitHandler(_ newHandler: (@Sendable (KeyValueNestingLimitEvent) -> Void)?) {
-        handler.withLock { $0 = newHandler }
+        handler.withTrackedLock(ThreadSanitizer.staticOwner) { $0 = newHandler }
     }
 
     /// Reports a change of `key` of `object` stored without notifications.
@@ -64,7 +65,7 @@ public enum KeyValueObservingDiagnostics {
         suppressed.add(1, ordering: .relaxed)
         let event = KeyValueNestingLimitEvent(key: key, objectType: String(reflecting: type(of: object)),
                                               depth: maximumNestingDepth)
-        if let current = handler.withLock({ $0 }) {
+        if let current = handler.withTrackedLock(ThreadSanitizer.staticOwner, { $0 }) {
             current(event)
         } else if !warned.exchange(true, ordering: .relaxed) {
             let message = "KeyValueObserving: notifications of '\(event.key)' on \(event.objectType) "

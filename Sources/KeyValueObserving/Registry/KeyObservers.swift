@@ -1,5 +1,6 @@
 import Foundation
 import KeyValueCoding
+import ObjectGraphInternals
 import Synchronization
 
 /// The observers of one key of one object, and the changes announced but not finished yet.

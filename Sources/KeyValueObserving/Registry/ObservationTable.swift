@@ -1,4 +1,5 @@
 import KeyValueCoding
+import ObjectGraphInternals
 import Synchronization
 
 /// Every observed object's observer lists, by object and key.
@@ -135,7 +136,7 @@ final class ObservationTable: Sendable {
             return KeyObservers(key: key, notifiesAutomatically: false, valueIsOptional: false)
         }
         let type = type(of: codable)
-        let property = KeyValueClassDescription.of(type).property(forKey: key)
+        let property = KeyValueKeyTable.of(object: codable).property(forKey: key)
         if case .wrapped(let offset, let wrapperType)? = property?.storage,
            let observedType = wrapperType as? any ObservedStorage.Type {
             let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset

@@ -1,4 +1,5 @@
 import KeyValueCoding
+import ObjectGraphInternals
 import Synchronization
 
 /// One observation: a root object, a key path, options and a way to deliver changes.

@@ -23,4 +23,14 @@ public protocol KeyValuePropertyWrapper {
     ///   - key: The key of the wrapped property (the field name without its leading `_`).
     static func setKeyValueWrappedValue(_ value: Value, storage: UnsafeMutablePointer<Self>,
                                         object: any KeyValueCodable, key: String)
+
+    /// The byte offset of the wrapped value inside the wrapper, when the wrapper stores it as
+    /// a plain field; key-value coding then reads the value there directly, as it reads a
+    /// stored property (typed readings for predicates and sorting, collection-operator fast
+    /// paths). `nil` (the default) reads through ``keyValueWrappedValue``.
+    static var keyValueWrappedValueOffset: Int? { get }
+}
+
+extension KeyValuePropertyWrapper {
+    public static var keyValueWrappedValueOffset: Int? { nil }
 }

@@ -22,20 +22,20 @@ private func reflectionRecursiveChildMetadata(
 private func reflectionRecursiveChildOffset(_ type: Any.Type, index: Int) -> Int
 
 /// One stored field of a class (its superclasses' fields included).
-struct StoredField {
+package struct StoredField {
     /// The field's name as declared (`_name` for a property wrapper's storage).
-    var name: String
+    package var name: String
     /// Its byte offset in an instance.
-    var offset: Int
+    package var offset: Int
     /// Its declared type (`Optional<T>` for a `weak var`).
-    var type: Any.Type
+    package var type: Any.Type
     /// False for `weak` and `unowned` fields, whose storage is not a plain reference.
-    var isStrong: Bool
+    package var isStrong: Bool
     /// False for `let` constants.
-    var isVar: Bool
+    package var isVar: Bool
 
     /// Lists the stored fields of `type`, superclass fields first.
-    static func all(of type: AnyClass) -> [StoredField] {
+    package static func all(of type: AnyClass) -> [StoredField] {
         let count = reflectionRecursiveCount(type)
         var fields: [StoredField] = []
         fields.reserveCapacity(count)

@@ -1,105 +1,5 @@
 import Foundation
-
-/// One key of a key-value coding class: how to read it and how to write it.
-///
-/// Properties are found once per class by reflection (see ``KeyValueClassDescription``) and are
-/// immutable afterwards. Higher layers (observing, managed objects) use this description to
-/// reach a property's storage.
-///
-/// Thread safety: immutable, so safe to share; reading or writing an object's value through it
-/// is as thread-safe as the property itself.
-public final class KeyValueProperty: @unchecked Sendable {
-    // @unchecked: every stored property is a `let`. The accessor closures capture only
-    // immutable values (a key, a byte offset, metatypes, a key path) and keep no state, so
-    // calling them from several threads is as safe as the property access they perform.
-
-    /// Where a property's value lives.
-    public enum Storage: @unchecked Sendable {
-        /// A stored property at a byte offset inside the instance.
-        case stored(offset: Int)
-        /// A property wrapper's storage at a byte offset; the wrapper's type is given.
-        case wrapped(offset: Int, wrapperType: any KeyValuePropertyWrapper.Type)
-        /// A computed property reached through a key path.
-        case computed(AnyKeyPath)
-    }
-
-    /// The key.
-    public let key: String
-    /// The declared type of the value (`Optional<T>` for optional properties).
-    public let valueType: Any.Type
-    /// Where the value lives.
-    public let storage: Storage
-    /// Whether the property accepts `nil`.
-    public let isOptional: Bool
-    /// The class whose description holds this property, set once while the description is
-    /// built (before it is shared); lets caches check a property against an object's class.
-    nonisolated(unsafe) var ownerIdentifier: ObjectIdentifier?
-    /// Whether the property cannot be set (a read-only computed key).
-    public var isReadOnly: Bool { setter == nil }
-
-    @usableFromInline let getter: (AnyObject) -> Any?
-    /// Reads the value sorted by kind (see ``KeyValueReading``).
-    @usableFromInline let reader: (AnyObject) -> KeyValueReading
-    /// Stores a non-nil value; `notify` asks for change notifications around the store.
-    @usableFromInline let setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?
-    /// Stores nil; present only for optional properties.
-    @usableFromInline let nilSetter: ((any KeyValueCodable, Bool) -> Void)?
-
-    init(key: String, valueType: Any.Type, storage: Storage, isOptional: Bool,
-         getter: @escaping (AnyObject) -> Any?,
-         setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?,
-         nilSetter: ((any KeyValueCodable, Bool) -> Void)?) {
-        self.key = key
-        self.valueType = valueType
-        self.storage = storage
-        self.isOptional = isOptional
-        self.getter = getter
-        self.reader = ReaderBuilder.make(storage: storage, valueType: valueType, getter: getter)
-        self.setter = setter
-        self.nilSetter = nilSetter
-    }
-
-    /// The same property without its setters (for `let` constants).
-    func readOnly() -> KeyValueProperty {
-        KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
-                         getter: getter, setter: nil, nilSetter: nil)
-    }
-
-    /// Reads the value of this property in `object`.
-    ///
-    /// - Parameter object: An instance of the class (or a subclass) this property was found in.
-    /// - Returns: The value; `nil` when an optional property holds `nil`.
-    @inlinable
-    public func value(of object: AnyObject) -> Any? {
-        getter(object)
-    }
-
-    /// Sets the value of this property in `object`, converting numbers as needed.
-    ///
-    /// `NSNull()` counts as `nil` (Apple stores the `NSNull` object itself into object-typed
-    /// properties; a Swift property cannot hold it).
-    ///
-    /// - Parameters:
-    ///   - value: The new value, or `nil`.
-    ///   - object: An instance of the class (or a subclass) this property was found in.
-    ///   - notify: Whether to send change notifications around the store. By default, those
-    ///     that the object's type sends automatically for this key.
-    /// - Throws: ``KeyValueCodingError`` when the value has the wrong type or range, when the
-    ///   key is read-only, or what `setNilValueForKey(_:)` throws for `nil`.
-    public func setValue(_ value: Any?, on object: any KeyValueCodable, notify: Bool? = nil) throws {
-        guard let setter else {
-            throw KeyValueCodingError.readOnlyKey(key, type: typeName(type(of: object)))
-        }
-        let notify = notify ?? type(of: object).automaticallyNotifiesObservers(forKey: key)
-        if let value, !isNSNull(value) || valueType == NSNull.self {
-            try setter(object, value, notify)
-        } else if let nilSetter {
-            nilSetter(object, notify)
-        } else {
-            try object.setNilValueForKey(key)
-        }
-    }
-}
+import ObjectGraphInternals
 
 // MARK: - Building accessors
 
@@ -196,7 +96,7 @@ enum PropertyBuilder {
         }
         return KeyValueProperty(
             key: key, valueType: T.self, storage: .stored(offset: offset), isOptional: false,
-            getter: { object in fieldAddress(object, offset, T.self).pointee },
+            directOffset: offset, getter: { object in fieldAddress(object, offset, T.self).pointee },
             setter: { object, value, notify in
                 guard let converted = try coerce(value, to: T.self, key: key, owner: object) else {
                     try object.setNilValueForKey(key)
@@ -219,7 +119,7 @@ enum PropertyBuilder {
         func build<W>(_: W.Type) -> KeyValueProperty {
             KeyValueProperty(
                 key: key, valueType: declared, storage: .stored(offset: offset), isOptional: true,
-                getter: optionalGetter(W.self, offset: offset),
+                directOffset: offset, getter: optionalGetter(W.self, offset: offset),
                 setter: { object, value, notify in
                     let converted = try coerce(value, to: W.self, key: key, owner: object)
                     if notify { object.willChangeValue(forKey: key) }
@@ -274,7 +174,7 @@ enum PropertyBuilder {
                 address.pointee.keyValueWrappedValue = value
             }
         }
-        var nilSetter: ((any KeyValueCodable, Bool) -> Void)?
+        var nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?
         if optionalType != nil {
             nilSetter = { object, notify in
                 // `W.Value` is an Optional here, so a nil `Any?` converts to it.
@@ -282,13 +182,20 @@ enum PropertyBuilder {
                 store(object, none as! W.Value, notify)
             }
         }
-        return KeyValueProperty(
-            key: key, valueType: W.Value.self, storage: .wrapped(offset: offset, wrapperType: W.self),
-            isOptional: optionalType != nil,
-            getter: { object in
+        // Where the wrapper keeps its value, when it says: read there as a stored field.
+        let directOffset = W.keyValueWrappedValueOffset.map { offset + $0 }
+        let getter: (AnyObject) -> Any?
+        if let directOffset {
+            getter = directGetter(W.Value.self, offset: directOffset)
+        } else {
+            getter = { object in
                 let value = fieldAddress(object, offset, W.self).pointee.keyValueWrappedValue
                 return optionalType == nil ? value : flattenOptional(value)
-            },
+            }
+        }
+        return KeyValueProperty(
+            key: key, valueType: W.Value.self, storage: .wrapped(offset: offset, wrapperType: W.self),
+            isOptional: optionalType != nil, directOffset: directOffset, getter: getter,
             setter: { object, value, notify in
                 if let optionalType {
                     let converted = try coerceOptional(value, wrapped: optionalType.wrappedType,
@@ -305,6 +212,15 @@ enum PropertyBuilder {
             nilSetter: nilSetter)
     }
 
+    /// The getter of a value of type `T` stored at `offset` (flattening optionals).
+    static func directGetter<T>(_: T.Type, offset: Int) -> (AnyObject) -> Any? {
+        if let optionalType = T.self as? any OptionalValue.Type {
+            func open<W>(_: W.Type) -> (AnyObject) -> Any? { optionalGetter(W.self, offset: offset) }
+            return _openExistential(optionalType.wrappedType, do: open)
+        }
+        return { object in fieldAddress(object, offset, T.self).pointee }
+    }
+
     /// A computed key reached through `keyPath`.
     static func computed(key: String, keyPath: AnyKeyPath) -> KeyValueProperty {
         let pathType = type(of: keyPath)
@@ -312,7 +228,7 @@ enum PropertyBuilder {
             func withValue<Value>(_: Value.Type) -> KeyValueProperty {
                 let isOptional = Value.self is any OptionalValue.Type
                 var setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?
-                var nilSetter: ((any KeyValueCodable, Bool) -> Void)?
+                var nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?
                 if let writable = keyPath as? ReferenceWritableKeyPath<Root, Value> {
                     func store(_ object: any KeyValueCodable, _ value: Value, _ notify: Bool) {
                         guard let root = object as? Root else { return }

@@ -12,16 +12,16 @@ import Synchronization
 /// critical sections. When the sanitizer's runtime is loaded, its `__tsan_acquire` /
 /// `__tsan_release` annotations are found by `dlsym` and called around each critical section;
 /// otherwise this costs one load and branch.
-enum ThreadSanitizer {
-    typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+package enum ThreadSanitizer {
+    package typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// The owner named for the critical sections of static tables.
-    static let staticOwner = StaticOwner()
+    package static let staticOwner = StaticOwner()
 
-    final class StaticOwner: Sendable {}
+    package final class StaticOwner: Sendable {}
 
-    static let acquire: Annotation? = lookUp("__tsan_acquire")
-    static let release: Annotation? = lookUp("__tsan_release")
+    package static let acquire: Annotation? = lookUp("__tsan_acquire")
+    package static let release: Annotation? = lookUp("__tsan_release")
 
     private static func lookUp(_ name: String) -> Annotation? {
         #if canImport(Glibc)
@@ -45,7 +45,7 @@ extension Mutex where Value: ~Copyable {
     ///   - owner: The object holding this mutex (its address names the critical section).
     ///   - body: The critical section.
     /// - Returns: What `body` returns.
-    borrowing func withTrackedLock<Result>(
+    package borrowing func withTrackedLock<Result>(
         _ owner: AnyObject, _ body: (inout sending Value) throws -> sending Result
     ) rethrows -> sending Result {
         try withLock { value in

@@ -1,0 +1,68 @@
+import ObjectGraphInternals
+
+/// Per class, where its instances' keys are: the class's table, or a table each instance
+/// supplies (``KeyValueKeyTableProviding``); none for classes that are not `KeyValueCodable`.
+///
+/// Every key-value coding fast path finds an object's table here, so that objects with tables
+/// of their own take the same paths as classes with stored properties.
+///
+/// Thread safety: entries are immutable and cached in a thread-safe ``TypeCache``.
+final class KeyTableLookup: TypeCacheEntry {
+    let type: Any.Type
+    package var cachedType: Any.Type { type }
+    /// The class's table, for classes whose instances use it.
+    let classTable: KeyValueKeyTable?
+    /// Reads an instance's own table, for classes whose instances supply one.
+    let perObject: (@Sendable (AnyObject) -> KeyValueKeyTable)?
+
+    init(type: Any.Type) {
+        self.type = type
+        if let providing = type as? any KeyValueKeyTableProviding.Type {
+            func reader<T: KeyValueKeyTableProviding>(_: T.Type) -> @Sendable (AnyObject) -> KeyValueKeyTable {
+                // Entries are per exact class, so the instance is a `T`.
+                { object in unsafeDowncast(object, to: T.self).keyValueKeyTable }
+            }
+            classTable = nil
+            perObject = reader(providing)
+        } else {
+            classTable = (type as? any KeyValueCodable.Type).map { KeyValueKeyTable.of($0) }
+            perObject = nil
+        }
+    }
+
+    /// The table `object`'s keys are looked up in, unretained (tables live as long as the
+    /// process); nil when its class is not `KeyValueCodable`.
+    @inline(__always)
+    static func table(ofObject object: AnyObject) -> Unmanaged<KeyValueKeyTable>? {
+        entry(for: object)._withUnsafeGuaranteedRef { lookup in
+            if let classTable = lookup.classTable { return Unmanaged.passUnretained(classTable) }
+            guard let perObject = lookup.perObject else { return nil }
+            return Unmanaged.passUnretained(perObject(object))
+        }
+    }
+
+    /// The table `object`'s keys are looked up in.
+    @inline(__always)
+    static func table(of object: any KeyValueCodable) -> Unmanaged<KeyValueKeyTable>? {
+        table(ofObject: object)
+    }
+
+    /// Whether a property owned by `owner` (see ``KeyValueProperty/owner``) belongs to the table
+    /// that `object`'s keys are looked up in.
+    @inline(__always)
+    static func owns(_ owner: ObjectIdentifier, _ object: AnyObject) -> Bool {
+        // A class table's properties are owned by the class: one compare, no lookup.
+        if owner == ObjectIdentifier(Swift.type(of: object)) { return true }
+        return entry(for: object)._withUnsafeGuaranteedRef { lookup in
+            guard let perObject = lookup.perObject else { return false }
+            return ObjectIdentifier(perObject(object)) == owner
+        }
+    }
+
+    @inline(__always)
+    private static func entry(for object: AnyObject) -> Unmanaged<KeyTableLookup> {
+        cache.unmanagedEntry(for: Swift.type(of: object)) { KeyTableLookup(type: $0) }
+    }
+
+    private static let cache = TypeCache<KeyTableLookup>()
+}

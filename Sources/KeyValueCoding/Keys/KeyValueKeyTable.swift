@@ -1,0 +1,235 @@
+import Foundation
+import ObjectGraphInternals
+import Synchronization
+
+/// The keys of a key-value coding object: for each key, the property that reads and writes it.
+///
+/// Most objects use their class's table, found once by reflection and cached (``of(_:)``): the
+/// class's stored properties (including its superclasses'), the wrapped properties of property
+/// wrappers that conform to ``KeyValuePropertyWrapper`` (under their plain names), and the
+/// computed keys that the class lists in ``KeyValueCodable/computedKeys``. A computed key with
+/// the name of a stored property replaces it. Fields whose names start with `$` (such as `lazy`
+/// storage) are not keys, nor are `weak` and `unowned` fields (list them in `computedKeys` to
+/// make them keys). `let` constants are read-only keys.
+///
+/// An object can instead supply a table of its own by conforming to ``KeyValueKeyTableProviding``
+/// (one generic class serving many schemas, as a managed object serves many entities). Such a
+/// table is built with ``init(properties:validators:)`` from properties of any kind, including
+/// accessor-backed ones (``KeyValueProperty/init(key:type:get:set:)``). Every key-value coding
+/// path (`value(forKey:)`, key paths, collection operators, predicates and sorting) looks keys up
+/// in the object's table, so such objects take the same fast paths as classes with stored
+/// properties.
+///
+/// Tables live for the rest of the process once made (the fast paths keep unretained pointers to
+/// their properties): build one per schema, not one per object.
+///
+/// Thread safety: tables are immutable and the cache behind ``of(_:)`` is thread-safe.
+public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
+    // @unchecked: every stored property is an immutable `let` of Sendable contents; the
+    // metatype is immutable.
+
+    /// The class whose reflection made this table; `nil` for a table made from a list of
+    /// properties.
+    public let describedType: (any KeyValueCodable.Type)?
+    /// The keys' properties, in declaration order (superclass first), then computed keys.
+    public let properties: [KeyValueProperty]
+    package var cachedType: Any.Type { describedType ?? KeyValueKeyTable.self }
+
+    /// The validators, by key, that the default ``KeyValueCodable/validateValue(_:forKey:)``
+    /// runs for objects using this table.
+    public let validators: [String: KeyValueValidator]
+
+    private let keys: [String]
+    private let index: [String: Int]
+    /// Every key's UTF-8 bytes, one after another, and where each key's bytes are in it.
+    private let keyBytes: [UInt8]
+    private let keySpans: [(start: Int, count: Int)]
+
+    /// Creates a table from a list of properties.
+    ///
+    /// Use it for objects whose keys are not their class's stored properties, and return the
+    /// table from ``KeyValueKeyTableProviding/keyValueKeyTable``. A later property with the key
+    /// of an earlier one replaces it. A property that already belongs to another table is copied.
+    ///
+    /// ```swift
+    /// let table = KeyValueKeyTable(properties: [
+    ///     KeyValueProperty(key: "title", type: String.self,
+    ///                      get: { ($0 as! Record).values["title"] as? String ?? "" },
+    ///                      set: { ($0 as! Record).values["title"] = $1 }),
+    /// ])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - properties: The keys' properties.
+    ///   - validators: Validators by key, for ``KeyValueCodable/validateValue(_:forKey:)``.
+    /// - Complexity: O(*n*) in the number of properties.
+    /// - Note: The table is kept for the rest of the process (see the type's discussion).
+    public convenience init(properties: [KeyValueProperty],
+                            validators: [String: KeyValueValidator] = [:]) {
+        self.init(describedType: nil, properties: properties, validators: validators)
+        KeyTableRegistry.keep(self)
+    }
+
+    private init(describedType: (any KeyValueCodable.Type)?, properties: [KeyValueProperty],
+                 validators: [String: KeyValueValidator]) {
+        self.describedType = describedType
+        var found: [KeyValueProperty] = []
+        var positions: [String: Int] = [:]
+        for property in properties {
+            if let existing = positions[property.key] {
+                found[existing] = property
+            } else {
+                positions[property.key] = found.count
+                found.append(property)
+            }
+        }
+        // A property records one owner: copy those that another table already owns.
+        found = found.map { $0.owner == nil ? $0 : $0.copy() }
+        self.properties = found
+        keys = found.map(\.key)
+        index = positions
+        var bytes: [UInt8] = []
+        var spans: [(start: Int, count: Int)] = []
+        for key in keys {
+            spans.append((bytes.count, key.utf8.count))
+            bytes.append(contentsOf: key.utf8)
+        }
+        keyBytes = bytes
+        keySpans = spans
+        self.validators = validators
+        for property in found { property.owner = owner }
+    }
+
+    /// The identity that properties of this table record as their owner: the class for a
+    /// class's table (so a cache can check a property against an object's class without
+    /// looking the table up), the table itself otherwise.
+    var owner: ObjectIdentifier { describedType.map { ObjectIdentifier($0) } ?? ObjectIdentifier(self) }
+
+    /// Reflects `type`'s keys.
+    private convenience init(reflecting type: any KeyValueCodable.Type) {
+        var found: [KeyValueProperty] = []
+        for field in StoredField.all(of: type) {
+            // `weak`/`unowned` storage is not a plain reference: such fields are not keys
+            // (list them in `computedKeys` to expose them through their key paths).
+            guard !field.name.isEmpty, !field.name.hasPrefix("$"), field.isStrong else { continue }
+            if let wrapperType = field.type as? any KeyValuePropertyWrapper.Type, field.name.hasPrefix("_") {
+                found.append(PropertyBuilder.wrapped(wrapperType, key: String(field.name.dropFirst()),
+                                                     offset: field.offset))
+            } else {
+                let property = Self.storedProperty(field.type, key: field.name, offset: field.offset)
+                found.append(field.isVar ? property : property.readOnly())
+            }
+        }
+        for (key, keyPath) in type.computedKeys.sorted(by: { $0.key < $1.key }) {
+            found.append(PropertyBuilder.computed(key: key, keyPath: keyPath))
+        }
+        self.init(describedType: type, properties: found, validators: type.validators)
+    }
+
+    private static func storedProperty(_ fieldType: Any.Type, key: String, offset: Int) -> KeyValueProperty {
+        func open<T>(_: T.Type) -> KeyValueProperty {
+            PropertyBuilder.stored(T.self, key: key, offset: offset)
+        }
+        return _openExistential(fieldType, do: open)
+    }
+
+    /// Returns the property for `key`, or nil when the table has no such key.
+    ///
+    /// - Complexity: O(1) for tables with many keys; a short linear scan of string
+    ///   comparisons for tables with up to 16 keys (faster than hashing).
+    @inlinable
+    public func property(forKey key: String) -> KeyValueProperty? {
+        guard let position = position(ofKey: key) else { return nil }
+        return properties[position]
+    }
+
+    @usableFromInline
+    func position(ofKey key: String) -> Int? {
+        if keys.count <= 16 {
+            return keys.withUnsafeBufferPointer { buffer in
+                for i in 0..<buffer.count where buffer[i] == key { return i }
+                return nil
+            }
+        }
+        return index[key]
+    }
+
+    /// Returns the property whose key has the UTF-8 bytes `key`, or nil.
+    func property(forKeyBytes key: UnsafeBufferPointer<UInt8>) -> KeyValueProperty? {
+        guard keys.count <= 16 else {
+            return property(forKey: String(decoding: key, as: UTF8.self))
+        }
+        let found: Int? = keyBytes.withUnsafeBufferPointer { all in
+            keySpans.withUnsafeBufferPointer { spans in
+                for i in 0..<spans.count where spans[i].count == key.count {
+                    if key.isEmpty || memcmp(all.baseAddress! + spans[i].start, key.baseAddress!, key.count) == 0 {
+                        return i
+                    }
+                }
+                return nil
+            }
+        }
+        return found.map { properties[$0] }
+    }
+
+    /// The keys of the table, in the order of ``properties``.
+    public var allKeys: [String] { keys }
+
+    // MARK: Class tables
+
+    /// Returns the table of `type`'s own keys, building and caching it on first use.
+    ///
+    /// This is the class's table even when its instances supply tables of their own; use
+    /// ``of(object:)`` for the table an object's keys are looked up in.
+    ///
+    /// - Complexity: O(1) after the first call for a type.
+    /// - Note: Thread-safe. Tables live as long as the process, like the types they describe.
+    public static func of(_ type: any KeyValueCodable.Type) -> KeyValueKeyTable {
+        cache.entry(for: type) { _ in KeyValueKeyTable(reflecting: type) }
+    }
+
+    /// Returns the table that `object`'s keys are looked up in: its own when it conforms to
+    /// ``KeyValueKeyTableProviding``, otherwise its class's.
+    ///
+    /// - Complexity: O(1) after the first call for the object's class.
+    public static func of(object: any KeyValueCodable) -> KeyValueKeyTable {
+        KeyTableLookup.table(of: object)?.takeUnretainedValue() ?? of(type(of: object))
+    }
+
+    /// The table of `type`, unretained (tables live as long as the process), for hot paths
+    /// that use it through `_withUnsafeGuaranteedRef`.
+    @inline(__always)
+    static func unmanaged(of type: any KeyValueCodable.Type) -> Unmanaged<KeyValueKeyTable> {
+        cache.unmanagedEntry(for: type) { _ in KeyValueKeyTable(reflecting: type) }
+    }
+
+    private static let cache = TypeCache<KeyValueKeyTable>()
+}
+
+/// The former name of ``KeyValueKeyTable``, from when every table belonged to a class.
+@available(*, deprecated, renamed: "KeyValueKeyTable")
+public typealias KeyValueClassDescription = KeyValueKeyTable
+
+/// An object that supplies its own key table instead of its class's.
+///
+/// Conform a class whose instances differ in their keys (a generic record class serving several
+/// schemas, as a managed object serves several entities). Return the same table for every
+/// instance of one schema: tables are kept for the rest of the process.
+///
+/// Corresponds to nothing in Apple's API: there, `NSManagedObject` answers keys through its
+/// entity description at run time.
+///
+/// - Important: The table must not change during the object's life (caches rely on it).
+public protocol KeyValueKeyTableProviding: KeyValueCodable, SendableMetatype {
+    /// The table this object's keys are looked up in.
+    var keyValueKeyTable: KeyValueKeyTable { get }
+}
+
+/// Keeps tables made from property lists alive for the rest of the process.
+enum KeyTableRegistry {
+    private static let kept = Mutex<[KeyValueKeyTable]>([])
+
+    static func keep(_ table: KeyValueKeyTable) {
+        kept.withTrackedLock(ThreadSanitizer.staticOwner) { $0.append(table) }
+    }
+}

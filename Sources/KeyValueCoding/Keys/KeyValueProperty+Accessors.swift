@@ -1,0 +1,110 @@
+import Foundation
+
+extension KeyValueProperty {
+    /// Creates a property that reads and writes its value through closures.
+    ///
+    /// Use it to give keys to objects whose values are not stored properties of their class, in
+    /// a ``KeyValueKeyTable`` that the objects supply (``KeyValueKeyTableProviding``): a record
+    /// whose values live in an array, a managed object whose attributes live in its storage.
+    /// Key-value coding converts values as it does for stored properties (numbers bridge,
+    /// enumerations convert from raw values, `NSNull` counts as `nil`) before calling `set`, and
+    /// sends change notifications around the call when the object's type notifies automatically
+    /// for `key`.
+    ///
+    /// ```swift
+    /// let title = KeyValueProperty(key: "title", type: String.self,
+    ///                              get: { ($0 as! Record).values[0] as! String },
+    ///                              set: { ($0 as! Record).values[0] = $1 })
+    /// ```
+    ///
+    /// Predicates and sort descriptors read `Int`, `Double`, `Bool` and `String` values (and
+    /// their optionals) from `get` without boxing them; pass `read` to supply typed readings
+    /// for other types.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - type: The value's type; `Optional<T>` for a key that accepts `nil`.
+    ///   - get: Returns the value of the key in an object (an instance of the class whose table
+    ///     holds the property).
+    ///   - set: Stores a new value; `nil` makes the key read-only. May throw to refuse a value.
+    ///   - read: Returns the value sorted by kind, for predicates and sorting; by default built
+    ///     from `get`.
+    ///
+    /// Corresponds to the accessor methods (`-name`, `-setName:`) that Apple's key-value coding
+    /// finds by name.
+    public convenience init<Value>(
+        key: String, type: Value.Type = Value.self,
+        get: @escaping @Sendable (AnyObject) -> Value,
+        set: (@Sendable (AnyObject, Value) throws -> Void)? = nil,
+        read: (@Sendable (AnyObject) -> KeyValueReading)? = nil
+    ) {
+        let optionalType = Value.self as? any OptionalValue.Type
+        let getter: (AnyObject) -> Any? = optionalType == nil
+            ? { object in get(object) }
+            : { object in flattenOptional(get(object)) }
+        var setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?
+        var nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?
+        if let set {
+            func store(_ object: any KeyValueCodable, _ value: Value, _ notify: Bool) throws {
+                if notify { object.willChangeValue(forKey: key) }
+                defer { if notify { object.didChangeValue(forKey: key) } }
+                try set(object, value)
+            }
+            if let optionalType {
+                setter = { object, value, notify in
+                    let converted = try coerceOptional(value, wrapped: optionalType.wrappedType,
+                                                       as: Value.self, key: key, owner: object)
+                    try store(object, converted, notify)
+                }
+                nilSetter = { object, notify in
+                    let none: Any? = nil
+                    try store(object, none as! Value, notify)
+                }
+            } else {
+                setter = { object, value, notify in
+                    guard let converted = try coerce(value, to: Value.self, key: key, owner: object) else {
+                        try object.setNilValueForKey(key)
+                        return
+                    }
+                    try store(object, converted, notify)
+                }
+            }
+        }
+        let reader: (AnyObject) -> KeyValueReading = read ?? AccessorReaders.make(get) ?? { object in
+            KeyValueReading(getter(object))
+        }
+        self.init(key: key, valueType: Value.self, storage: .accessor, isOptional: optionalType != nil,
+                  getter: getter, reader: reader, setter: setter, nilSetter: nilSetter)
+    }
+}
+
+/// Typed readers over accessor closures for the common value types.
+private enum AccessorReaders {
+    static func make<Value>(_ get: @escaping @Sendable (AnyObject) -> Value) -> ((AnyObject) -> KeyValueReading)? {
+        if let get = get as? @Sendable (AnyObject) -> Int {
+            return { .number(.integer(Int64(get($0)))) }
+        }
+        if let get = get as? @Sendable (AnyObject) -> Double {
+            return { .number(.floating(get($0))) }
+        }
+        if let get = get as? @Sendable (AnyObject) -> Bool {
+            return { .number(.boolean(get($0))) }
+        }
+        if let get = get as? @Sendable (AnyObject) -> String {
+            return { .string(get($0)) }
+        }
+        if let get = get as? @Sendable (AnyObject) -> Int? {
+            return { get($0).map { .number(.integer(Int64($0))) } ?? .null }
+        }
+        if let get = get as? @Sendable (AnyObject) -> Double? {
+            return { get($0).map { .number(.floating($0)) } ?? .null }
+        }
+        if let get = get as? @Sendable (AnyObject) -> Bool? {
+            return { get($0).map { .number(.boolean($0)) } ?? .null }
+        }
+        if let get = get as? @Sendable (AnyObject) -> String? {
+            return { get($0).map { .string($0) } ?? .null }
+        }
+        return nil
+    }
+}
