@@ -32,6 +32,7 @@ registerKeyValueCodingBenchmarks(in: suite)
 registerKeyValueObservingBenchmarks(in: suite)
 registerUndoBenchmarks(in: suite)
 registerPredicateBenchmarks(in: suite)
+registerModelVariantBenchmarks(in: suite)
 
 print("name                          ns/op         baseline                      baseline-ns/op  ratio")
 let results = suite.run(filter: filter)

@@ -19,13 +19,15 @@ extension Array {
         let firstObject = unsafeBitCast(first, to: AnyObject.self)
         guard let property = KeyTableLookup.table(ofObject: firstObject)?
                 .takeUnretainedValue().property(forKey: key),
-              let offset = property.directOffset, let owner = property.owner else { return false }
+              let owner = property.owner else { return false }
         return withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: Unmanaged<AnyObject>.self) { objects in
                 // Check every element first: no partial sums when the fast path does not apply.
-                for element in objects
-                where !KeyTableLookup.owns(owner, element.takeUnretainedValue()) {
+                for element in objects where !KeyTableLookup.owns(owner, element) {
                     return false
+                }
+                guard let offset = property.directOffset else {
+                    return sumReadings(objects, property, into: &accumulator)
                 }
                 if property.valueType == Double.self {
                     var sum = 0.0
@@ -46,4 +48,20 @@ extension Array {
             }
         }
     }
+}
+
+/// Sums the typed readings of `property` (an accessor or computed key) over `objects`; false,
+/// adding nothing, when a value is neither a number nor nil.
+private func sumReadings(_ objects: UnsafeBufferPointer<Unmanaged<AnyObject>>, _ property: KeyValueProperty,
+                         into accumulator: inout NumericAccumulator) -> Bool {
+    var sum = accumulator
+    for element in objects {
+        switch element._withUnsafeGuaranteedRef({ property.reader($0) }) {
+        case .number(let number): sum.add(number)
+        case .null: continue
+        default: return false
+        }
+    }
+    accumulator = sum
+    return true
 }

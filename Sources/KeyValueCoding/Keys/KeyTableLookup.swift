@@ -53,6 +53,19 @@ final class KeyTableLookup: TypeCacheEntry {
     static func owns(_ owner: ObjectIdentifier, _ object: AnyObject) -> Bool {
         // A class table's properties are owned by the class: one compare, no lookup.
         if owner == ObjectIdentifier(Swift.type(of: object)) { return true }
+        return ownsThroughOwnTable(owner, Unmanaged.passUnretained(object))
+    }
+
+    /// ``owns(_:_:)`` for an unretained object, without reference counting on the fast path.
+    @inline(__always)
+    static func owns(_ owner: ObjectIdentifier, _ object: Unmanaged<AnyObject>) -> Bool {
+        if owner == object._withUnsafeGuaranteedRef({ ObjectIdentifier(Swift.type(of: $0)) }) { return true }
+        return ownsThroughOwnTable(owner, object)
+    }
+
+    @inline(never)
+    private static func ownsThroughOwnTable(_ owner: ObjectIdentifier, _ object: Unmanaged<AnyObject>) -> Bool {
+        let object = object.takeUnretainedValue()
         return entry(for: object)._withUnsafeGuaranteedRef { lookup in
             guard let perObject = lookup.perObject else { return false }
             return ObjectIdentifier(perObject(object)) == owner
