@@ -55,13 +55,16 @@ extension Array {
 private func sumReadings(_ objects: UnsafeBufferPointer<Unmanaged<AnyObject>>, _ property: KeyValueProperty,
                          into accumulator: inout NumericAccumulator) -> Bool {
     var sum = accumulator
+    var floating = 0.0  // floating-point values summed apart, as the stored fast path does
     for element in objects {
         switch element._withUnsafeGuaranteedRef({ property.reader($0) }) {
+        case .number(.floating(let value)): floating += value
         case .number(let number): sum.add(number)
         case .null: continue
         default: return false
         }
     }
+    sum.add(floating)
     accumulator = sum
     return true
 }

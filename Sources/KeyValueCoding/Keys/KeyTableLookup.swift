@@ -13,15 +13,12 @@ final class KeyTableLookup: TypeCacheEntry {
     /// The class's table, for classes whose instances use it.
     let classTable: KeyValueKeyTable?
     /// Reads an instance's own table, for classes whose instances supply one.
-    let perObject: (@Sendable (AnyObject) -> KeyValueKeyTable)?
+    let perObject: OwnTableReader?
 
     init(type: Any.Type) {
         self.type = type
         if let providing = type as? any KeyValueKeyTableProviding.Type {
-            func reader<T: KeyValueKeyTableProviding>(_: T.Type) -> @Sendable (AnyObject) -> KeyValueKeyTable {
-                // Entries are per exact class, so the instance is a `T`.
-                { object in unsafeDowncast(object, to: T.self).keyValueKeyTable }
-            }
+            func reader<T: KeyValueKeyTableProviding>(_: T.Type) -> OwnTableReader { TypedOwnTableReader<T>() }
             classTable = nil
             perObject = reader(providing)
         } else {
@@ -37,7 +34,7 @@ final class KeyTableLookup: TypeCacheEntry {
         entry(for: object)._withUnsafeGuaranteedRef { lookup in
             if let classTable = lookup.classTable { return Unmanaged.passUnretained(classTable) }
             guard let perObject = lookup.perObject else { return nil }
-            return Unmanaged.passUnretained(perObject(object))
+            return Unmanaged.passUnretained(perObject.table(of: object))
         }
     }
 
@@ -68,7 +65,7 @@ final class KeyTableLookup: TypeCacheEntry {
         let object = object.takeUnretainedValue()
         return entry(for: object)._withUnsafeGuaranteedRef { lookup in
             guard let perObject = lookup.perObject else { return false }
-            return ObjectIdentifier(perObject(object)) == owner
+            return ObjectIdentifier(perObject.table(of: object)) == owner
         }
     }
 
@@ -78,4 +75,19 @@ final class KeyTableLookup: TypeCacheEntry {
     }
 
     private static let cache = TypeCache<KeyTableLookup>()
+}
+
+/// Reads the table an instance supplies; one subclass per conforming class, so the call is a
+/// class method call (no closure context to retain).
+class OwnTableReader: @unchecked Sendable {
+    // @unchecked: no stored state.
+    func table(of object: AnyObject) -> KeyValueKeyTable { fatalError("abstract") }
+}
+
+final class TypedOwnTableReader<T: KeyValueKeyTableProviding>: OwnTableReader, @unchecked Sendable {
+    // @unchecked: no stored state.
+    override func table(of object: AnyObject) -> KeyValueKeyTable {
+        // Lookups are per exact class, so the instance is a `T`.
+        unsafeDowncast(object, to: T.self).keyValueKeyTable
+    }
 }

@@ -81,30 +81,31 @@ extension KeyValueProperty {
 /// Typed readers over accessor closures for the common value types.
 private enum AccessorReaders {
     static func make<Value>(_ get: @escaping @Sendable (AnyObject) -> Value) -> ((AnyObject) -> KeyValueReading)? {
-        if let get = get as? @Sendable (AnyObject) -> Int {
-            return { .number(.integer(Int64(get($0)))) }
+        switch ObjectIdentifier(Value.self) {
+        case ObjectIdentifier(Int.self):
+            return { .number(.integer(Int64(same(get($0), as: Int.self)))) }
+        case ObjectIdentifier(Double.self):
+            return { .number(.floating(same(get($0), as: Double.self))) }
+        case ObjectIdentifier(Bool.self):
+            return { .number(.boolean(same(get($0), as: Bool.self))) }
+        case ObjectIdentifier(String.self):
+            return { .string(same(get($0), as: String.self)) }
+        case ObjectIdentifier(Int?.self):
+            return { same(get($0), as: Int?.self).map { .number(.integer(Int64($0))) } ?? .null }
+        case ObjectIdentifier(Double?.self):
+            return { same(get($0), as: Double?.self).map { .number(.floating($0)) } ?? .null }
+        case ObjectIdentifier(Bool?.self):
+            return { same(get($0), as: Bool?.self).map { .number(.boolean($0)) } ?? .null }
+        case ObjectIdentifier(String?.self):
+            return { same(get($0), as: String?.self).map { .string($0) } ?? .null }
+        default:
+            return nil
         }
-        if let get = get as? @Sendable (AnyObject) -> Double {
-            return { .number(.floating(get($0))) }
-        }
-        if let get = get as? @Sendable (AnyObject) -> Bool {
-            return { .number(.boolean(get($0))) }
-        }
-        if let get = get as? @Sendable (AnyObject) -> String {
-            return { .string(get($0)) }
-        }
-        if let get = get as? @Sendable (AnyObject) -> Int? {
-            return { get($0).map { .number(.integer(Int64($0))) } ?? .null }
-        }
-        if let get = get as? @Sendable (AnyObject) -> Double? {
-            return { get($0).map { .number(.floating($0)) } ?? .null }
-        }
-        if let get = get as? @Sendable (AnyObject) -> Bool? {
-            return { get($0).map { .number(.boolean($0)) } ?? .null }
-        }
-        if let get = get as? @Sendable (AnyObject) -> String? {
-            return { get($0).map { .string($0) } ?? .null }
-        }
-        return nil
+    }
+
+    /// `value`, whose type is exactly `T`, as a `T` (a copy, without a dynamic cast).
+    @inline(__always)
+    private static func same<Value, T>(_ value: Value, as _: T.Type) -> T {
+        withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: T.self) }
     }
 }
