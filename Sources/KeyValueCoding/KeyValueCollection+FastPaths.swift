@@ -56,15 +56,18 @@ private func sumReadings(_ objects: UnsafeBufferPointer<Unmanaged<AnyObject>>, _
                          into accumulator: inout NumericAccumulator) -> Bool {
     var sum = accumulator
     var floating = 0.0  // floating-point values summed apart, as the stored fast path does
+    var sawFloating = false
     for element in objects {
         switch element._withUnsafeGuaranteedRef({ property.reader($0) }) {
-        case .number(.floating(let value)): floating += value
+        case .number(.floating(let value)):
+            floating += value
+            sawFloating = true
         case .number(let number): sum.add(number)
         case .null: continue
         default: return false
         }
     }
-    sum.add(floating)
+    if sawFloating { sum.add(floating) }
     accumulator = sum
     return true
 }
