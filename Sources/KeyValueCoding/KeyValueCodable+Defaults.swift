@@ -60,14 +60,15 @@ extension KeyValueCodable {
 
     public static func automaticallyNotifiesObservers(forKey key: String) -> Bool { true }
 
-    public func willChangeValue(forKey key: String) {}
-    public func didChangeValue(forKey key: String) {}
-    public func willChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {}
-    public func didChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {}
-    public func willChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
-                                using objects: Set<AnyHashable>) {}
-    public func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
-                               using objects: Set<AnyHashable>) {}
+    public func keyValueWillChange(_ event: KeyValueChangeEvent) {}
+    public func keyValueDidChange(_ event: KeyValueChangeEvent) {}
+
+    public func deliverKeyValueChange(_ event: KeyValueChangeEvent) {
+        switch event.phase {
+        case .willChange: keyValueWillChange(event)
+        case .didChange: keyValueDidChange(event)
+        }
+    }
 }
 
 extension KeyValueCodable {

@@ -119,39 +119,44 @@ public protocol KeyValueCodable: AnyObject {
     /// Validators by key, used by the default ``validateValue(_:forKey:)``. The default is empty.
     static var validators: [String: KeyValueValidator] { get }
 
-    // MARK: Change notification hooks
+    // MARK: Change notification
 
     /// Whether ``setValue(_:forKey:)`` and observable property wrappers send change
     /// notifications for `key` by themselves. The default is `true`.
     ///
-    /// Corresponds to `+[NSObject automaticallyNotifiesObserversForKey:]`.
+    /// Corresponds to `+[NSObject automaticallyNotifiesObservers(forKey:)]`.
     static func automaticallyNotifiesObservers(forKey key: String) -> Bool
 
-    /// Tells observers that the value for `key` is about to change. A no-op unless the type
-    /// is observable (see `KeyValueObservable`).
-    func willChangeValue(forKey key: String)
+    /// Called before every change that is notified (a store through key-value coding, a
+    /// manual ``willChangeValue(forKey:)``, an edit through a mutable proxy; for `@Observed`
+    /// properties, a store while the object has observers or a change sink). The default does
+    /// nothing.
+    ///
+    /// Implement it to learn of changes; it is a hook only: observers are notified whatever it
+    /// does. It runs before the object's change sink and its observers hear of the change.
+    ///
+    /// - Parameter event: The key and kind of the change.
+    ///
+    /// Corresponds to overriding `-[NSObject willChangeValueForKey:]` (and its to-many
+    /// relatives) and calling `super`.
+    func keyValueWillChange(_ event: KeyValueChangeEvent)
 
-    /// Tells observers that the value for `key` has changed. A no-op unless the type is
-    /// observable.
-    func didChangeValue(forKey key: String)
+    /// Called after every change that is notified, once the change sink and the observers
+    /// have heard of it. The default does nothing. See ``keyValueWillChange(_:)``.
+    ///
+    /// - Parameter event: The key and kind of the change.
+    ///
+    /// Corresponds to overriding `-[NSObject didChangeValueForKey:]` and calling `super`.
+    func keyValueDidChange(_ event: KeyValueChangeEvent)
 
-    /// Tells observers that elements of the to-many property `key` are about to change at
-    /// `indexes`. A no-op unless the type is observable.
-    func willChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String)
-
-    /// Tells observers that elements of the to-many property `key` changed at `indexes`.
-    /// A no-op unless the type is observable.
-    func didChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String)
-
-    /// Tells observers that the unordered to-many property `key` is about to change by
-    /// `mutation` with `objects`. A no-op unless the type is observable.
-    func willChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
-                         using objects: Set<AnyHashable>)
-
-    /// Tells observers that the unordered to-many property `key` changed by `mutation` with
-    /// `objects`. A no-op unless the type is observable.
-    func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
-                        using objects: Set<AnyHashable>)
+    /// Delivers a change notification: the hooks, the change sink and the observers.
+    ///
+    /// `KeyValueObservable` implements it; key-value coding's default only calls the hooks.
+    /// You do not implement or call it: call ``willChangeValue(forKey:)`` and its relatives,
+    /// and implement ``keyValueWillChange(_:)`` / ``keyValueDidChange(_:)`` to be told.
+    ///
+    /// - Parameter event: The change and its phase.
+    func deliverKeyValueChange(_ event: KeyValueChangeEvent)
 }
 
 /// The kind of a change to a property (Apple: `NSKeyValueChange`).

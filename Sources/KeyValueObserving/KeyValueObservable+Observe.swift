@@ -88,15 +88,16 @@ extension KeyValueObservable {
         let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
         let contextBits = UInt(bitPattern: context)
         let reference = WeakObserver(observer)
+        let storage = ObservationCenter.storage(of: self)
         let registration = Registration(
             root: self, keyPath: keyPath, components: components, options: options,
-            observerIdentity: ObjectIdentifier(observer), context: contextBits
+            observerIdentity: ObjectIdentifier(observer), context: contextBits, observerStorage: storage
         ) { object, change in
             reference.observer?.observeValue(forKeyPath: keyPath, of: object, change: change,
                                              context: UnsafeMutableRawPointer(bitPattern: contextBits))
         }
         registration.start(on: self)
-        ObservationTable.shared.addObserverRegistration(registration, on: self)
+        storage.addObserverRegistration(registration)
         if options.contains(.initial) { registration.sendInitial(to: self) }
     }
 
@@ -116,8 +117,8 @@ extension KeyValueObservable {
     /// `-[NSObject removeObserver:forKeyPath:]`.
     public func removeObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String,
                                context: UnsafeMutableRawPointer? = nil) throws {
-        guard let registration = ObservationTable.shared.takeObserverRegistration(
-            on: self, observer: ObjectIdentifier(observer), keyPath: keyPath,
+        guard let registration = ObservationCenter.existingStorage(of: self)?.takeObserverRegistration(
+            observer: ObjectIdentifier(observer), keyPath: keyPath,
             context: context.map { UInt(bitPattern: $0) }) else {
             throw KeyValueObservingError.observerNotRegistered(keyPath: keyPath)
         }

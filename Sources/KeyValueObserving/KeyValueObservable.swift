@@ -59,6 +59,12 @@ public protocol KeyValueObservable: KeyValueCodable, SendableMetatype {
     func observationTrackingWillSet<Root, Member>(_ keyPath: KeyPath<Root, Member>)
     /// Called by `@Observed` properties after a store. See ``observationTrackingAccess(_:)``.
     func observationTrackingDidSet<Root, Member>(_ keyPath: KeyPath<Root, Member>)
+
+    /// The object's own observation state, or `nil` (the default) to keep it in a
+    /// process-wide table. Return a ``KeyValueObservationStorage`` made once per object (a stored
+    /// `let`) for objects whose values are not `@Observed` properties: notifications then take
+    /// no process-wide lock. Must not change during the object's life.
+    var keyValueObservationStorage: KeyValueObservationStorage? { get }
 }
 
 extension KeyValueObservable {
@@ -71,72 +77,16 @@ extension KeyValueObservable {
     @inlinable @inline(__always)
     public func observationTrackingDidSet<Root, Member>(_ keyPath: KeyPath<Root, Member>) {}
 
-    // MARK: Change notification (replaces key-value coding's no-op hooks)
+    // MARK: Change notification
 
-    /// Tells observers that the value for `key` is about to change.
-    ///
-    /// Call it before changing a key whose automatic notifications are off, then call
-    /// ``didChangeValue(forKey:)`` after the change. Pairs may be nested (also for the same key);
-    /// each pair notifies once, innermost first, as on Apple platforms.
-    ///
-    /// - Parameter key: The key that will change.
-    ///
-    /// Corresponds to `-[NSObject willChangeValueForKey:]`.
-    public func willChangeValue(forKey key: String) {
-        ObservationTable.shared.existingObservers(of: self, key: key)?
-            .willChange(object: self, kind: .setting, indexes: nil)
-    }
+    /// The object keeps no observation state of its own by default (it lives in a
+    /// process-wide table).
+    @inlinable @inline(__always)
+    public var keyValueObservationStorage: KeyValueObservationStorage? { nil }
 
-    /// Tells observers that the value for `key` has changed. See ``willChangeValue(forKey:)``.
-    ///
-    /// - Parameter key: The key that changed.
-    ///
-    /// Corresponds to `-[NSObject didChangeValueForKey:]`.
-    public func didChangeValue(forKey key: String) {
-        ObservationTable.shared.existingObservers(of: self, key: key)?.didChange(object: self)
-    }
-
-    /// Tells observers that elements of the array property `key` are about to change.
-    ///
-    /// - Parameters:
-    ///   - change: `.insertion`, `.removal` or `.replacement`.
-    ///   - indexes: The positions affected: for an insertion, the positions the new elements
-    ///     will have; otherwise the positions of the elements removed or replaced.
-    ///   - key: The array property.
-    ///
-    /// Corresponds to `-[NSObject willChange:valuesAtIndexes:forKey:]`.
-    public func willChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {
-        ObservationTable.shared.existingObservers(of: self, key: key)?
-            .willChange(object: self, kind: change, indexes: indexes)
-    }
-
-    /// Tells observers that elements of the array property `key` changed.
-    /// See ``willChange(_:valuesAt:forKey:)``.
-    ///
-    /// Corresponds to `-[NSObject didChange:valuesAtIndexes:forKey:]`.
-    public func didChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {
-        ObservationTable.shared.existingObservers(of: self, key: key)?.didChange(object: self)
-    }
-
-    /// Tells observers that the set property `key` is about to change by `mutation`.
-    ///
-    /// Observers receive `.insertion` (union), `.removal` (minus, intersect) or `.replacement`
-    /// (set), with the members actually added as new value and removed as old value.
-    ///
-    /// Corresponds to `-[NSObject willChangeValueForKey:withSetMutation:usingObjects:]`.
-    public func willChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
-                                using objects: Set<AnyHashable>) {
-        ObservationTable.shared.existingObservers(of: self, key: key)?
-            .willChange(object: self, kind: .setting, indexes: nil,
-                        setMutation: SetMutation(kind: mutation, objects: objects))
-    }
-
-    /// Tells observers that the set property `key` changed.
-    /// See ``willChangeValue(forKey:withSetMutation:using:)``.
-    ///
-    /// Corresponds to `-[NSObject didChangeValueForKey:withSetMutation:usingObjects:]`.
-    public func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
-                               using objects: Set<AnyHashable>) {
-        ObservationTable.shared.existingObservers(of: self, key: key)?.didChange(object: self)
+    /// Delivers a change notification to the object's hooks, change sink and observers.
+    /// You do not call it: call ``KeyValueCodable/willChangeValue(forKey:)`` and its relatives.
+    public func deliverKeyValueChange(_ event: KeyValueChangeEvent) {
+        ObservationCenter.deliver(event, from: self)
     }
 }

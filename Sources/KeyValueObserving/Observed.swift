@@ -88,7 +88,8 @@ public struct Observed<Value>: KeyValuePropertyWrapper {
     /// The storage is reached by the offset recorded in `observers`, outside any Swift access to
     /// the property, so observers may read the object (this property included) while notified.
     @inlinable @inline(never)
-    static func setObserved(_ newValue: Value, _ instance: AnyObject, _ observers: KeyObservers) {
+    static func setObserved<EnclosingSelf: KeyValueObservable>(_ newValue: Value, _ instance: EnclosingSelf,
+                                                                _ observers: KeyObservers) {
         let storage = (UnsafeMutableRawPointer(Unmanaged.passUnretained(instance).toOpaque())
             + observers.storageOffset).assumingMemoryBound(to: Self.self)
         guard observers.notifiesAutomatically else {
@@ -115,12 +116,12 @@ public struct Observed<Value>: KeyValuePropertyWrapper {
     /// Stores through key-value coding, notifying this key's observers.
     public static func setKeyValueWrappedValue(_ value: Value, storage: UnsafeMutablePointer<Self>,
                                                object: any KeyValueCodable, key: String) {
-        guard let observers = storage.pointee.observers else {
+        guard let observers = storage.pointee.observers, let observable = object as? any KeyValueObservable else {
             storage.pointee.value = value
             return
         }
         let old = storage.pointee.value
-        observers.notifyingSet(object: object, old: old, new: value) {
+        observers.notifyingSet(object: observable, old: old, new: value) {
             storage.pointee.value = value
         }
     }

@@ -89,21 +89,13 @@ final class Recorder: KeyValueCodable {
     var log: [String] = []
 
     static func automaticallyNotifiesObservers(forKey key: String) -> Bool { key != "quiet" }
-    func willChangeValue(forKey key: String) { log.append("will \(key)") }
-    func didChangeValue(forKey key: String) { log.append("did \(key)") }
-    func willChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {
-        log.append("will \(change) \(Array(indexes)) \(key)")
-    }
-    func didChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {
-        log.append("did \(change) \(Array(indexes)) \(key)")
-    }
-    func willChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
-                         using objects: Set<AnyHashable>) {
-        log.append("will \(mutation) \(objects.count) \(key)")
-    }
-    func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
-                        using objects: Set<AnyHashable>) {
-        log.append("did \(mutation) \(objects.count) \(key)")
+    func keyValueWillChange(_ event: KeyValueChangeEvent) { log.append("will " + describe(event)) }
+    func keyValueDidChange(_ event: KeyValueChangeEvent) { log.append("did " + describe(event)) }
+
+    private func describe(_ event: KeyValueChangeEvent) -> String {
+        if let mutation = event.setMutation { return "\(mutation.kind) \(mutation.objects.count) \(event.key)" }
+        if let indexes = event.indexes { return "\(event.kind) \(Array(indexes)) \(event.key)" }
+        return event.key
     }
 }
 

@@ -70,10 +70,10 @@ struct ChainTests {
     @Test func invalidatingDetachesEveryLink() throws {
         let (person, department, boss, _) = makeGraph()
         let token = try person.observe("department.manager.name") { _, _ in }
-        #expect(ObservationTable.shared.existingObservers(of: boss, key: "name")?.observerCount == 1)
+        #expect(ObservationCenter.existingStorage(ofAny: boss)?.existingObservers(key: "name")?.observerCount == 1)
         token.invalidate()
-        #expect(ObservationTable.shared.existingObservers(of: boss, key: "name")?.observerCount == 0)
-        #expect(ObservationTable.shared.existingObservers(of: department, key: "manager")?.observerCount == 0)
+        #expect(ObservationCenter.existingStorage(ofAny: boss)?.existingObservers(key: "name")?.observerCount == 0)
+        #expect(ObservationCenter.existingStorage(ofAny: department)?.existingObservers(key: "manager")?.observerCount == 0)
     }
 }
 

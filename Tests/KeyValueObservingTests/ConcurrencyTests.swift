@@ -18,7 +18,7 @@ struct ConcurrencyTests {
                 }
             }
         }
-        #expect(ObservationTable.shared.existingObservers(of: person, key: "age")?.observerCount == 0)
+        #expect(ObservationCenter.existingStorage(ofAny: person)?.existingObservers(key: "age")?.observerCount == 0)
     }
 
     @Test func notificationsOnTheChangingThreadWhileRegistering() async throws {
@@ -57,7 +57,7 @@ struct ConcurrencyTests {
             }
             group.addTask { for value in 0..<100 { person.age = value } }
         }
-        #expect(ObservationTable.shared.existingObservers(of: person, key: "age")?.observerCount == 0)
+        #expect(ObservationCenter.existingStorage(ofAny: person)?.existingObservers(key: "age")?.observerCount == 0)
     }
 }
 

@@ -21,6 +21,8 @@ final class KeyObservers: Sendable {
     /// For the list attached to an `@Observed` property: the byte offset of the property's
     /// storage in the object, so its setter can store without a key path; otherwise -1.
     @usableFromInline let storageOffset: Int
+    /// The observation state of the object this list belongs to (for its change sink).
+    weak let owner: KeyValueObservationStorage?
     let state = Mutex(State())
 
     struct State {
@@ -31,11 +33,13 @@ final class KeyObservers: Sendable {
         var pending: [PendingChange] = []
     }
 
-    init(key: String, notifiesAutomatically: Bool, valueIsOptional: Bool, storageOffset: Int = -1) {
+    init(key: String, notifiesAutomatically: Bool, valueIsOptional: Bool, storageOffset: Int = -1,
+         owner: KeyValueObservationStorage) {
         self.key = key
         self.notifiesAutomatically = notifiesAutomatically
         self.valueIsOptional = valueIsOptional
         self.storageOffset = storageOffset
+        self.owner = owner
     }
 
     func add(_ node: ObservationNode) {
@@ -57,7 +61,8 @@ final class KeyObservers: Sendable {
 
     // MARK: Setting through an @Observed property
 
-    /// Stores a new value with `store`, notifying this key's observers around it.
+    /// Stores a new value with `store`, telling the object's hooks, change sink and this key's
+    /// observers around it (see ``ObservationCenter`` for the order).
     ///
     /// - Parameters:
     ///   - object: The object whose property changes.
@@ -67,19 +72,27 @@ final class KeyObservers: Sendable {
     /// When the thread is already ``KeyValueObservingDiagnostics/maximumNestingDepth``
     /// notifications deep, only stores and reports the suppressed notification.
     @usableFromInline
-    func notifyingSet(object: AnyObject, old: Any, new: Any, store: () -> Void) {
+    func notifyingSet(object: some KeyValueObservable, old: Any, new: Any, store: () -> Void) {
         guard let depth = NotificationDepth.enter() else {
             store()
             KeyValueObservingDiagnostics.reportSuppressed(key: key, object: object)
             return
         }
         defer { NotificationDepth.leave(depth) }
+        let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
+        var event = KeyValueChangeEvent(.willChange, key: key)
+        event.suppliesValues = true
+        event.oldValue = oldValue
+        object.keyValueWillChange(event)
+        let sink = owner?.sink
+        sink?.observedObject(object, willChange: event)
         let (nodes, isSimple) = state.withTrackedLock(self) { ($0.nodes, $0.isSimple) }
+        let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
+        event.phase = .didChange
+        event.newValue = newValue
         if isSimple {
             store()
-            guard !nodes.isEmpty else { return }
-            let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
-            let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
+            sink?.observedObject(object, didChange: event)
             for node in nodes {
                 let registration = node.registration
                 guard registration.isActive.load(ordering: .relaxed) else { continue }
@@ -87,13 +100,14 @@ final class KeyObservers: Sendable {
                     kind: .setting, oldValue: registration.wantsOld ? oldValue : nil,
                     newValue: registration.wantsNew ? newValue : nil))
             }
-            return
+        } else {
+            let pending = prepare(nodes, object: object, kind: .setting, indexes: nil,
+                                  setMutation: nil, suppliedOld: .some(oldValue))
+            store()
+            sink?.observedObject(object, didChange: event)
+            finish(pending, object: object, suppliedNew: .some(newValue))
         }
-        let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
-        let pending = prepare(nodes, object: object, kind: .setting, indexes: nil,
-                              setMutation: nil, suppliedOld: .some(oldValue))
-        store()
-        finish(pending, object: object, suppliedNew: .some(valueIsOptional ? flattenOptional(new) : Optional(new)))
+        object.keyValueDidChange(event)
     }
 
     // MARK: Manual notification

@@ -50,7 +50,7 @@ final class ObservationNode: @unchecked Sendable {
     static func attach(registration: Registration, object: AnyObject, key: String,
                        remaining: ArraySlice<String>, depth: Int, anchor: ObservationNode?,
                        owner: ObservationNode?, ancestors: inout [AncestorKey]) -> ObservationNode {
-        let list = ObservationTable.shared.observers(of: object, key: key)
+        let list = ObservationCenter.storage(of: object).observers(of: object, key: key)
         let node = ObservationNode(registration: registration, object: object, key: key,
                                    remaining: remaining, depth: depth, anchor: anchor, owner: owner,
                                    list: list)

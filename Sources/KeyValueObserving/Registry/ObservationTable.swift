@@ -2,25 +2,27 @@ import KeyValueCoding
 import ObjectGraphInternals
 import Synchronization
 
-/// Every observed object's observer lists, by object and key.
+/// The observation state (``KeyValueObservationStorage``) of every observed object that does not
+/// keep its own, by object.
 ///
 /// Entries are keyed by `ObjectIdentifier` and validated by a weak reference, because the
 /// address of a released object can be reused by a new one. Entries of released objects are
 /// removed by a sweep that runs when the table has grown, and observer-object registrations
 /// whose object is gone are ended then.
 ///
-/// Thread safety: all state is behind one mutex; no user code runs under it except
-/// `automaticallyNotifiesObservers(forKey:)` while a list is first created.
+/// A notification on an object that has no entry takes no lock: the table keeps, per slot of a
+/// small hash of object identities, a count of the entries in that slot, read atomically.
+///
+/// Thread safety: all state is behind one mutex (the counts are atomic); no user code runs
+/// under it.
 final class ObservationTable: Sendable {
     static let shared = ObservationTable()
 
     /// `@unchecked Sendable`: the weak reference is only loaded (atomically) to compare
-    /// identities, never used to call the object; the other members are Sendable.
+    /// identities, never used to call the object; the storage is Sendable.
     private struct Entry: @unchecked Sendable {
         weak var object: AnyObject?
-        var lists: [String: KeyObservers] = [:]
-        /// Registrations made with `addObserver(_:forKeyPath:options:context:)`, newest last.
-        var observerRegistrations: [Registration] = []
+        let storage: KeyValueObservationStorage
     }
 
     private struct State {
@@ -29,78 +31,57 @@ final class ObservationTable: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The number of entries, read without the lock to skip the table when nothing is observed.
-    private let entryCount = Atomic<Int>(0)
+    private static let slotCount = 4_096
+    /// Per hash slot, how many entries it has.
+    // Set once in `init`; the memory is reached only through atomics.
+    nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<Int>>
 
-    /// Returns the list for `key` of `object`, creating it (and attaching it to an `@Observed`
-    /// property's storage) on first use.
-    func observers(of object: AnyObject, key: String) -> KeyObservers {
+    private init() {
+        slots = .allocate(capacity: Self.slotCount)
+        for index in 0..<Self.slotCount { (slots + index).initialize(to: Atomic<Int>(0)) }
+    }
+
+    @inline(__always)
+    private static func slot(of identifier: ObjectIdentifier) -> Int {
+        let bits = UInt(bitPattern: identifier)
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 16)) & (slotCount - 1)
+    }
+
+    /// The state of `object`, when it has an entry. Takes no lock when its slot is empty.
+    @inline(__always)
+    func existingStorage(of object: AnyObject) -> KeyValueObservationStorage? {
+        let identifier = ObjectIdentifier(object)
+        guard slots[Self.slot(of: identifier)].load(ordering: .acquiring) > 0 else { return nil }
+        return lockedStorage(of: object, identifier: identifier)
+    }
+
+    @inline(never)
+    private func lockedStorage(of object: AnyObject, identifier: ObjectIdentifier) -> KeyValueObservationStorage? {
+        state.withTrackedLock(self) { state in
+            guard let entry = state.entries[identifier], entry.object === object else { return nil }
+            return entry.storage
+        }
+    }
+
+    /// The state of `object`, created on first use.
+    func storage(of object: AnyObject) -> KeyValueObservationStorage {
         let identifier = ObjectIdentifier(object)
         var ended: [Registration] = []
-        let list = state.withTrackedLock(self) { state -> KeyObservers in
+        let storage = state.withTrackedLock(self) { state -> KeyValueObservationStorage in
             if state.entries.count >= state.sweepThreshold { ended = sweep(&state) }
-            var entry = state.entries[identifier] ?? Entry(object: object)
-            if entry.object !== object {
-                ended += entry.observerRegistrations
-                entry = Entry(object: object)
+            if let entry = state.entries[identifier] {
+                if entry.object === object { return entry.storage }
+                // The address of a released object, reused.
+                ended += entry.storage.takeAllObserverRegistrations()
+                slots[Self.slot(of: identifier)].subtract(1, ordering: .releasing)
             }
-            if let existing = entry.lists[key] { return existing }
-            let list = Self.makeList(for: object, key: key)
-            entry.lists[key] = list
+            let entry = Entry(object: object, storage: KeyValueObservationStorage())
             state.entries[identifier] = entry
-            entryCount.store(state.entries.count, ordering: .relaxed)
-            return list
+            slots[Self.slot(of: identifier)].add(1, ordering: .releasing)
+            return entry.storage
         }
         for registration in ended { registration.invalidate() }
-        return list
-    }
-
-    /// Returns the list for `key` of `object` when someone has observed it.
-    func existingObservers(of object: AnyObject, key: String) -> KeyObservers? {
-        guard entryCount.load(ordering: .relaxed) > 0 else { return nil }
-        let identifier = ObjectIdentifier(object)
-        return state.withTrackedLock(self) { state in
-            guard let entry = state.entries[identifier], entry.object === object else { return nil }
-            return entry.lists[key]
-        }
-    }
-
-    /// Remembers an observer-object registration so that `removeObserver` can find it.
-    func addObserverRegistration(_ registration: Registration, on object: AnyObject) {
-        let identifier = ObjectIdentifier(object)
-        state.withTrackedLock(self) { state in
-            guard var entry = state.entries[identifier], entry.object === object else { return }
-            entry.observerRegistrations.append(registration)
-            state.entries[identifier] = entry
-        }
-    }
-
-    /// Finds and forgets the newest observer-object registration matching the arguments
-    /// (any context when `context` is nil).
-    func takeObserverRegistration(on object: AnyObject, observer: ObjectIdentifier,
-                                  keyPath: String, context: UInt?) -> Registration? {
-        let identifier = ObjectIdentifier(object)
-        return state.withTrackedLock(self) { state in
-            guard var entry = state.entries[identifier], entry.object === object,
-                  let position = entry.observerRegistrations.lastIndex(where: {
-                      $0.observerIdentity == observer && $0.keyPath == keyPath
-                          && (context == nil || $0.context == context)
-                  }) else { return nil }
-            let registration = entry.observerRegistrations.remove(at: position)
-            state.entries[identifier] = entry
-            return registration
-        }
-    }
-
-    /// Called when a registration ends; forgets it if it was an observer-object registration.
-    func registrationEnded(_ registration: Registration) {
-        guard registration.observerIdentity != nil, let root = registration.root else { return }
-        let identifier = ObjectIdentifier(root)
-        state.withTrackedLock(self) { state in
-            guard var entry = state.entries[identifier], entry.object === root else { return }
-            entry.observerRegistrations.removeAll { $0 === registration }
-            state.entries[identifier] = entry
-        }
+        return storage
     }
 
     /// Removes the entries of released objects now. Returns how many entries remain.
@@ -121,19 +102,23 @@ final class ObservationTable: Sendable {
 
     private func sweep(_ state: inout State) -> [Registration] {
         var ended: [Registration] = []
-        state.entries = state.entries.filter { _, entry in
+        state.entries = state.entries.filter { identifier, entry in
             if entry.object != nil { return true }
-            ended += entry.observerRegistrations
+            ended += entry.storage.takeAllObserverRegistrations()
+            slots[Self.slot(of: identifier)].subtract(1, ordering: .releasing)
             return false
         }
         state.sweepThreshold = max(64, state.entries.count * 2)
-        entryCount.store(state.entries.count, ordering: .relaxed)
         return ended
     }
+}
 
-    private static func makeList(for object: AnyObject, key: String) -> KeyObservers {
+extension KeyObservers {
+    /// Makes the list for `key` of `object`, attached to the storage of an `@Observed`
+    /// property when the key is one.
+    static func make(for object: AnyObject, key: String, in owner: KeyValueObservationStorage) -> KeyObservers {
         guard let codable = object as? any KeyValueCodable else {
-            return KeyObservers(key: key, notifiesAutomatically: false, valueIsOptional: false)
+            return KeyObservers(key: key, notifiesAutomatically: false, valueIsOptional: false, owner: owner)
         }
         let type = type(of: codable)
         let property = KeyValueKeyTable.of(object: codable).property(forKey: key)
@@ -142,12 +127,13 @@ final class ObservationTable: Sendable {
             let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
             if let existing = observedType.attachedObservers(at: address) { return existing }
             let list = KeyObservers(key: key, notifiesAutomatically: type.automaticallyNotifiesObservers(forKey: key),
-                                    valueIsOptional: property?.isOptional ?? false, storageOffset: offset)
+                                    valueIsOptional: property?.isOptional ?? false, storageOffset: offset,
+                                    owner: owner)
             observedType.attach(list, at: address)
             return list
         }
         return KeyObservers(key: key, notifiesAutomatically: type.automaticallyNotifiesObservers(forKey: key),
-                            valueIsOptional: property?.isOptional ?? false)
+                            valueIsOptional: property?.isOptional ?? false, owner: owner)
     }
 }
 

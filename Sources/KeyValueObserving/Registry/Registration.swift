@@ -27,12 +27,15 @@ final class Registration: @unchecked Sendable {
     /// For observer-object registrations: who observes, and with which context.
     let observerIdentity: ObjectIdentifier?
     let context: UInt
+    /// For observer-object registrations: the observation state of the root that lists it.
+    weak let observerStorage: KeyValueObservationStorage?
 
     @usableFromInline let isActive = Atomic<Bool>(true)
     let tree = Mutex<ObservationNode?>(nil)
 
     init(root: AnyObject, keyPath: String, components: [String], options: KeyValueObservingOptions,
          observerIdentity: ObjectIdentifier? = nil, context: UInt = 0,
+         observerStorage: KeyValueObservationStorage? = nil,
          deliver: @escaping @Sendable (AnyObject, KeyValueChange) -> Void) {
         self.root = root
         self.keyPath = keyPath
@@ -42,6 +45,7 @@ final class Registration: @unchecked Sendable {
         wantsPrior = options.contains(.prior)
         self.observerIdentity = observerIdentity
         self.context = context
+        self.observerStorage = observerStorage
         self.deliver = deliver
     }
 
@@ -65,7 +69,7 @@ final class Registration: @unchecked Sendable {
             return root
         }
         root?.detachSubtree()
-        ObservationTable.shared.registrationEnded(self)
+        if observerIdentity != nil { observerStorage?.removeObserverRegistration(self) }
     }
 
     /// The current value of the whole key path.

@@ -1,0 +1,139 @@
+import Foundation
+
+/// One change notification of one key of an object: what the hooks
+/// (``KeyValueCodable/keyValueWillChange(_:)``, ``KeyValueCodable/keyValueDidChange(_:)``) and a
+/// change sink receive.
+///
+/// Every way of changing a key sends a will-change event before the change and a did-change
+/// event after it: stores through key-value coding, manual ``KeyValueCodable/willChangeValue(forKey:)``
+/// / ``KeyValueCodable/didChangeValue(forKey:)`` pairs, edits through the mutable collection
+/// proxies and (while someone listens) stores into `@Observed` properties.
+///
+/// The old and new values travel only where the store had them in hand without an extra read
+/// (``suppliesValues``): read the object in the will-change phase when you need the old value
+/// otherwise.
+public struct KeyValueChangeEvent {
+    /// Before or after the change.
+    public enum Phase: Sendable, Hashable {
+        /// The change is about to happen: the object still holds the old value.
+        case willChange
+        /// The change has happened.
+        case didChange
+    }
+
+    /// Before or after the change.
+    public var phase: Phase
+    /// The key that changes.
+    public var key: String
+    /// How it changes: `.setting` for a whole value (and for set mutations, see
+    /// ``setMutation``), `.insertion`, `.removal` or `.replacement` for elements of an array.
+    public var kind: KeyValueChangeKind
+    /// The positions of the elements of an array that change; `nil` for a whole value.
+    public var indexes: IndexSet?
+    /// For a change of an unordered to-many property: the mutation and its objects.
+    public var setMutation: (kind: KeyValueSetMutationKind, objects: Set<AnyHashable>)?
+    /// Whether ``oldValue`` and ``newValue`` hold the values (an `@Observed` store supplies them).
+    public var suppliesValues: Bool
+    /// The value before the change, when ``suppliesValues``; `nil` stands for `nil` then.
+    public var oldValue: Any?
+    /// The value after the change, when ``suppliesValues``.
+    public var newValue: Any?
+
+    /// Creates an event.
+    ///
+    /// - Parameters:
+    ///   - phase: Before or after the change.
+    ///   - key: The key that changes.
+    ///   - kind: The kind of change; `.setting` by default.
+    ///   - indexes: The positions of the array elements that change, if any.
+    ///   - setMutation: The mutation of an unordered to-many property, if any.
+    public init(_ phase: Phase, key: String, kind: KeyValueChangeKind = .setting, indexes: IndexSet? = nil,
+                setMutation: (kind: KeyValueSetMutationKind, objects: Set<AnyHashable>)? = nil) {
+        self.phase = phase
+        self.key = key
+        self.kind = kind
+        self.indexes = indexes
+        self.setMutation = setMutation
+        suppliesValues = false
+    }
+
+    /// The same event in the other phase.
+    public var completed: KeyValueChangeEvent {
+        var event = self
+        event.phase = .didChange
+        return event
+    }
+}
+
+// MARK: Sending notifications
+
+extension KeyValueCodable {
+    /// Tells the object's hooks, change sink and observers that the value for `key` is about to
+    /// change.
+    ///
+    /// Call it before changing a key whose automatic notifications are off, then call
+    /// ``didChangeValue(forKey:)`` after the change. Pairs may be nested (also for the same key);
+    /// each pair notifies once, innermost first, as on Apple platforms. For a type that is not
+    /// observable only the hooks run.
+    ///
+    /// This is not a customisation point: implement ``keyValueWillChange(_:)`` to be told of
+    /// changes (a method of this name in your class would only hide this one).
+    ///
+    /// - Parameter key: The key that will change.
+    ///
+    /// Corresponds to `-[NSObject willChangeValueForKey:]`.
+    public func willChangeValue(forKey key: String) {
+        deliverKeyValueChange(KeyValueChangeEvent(.willChange, key: key))
+    }
+
+    /// Tells the object's change sink, observers and hooks that the value for `key` has
+    /// changed. See ``willChangeValue(forKey:)``.
+    ///
+    /// - Parameter key: The key that changed.
+    ///
+    /// Corresponds to `-[NSObject didChangeValueForKey:]`.
+    public func didChangeValue(forKey key: String) {
+        deliverKeyValueChange(KeyValueChangeEvent(.didChange, key: key))
+    }
+
+    /// Announces that elements of the array property `key` are about to change.
+    ///
+    /// - Parameters:
+    ///   - change: `.insertion`, `.removal` or `.replacement`.
+    ///   - indexes: The positions affected: for an insertion, the positions the new elements
+    ///     will have; otherwise the positions of the elements removed or replaced.
+    ///   - key: The array property.
+    ///
+    /// Corresponds to `-[NSObject willChange:valuesAtIndexes:forKey:]`.
+    public func willChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {
+        deliverKeyValueChange(KeyValueChangeEvent(.willChange, key: key, kind: change, indexes: indexes))
+    }
+
+    /// Announces that elements of the array property `key` changed.
+    /// See ``willChange(_:valuesAt:forKey:)``.
+    ///
+    /// Corresponds to `-[NSObject didChange:valuesAtIndexes:forKey:]`.
+    public func didChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {
+        deliverKeyValueChange(KeyValueChangeEvent(.didChange, key: key, kind: change, indexes: indexes))
+    }
+
+    /// Announces that the set property `key` is about to change by `mutation` with `objects`.
+    ///
+    /// Observers receive `.insertion` (union), `.removal` (minus, intersect) or `.replacement`
+    /// (set), with the members actually added as new value and removed as old value.
+    ///
+    /// Corresponds to `-[NSObject willChangeValueForKey:withSetMutation:usingObjects:]`.
+    public func willChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
+                                using objects: Set<AnyHashable>) {
+        deliverKeyValueChange(KeyValueChangeEvent(.willChange, key: key, setMutation: (mutation, objects)))
+    }
+
+    /// Announces that the set property `key` changed by `mutation` with `objects`.
+    /// See ``willChangeValue(forKey:withSetMutation:using:)``.
+    ///
+    /// Corresponds to `-[NSObject didChangeValueForKey:withSetMutation:usingObjects:]`.
+    public func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
+                               using objects: Set<AnyHashable>) {
+        deliverKeyValueChange(KeyValueChangeEvent(.didChange, key: key, setMutation: (mutation, objects)))
+    }
+}

@@ -1,0 +1,105 @@
+import KeyValueCoding
+import ObjectGraphInternals
+import Synchronization
+
+/// The observation state of one object: its observer lists by key, its observer-object
+/// registrations and its change sink.
+///
+/// Most objects keep this state in a process-wide table, found by the object's identity. An
+/// object whose values are not stored in `@Observed` properties (a managed object's attribute
+/// storage) can keep it itself: create one per object and return it from
+/// ``KeyValueObservable/keyValueObservationStorage``. Notifications then find it without the
+/// table or its lock, and an object nobody observes costs one atomic load per notification.
+///
+/// ```swift
+/// final class Record: KeyValueObservable {
+///     let keyValueObservationStorage: KeyValueObservationStorage? = KeyValueObservationStorage()
+/// }
+/// ```
+///
+/// Thread safety: thread-safe; the state is behind a mutex and no user code runs under it
+/// except `automaticallyNotifiesObservers(forKey:)` while a list is first created.
+public final class KeyValueObservationStorage: Sendable {
+    struct State {
+        var lists: [String: KeyObservers] = [:]
+        /// Registrations made with `addObserver(_:forKeyPath:options:context:)`, newest last.
+        var observerRegistrations: [Registration] = []
+        var sink: SinkReference?
+    }
+
+    let state = Mutex(State())
+    /// Whether the object has any list or a sink: read without the lock on every notification.
+    let isInUse = Atomic<Bool>(false)
+
+    /// Creates empty observation state for one object.
+    public init() {}
+
+    /// Returns the list for `key` of `object`, creating it (and attaching it to an `@Observed`
+    /// property's storage) on first use.
+    func observers(of object: AnyObject, key: String) -> KeyObservers {
+        state.withTrackedLock(self) { state -> KeyObservers in
+            if let existing = state.lists[key] { return existing }
+            let list = KeyObservers.make(for: object, key: key, in: self)
+            state.lists[key] = list
+            isInUse.store(true, ordering: .releasing)
+            return list
+        }
+    }
+
+    /// Returns the list for `key` when someone has observed it or a sink is installed.
+    @inline(__always)
+    func existingObservers(key: String) -> KeyObservers? {
+        guard isInUse.load(ordering: .acquiring) else { return nil }
+        return state.withTrackedLock(self) { $0.lists[key] }
+    }
+
+    /// The change sink, if one is installed and still alive.
+    var sink: (any KeyValueChangeSink)? {
+        guard isInUse.load(ordering: .acquiring) else { return nil }
+        return state.withTrackedLock(self) { $0.sink }?.sink
+    }
+
+    func setSink(_ sink: (any KeyValueChangeSink)?) {
+        let reference = sink.map(SinkReference.init)
+        state.withTrackedLock(self) { $0.sink = reference }
+        if reference != nil { isInUse.store(true, ordering: .releasing) }
+    }
+
+    func addObserverRegistration(_ registration: Registration) {
+        state.withTrackedLock(self) { $0.observerRegistrations.append(registration) }
+    }
+
+    /// Finds and forgets the newest observer-object registration matching the arguments
+    /// (any context when `context` is nil).
+    func takeObserverRegistration(observer: ObjectIdentifier, keyPath: String, context: UInt?) -> Registration? {
+        state.withTrackedLock(self) { state in
+            guard let position = state.observerRegistrations.lastIndex(where: {
+                $0.observerIdentity == observer && $0.keyPath == keyPath && (context == nil || $0.context == context)
+            }) else { return nil }
+            return state.observerRegistrations.remove(at: position)
+        }
+    }
+
+    func removeObserverRegistration(_ registration: Registration) {
+        state.withTrackedLock(self) { state in
+            state.observerRegistrations.removeAll { $0 === registration }
+        }
+    }
+
+    /// Forgets every observer-object registration (the object is gone) and returns them.
+    func takeAllObserverRegistrations() -> [Registration] {
+        state.withTrackedLock(self) { state in
+            defer { state.observerRegistrations = [] }
+            return state.observerRegistrations
+        }
+    }
+}
+
+/// A weak reference to a change sink (a context owns its objects, not the other way round).
+///
+/// `@unchecked Sendable`: the sink is only called on the thread that makes a change, as
+/// observers are; the reference itself is immutable.
+final class SinkReference: @unchecked Sendable {
+    weak let sink: (any KeyValueChangeSink)?
+    init(_ sink: any KeyValueChangeSink) { self.sink = sink }
+}

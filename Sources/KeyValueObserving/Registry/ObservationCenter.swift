@@ -1,0 +1,94 @@
+import KeyValueCoding
+import ObjectGraphInternals
+
+/// Finds an object's observation state (its own, or the table's) and delivers change
+/// notifications: the one path every change takes.
+///
+/// Order for one change: the will-change hook, the change sink, the observers' prior
+/// notifications; the change; then the change sink, the observers, the did-change hook.
+enum ObservationCenter {
+    /// The observation state of `object`, if it has any yet.
+    @inline(__always)
+    static func existingStorage<Object: KeyValueObservable>(of object: Object) -> KeyValueObservationStorage? {
+        if let own = object.keyValueObservationStorage { return own }
+        return ObservationTable.shared.existingStorage(of: object)
+    }
+
+    /// The observation state of `object` (of any class), created in the table on first use
+    /// unless the object keeps its own.
+    static func storage(of object: AnyObject) -> KeyValueObservationStorage {
+        if let own = StorageLookup.ownStorage(of: object) { return own }
+        return ObservationTable.shared.storage(of: object)
+    }
+
+    /// The observation state of `object` (of any class), if it has any yet.
+    static func existingStorage(ofAny object: AnyObject) -> KeyValueObservationStorage? {
+        if let own = StorageLookup.ownStorage(of: object) { return own }
+        return ObservationTable.shared.existingStorage(of: object)
+    }
+
+    /// Delivers one change notification of `object` (see the type's discussion for the order).
+    @inline(__always)
+    static func deliver<Object: KeyValueObservable>(_ event: KeyValueChangeEvent, from object: Object) {
+        if event.phase == .willChange { object.keyValueWillChange(event) }
+        if let storage = existingStorage(of: object) {
+            deliverToListeners(event, from: object, storage: storage)
+        }
+        if event.phase == .didChange { object.keyValueDidChange(event) }
+    }
+
+    @inline(never)
+    private static func deliverToListeners<Object: KeyValueObservable>(
+        _ event: KeyValueChangeEvent, from object: Object, storage: KeyValueObservationStorage
+    ) {
+        if let sink = storage.sink {
+            switch event.phase {
+            case .willChange: sink.observedObject(object, willChange: event)
+            case .didChange: sink.observedObject(object, didChange: event)
+            }
+        }
+        guard let list = storage.existingObservers(key: event.key) else { return }
+        switch event.phase {
+        case .willChange:
+            let mutation = event.setMutation.map { SetMutation(kind: $0.kind, objects: $0.objects) }
+            list.willChange(object: object, kind: event.kind, indexes: event.indexes, setMutation: mutation)
+        case .didChange:
+            list.didChange(object: object)
+        }
+    }
+}
+
+/// Per class, how to reach the observation state its instances keep themselves.
+final class StorageLookup: TypeCacheEntry {
+    let type: Any.Type
+    package var cachedType: Any.Type { type }
+    let reader: OwnStorageReader?
+
+    init(type: Any.Type) {
+        self.type = type
+        func make<T: KeyValueObservable>(_: T.Type) -> OwnStorageReader { TypedOwnStorageReader<T>() }
+        reader = (type as? any KeyValueObservable.Type).map { make($0) }
+    }
+
+    /// The state `object` keeps itself, if its class is observable and keeps one.
+    static func ownStorage(of object: AnyObject) -> KeyValueObservationStorage? {
+        cache.unmanagedEntry(for: Swift.type(of: object)) { StorageLookup(type: $0) }
+            ._withUnsafeGuaranteedRef { $0.reader?.storage(of: object) }
+    }
+
+    private static let cache = TypeCache<StorageLookup>()
+}
+
+/// Reads the state an instance keeps; one subclass per observable class.
+class OwnStorageReader: @unchecked Sendable {
+    // @unchecked: no stored state.
+    func storage(of object: AnyObject) -> KeyValueObservationStorage? { nil }
+}
+
+final class TypedOwnStorageReader<T: KeyValueObservable>: OwnStorageReader, @unchecked Sendable {
+    // @unchecked: no stored state.
+    override func storage(of object: AnyObject) -> KeyValueObservationStorage? {
+        // Lookups are per exact class, so the instance is a `T`.
+        unsafeDowncast(object, to: T.self).keyValueObservationStorage
+    }
+}
