@@ -70,6 +70,12 @@ struct ArrayEditor<E>: ArrayEditing {
     }
 
     private func convert(_ element: Any?, position: Int, object: any KeyValueCodable, key: String) throws -> E {
+        if let element, isSwiftCollection(type(of: element)), isClassTarget(E.self) {
+            // Casting would bridge the collection through Foundation (see `castWithoutBridging`).
+            throw KeyValueCodingError.typeMismatch(
+                key: "\(key)[\(position)]", type: typeName(type(of: object)), expected: typeName(E.self),
+                actual: typeName(type(of: element)))
+        }
         if let element, let converted = try coerce(element, to: E.self, key: "\(key)[\(position)]", owner: object) {
             return converted
         }

@@ -14,10 +14,16 @@ import Foundation
 @inline(__always)
 func castWithoutBridging<T>(_ value: Any, to type: T.Type) -> T? {
     if Swift.type(of: value) == T.self { return loadInline(value, as: T.self) }
-    if T.self is AnyClass || T.self == AnyObject.self, isSwiftCollection(Swift.type(of: value)) {
-        return nil
-    }
+    if isSwiftCollection(Swift.type(of: value)), isClassTarget(T.self) { return nil }
     return value as? T
+}
+
+/// Whether a cast to `type` could only succeed for a Swift collection by bridging it into an
+/// object: a class, `AnyObject`, or an optional of one.
+func isClassTarget(_ type: Any.Type) -> Bool {
+    if type is AnyClass || type == AnyObject.self { return true }
+    if let optional = type as? any OptionalValue.Type { return isClassTarget(optional.wrappedType) }
+    return false
 }
 
 /// Whether values of `type` are Swift arrays, sets or dictionaries (values, not Foundation

@@ -198,6 +198,13 @@ struct FidelityTests {
         let friends = try holder.mutableSetValue(forKey: "friends")
         #expect(throws: KeyValueCodingError.self) { try friends.insert(AnyHashable(Set([Decimal(1.5)]))) }
         #expect(holder.friends.isEmpty)
+        let members = try holder.mutableArrayValue(forKey: "members")
+        #expect(throws: KeyValueCodingError.typeMismatch(
+            key: "members[0]", type: String(reflecting: Holder.self), expected: String(reflecting: Holder.self),
+            actual: String(reflecting: Set<Decimal>.self))) {
+            try members.append(Set([Decimal(1.5)]))
+        }
+        #expect(holder.members.isEmpty)
         // `@max` compares the second value (a comparable class) with the first (the set).
         let values: [Any] = [Set([Decimal(1.5)]), Rank()]
         #expect(throws: KeyValueCodingError.self) { try KeyValue.value(forKeyPath: "@max.self", of: values) }
