@@ -29,6 +29,7 @@ enum CollectionOperator: String {
         if let right, right.isEmpty {
             throw KeyValueCodingError.malformedKeyPath(fullPath, reason: "the key path ends with '.'")
         }
+        let operand = flattenOptional(operand)
         let kind = operand.map { ValueKind.of(type(of: $0)) }
         if let operand, let dictionary = kind?.dictionary?(operand) {
             // A dictionary is no collection: `@key` reads a property of the dictionary itself

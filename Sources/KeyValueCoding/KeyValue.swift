@@ -9,7 +9,7 @@ import Foundation
 ///   itself for every key (Apple's `NSNull` does), and cannot be set.
 /// - A dictionary (a Swift `Dictionary` with `String` or `AnyHashable` keys, an
 ///   `NSDictionary`) looks the key up; a key starting with `@` reads the dictionary itself
-///   (`"@count"`, `"@allKeys"`, `"@allValues"`). Setting a key through a path stores the entry
+///   (`"@count"`, `"@allKeys"`, `"@allValues"`, `"@description"`, `"@self"`). Setting a key through a path stores the entry
 ///   (`nil` removes it) and stores the changed dictionary back into the property that holds it.
 /// - An array answers with an array of each element's value, in order; `nil` values become
 ///   `NSNull()` so positions are kept (Apple: `-[NSArray valueForKey:]`).
@@ -36,10 +36,15 @@ public enum KeyValue {
     /// - Parameters:
     ///   - key: One key (no dots). A key starting with `@` is a collection operator on an
     ///     array or set (`"@count"`; the others need a key path, see
-    ///     ``value(forKeyPath:of:)``).
+    ///     ``value(forKeyPath:of:)``), or a property of a dictionary (`"@allKeys"`).
     ///   - root: The value to read from.
-    /// - Returns: The value, or `nil`.
-    /// - Throws: ``KeyValueCodingError`` when the key is undefined for an element.
+    /// - Returns: The value, or `nil`; `NSNull()` when `root` is `NSNull()`.
+    /// - Throws: ``KeyValueCodingError`` when the key is undefined for the value or an element.
+    /// - Complexity: O(1) for an object, a dictionary or a string (O(*n*) for a string's
+    ///   `length`); O(*n*) for a collection of *n* elements.
+    ///
+    /// Corresponds to `valueForKey:` sent to `root` (`NSObject`, `NSArray`, `NSSet`,
+    /// `NSDictionary`, `NSString`, `NSNull`).
     public static func value(forKey key: String, of root: Any?) throws -> Any? {
         try value(forKey: key, of: root, depth: 0)
     }

@@ -173,6 +173,15 @@ struct FidelityTests {
         #expect(try KeyValue.value(forKey: "description", of: Labelled()) as? String == "mine")
     }
 
+    /// Operators see through optionals, as the casts they replaced did.
+    @Test func operatorsSeeThroughOptionals() throws {
+        let numbers: [Int]? = [1, 2, 3]
+        #expect(try KeyValue.value(forKeyPath: "@count", of: numbers as Any) as? Int == 3)
+        #expect(try KeyValue.value(forKeyPath: "@sum.self", of: numbers as Any) as? Int == 6)
+        let record: [String: Int]? = ["a": 1]
+        #expect(try KeyValue.value(forKeyPath: "@count", of: record as Any) as? Int == 1)
+    }
+
     // MARK: No bridging of Swift sets
 
     /// Casting a Swift `Set` of `Decimal` to a class-bound existential or a Foundation class
