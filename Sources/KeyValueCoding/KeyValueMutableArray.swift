@@ -51,6 +51,11 @@ extension KeyValueCodable {
 /// place (an append costs what `Array.append` costs); other array properties are read, edited
 /// and stored back.
 ///
+/// A proxy from ``KeyValueCodable/mutableArrayValue(forKeyPath:)`` whose path reaches a
+/// dictionary edits the entry for its last key instead: each edit sets the changed dictionary
+/// back into the property holding it (a setting notification for that property, no to-many
+/// notifications), and the first insertion creates a missing entry.
+///
 /// Thread safety: not thread-safe; use it where you would use the object.
 public final class KeyValueMutableArray: RandomAccessCollection {
     /// The object whose property this proxy edits.

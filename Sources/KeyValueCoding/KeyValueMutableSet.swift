@@ -27,6 +27,13 @@ extension KeyValueCodable {
 /// A live, editable view of an object's set property (Apple: the proxy that
 /// `mutableSetValueForKey:` returns, an `NSMutableSet`).
 ///
+/// Every edit sends set-mutation notifications for its key (see
+/// ``KeyValueCodable/mutableSetValue(forKey:)``). A proxy from
+/// ``KeyValueCodable/mutableSetValue(forKeyPath:)`` whose path reaches a dictionary edits the
+/// entry for its last key instead: each edit sets the changed dictionary back into the property
+/// holding it (a setting notification for that property), and the first insertion creates a
+/// missing entry.
+///
 /// Thread safety: not thread-safe; use it where you would use the object.
 public final class KeyValueMutableSet {
     /// The object whose property this proxy edits.
