@@ -3,13 +3,13 @@ import Foundation
 /// Reads and edits one array property with its element type known, so that edits convert only
 /// the new elements and never box the others.
 protocol ArrayEditing {
-    func count(of object: AnyObject, property: KeyValueProperty) -> Int
-    func element(at index: Int, of object: AnyObject, property: KeyValueProperty) -> Any?
-    func elements(of object: AnyObject, property: KeyValueProperty) -> [Any?]
+    func count(of object: AnyObject) -> Int
+    func element(at index: Int, of object: AnyObject) -> Any?
+    func elements(of object: AnyObject) -> [Any?]
     /// Converts `newElements`, then sends the will-change notification, edits, and sends the
     /// did-change notification. Indexes are already checked.
     func edit(_ change: KeyValueChangeKind, at indexes: IndexSet, with newElements: [Any?],
-              object: any KeyValueCodable, property: KeyValueProperty) throws
+              object: any KeyValueCodable) throws
 }
 
 /// Makes the editor of an array property (`[E]` or `[E]?`).
@@ -19,34 +19,36 @@ func makeArrayEditor(for property: KeyValueProperty) -> any ArrayEditing {
     if case .stored(let offset) = property.storage, property.valueType is any ArrayValueProtocol.Type {
         inPlaceOffset = offset  // a stored, non-optional array: edited where it lies
     }
-    func make<E>(_: E.Type) -> any ArrayEditing { ArrayEditor<E>(inPlaceOffset: inPlaceOffset) }
+    func make<E>(_: E.Type) -> any ArrayEditing { ArrayEditor<E>(property: property, inPlaceOffset: inPlaceOffset) }
     return _openExistential(elementType, do: make)
 }
 
 /// The editor of an array property whose elements are `E`.
 struct ArrayEditor<E>: ArrayEditing {
+    /// The array property.
+    let property: KeyValueProperty
     /// The byte offset of a stored `[E]` field, edited in place; nil to read and store back.
     let inPlaceOffset: Int?
 
-    private func read(_ object: AnyObject, _ property: KeyValueProperty) -> [E] {
+    private func read(_ object: AnyObject) -> [E] {
         if let inPlaceOffset { return fieldAddress(object, inPlaceOffset, [E].self).pointee }
         return property.getter(object) as? [E] ?? []
     }
 
-    func count(of object: AnyObject, property: KeyValueProperty) -> Int {
-        read(object, property).count
+    func count(of object: AnyObject) -> Int {
+        read(object).count
     }
 
-    func element(at index: Int, of object: AnyObject, property: KeyValueProperty) -> Any? {
-        flattenOptional(read(object, property)[index])
+    func element(at index: Int, of object: AnyObject) -> Any? {
+        flattenOptional(read(object)[index])
     }
 
-    func elements(of object: AnyObject, property: KeyValueProperty) -> [Any?] {
-        read(object, property).map { flattenOptional($0) }
+    func elements(of object: AnyObject) -> [Any?] {
+        read(object).map { flattenOptional($0) }
     }
 
     func edit(_ change: KeyValueChangeKind, at indexes: IndexSet, with newElements: [Any?],
-              object: any KeyValueCodable, property: KeyValueProperty) throws {
+              object: any KeyValueCodable) throws {
         // Convert before notifying, so that a wrong element sends no notification.
         let typed = try newElements.enumerated().map { position, element in
             try convert(element, position: indexes.dropFirst(position).first ?? position,
@@ -57,26 +59,23 @@ struct ArrayEditor<E>: ArrayEditing {
         if let inPlaceOffset {
             apply(change, indexes, typed, to: &fieldAddress(object, inPlaceOffset, [E].self).pointee)
         } else {
-            var array = read(object, property)
+            var array = read(object)
             apply(change, indexes, typed, to: &array)
             try property.setValue(array, on: object, notify: false)
         }
     }
 
     private func apply(_ change: KeyValueChangeKind, _ indexes: IndexSet, _ typed: [E], to array: inout [E]) {
-        switch change {
-        case .insertion:
-            for (element, index) in zip(typed, indexes) { array.insert(element, at: index) }
-        case .removal:
-            for range in indexes.rangeView.reversed() { array.removeSubrange(range) }
-        case .replacement:
-            for (element, index) in zip(typed, indexes) { array[index] = element }
-        case .setting:
-            break
-        }
+        applyArrayChange(change, indexes, typed, to: &array)
     }
 
     private func convert(_ element: Any?, position: Int, object: any KeyValueCodable, key: String) throws -> E {
+        if let element, isSwiftCollection(type(of: element)), isClassTarget(E.self) {
+            // Casting would bridge the collection through Foundation (see `castWithoutBridging`).
+            throw KeyValueCodingError.typeMismatch(
+                key: "\(key)[\(position)]", type: typeName(type(of: object)), expected: typeName(E.self),
+                actual: typeName(type(of: element)))
+        }
         if let element, let converted = try coerce(element, to: E.self, key: "\(key)[\(position)]", owner: object) {
             return converted
         }
@@ -92,3 +91,17 @@ struct ArrayEditor<E>: ArrayEditing {
 /// A non-optional `Array` type (the `ArrayTypeProtocol` also matches `Optional<Array>`).
 protocol ArrayValueProtocol {}
 extension Array: ArrayValueProtocol {}
+
+/// Applies one proxy edit to an array (indexes already checked).
+func applyArrayChange<E>(_ change: KeyValueChangeKind, _ indexes: IndexSet, _ typed: [E], to array: inout [E]) {
+    switch change {
+    case .insertion:
+        for (element, index) in zip(typed, indexes) { array.insert(element, at: index) }
+    case .removal:
+        for range in indexes.rangeView.reversed() { array.removeSubrange(range) }
+    case .replacement:
+        for (element, index) in zip(typed, indexes) { array[index] = element }
+    case .setting:
+        break
+    }
+}

@@ -159,7 +159,7 @@ public func compareValues(_ lhs: Any, _ rhs: Any) -> ComparisonResult? {
 }
 
 private func compareComparable<T: Comparable>(_ lhs: T, _ rhs: Any) -> ComparisonResult? {
-    guard let right = rhs as? T else { return nil }
+    guard let right = castWithoutBridging(rhs, to: T.self) else { return nil }
     return lhs < right ? .orderedAscending : (lhs == right ? .orderedSame : .orderedDescending)
 }
 

@@ -26,20 +26,27 @@ enum CollectionOperator: String {
 
     /// Applies the operator named `name` to `operand`, with `right` (the key path to its right).
     static func apply(_ name: Substring, right: Substring?, to operand: Any?, fullPath: String) throws -> Any? {
-        guard let op = CollectionOperator(rawValue: String(name)) else {
-            throw KeyValueCodingError.unknownOperator(String(name), keyPath: fullPath)
-        }
         if let right, right.isEmpty {
             throw KeyValueCodingError.malformedKeyPath(fullPath, reason: "the key path ends with '.'")
+        }
+        let operand = flattenOptional(operand)
+        let kind = operand.map { ValueKind.of(type(of: $0)) }
+        if let operand, let dictionary = kind?.dictionary?(operand) {
+            // A dictionary is no collection: `@key` reads a property of the dictionary itself
+            // (Apple: `-[NSDictionary valueForKey:]`), and the path goes on from its value.
+            let value = try dictionary.keyValueValue(forKey: String(name))
+            guard let right else { return value }
+            return try KeyValue.evaluate(right, fullPath: fullPath, from: value)
+        }
+        guard let op = CollectionOperator(rawValue: String(name)) else {
+            throw KeyValueCodingError.unknownOperator(String(name), keyPath: fullPath)
         }
         if op != .count, right == nil {
             throw KeyValueCodingError.missingRightKeyPath(operator: op.rawValue, keyPath: fullPath)
         }
-        guard let operand, !isNSNull(operand) else { return nil }
-        if op == .count, let dictionary = operand as? any KeyValueDictionary {
-            return dictionary.keyValueCount
-        }
-        guard let collection = operand as? any KeyValueCollection else {
+        guard let operand, let kind else { return nil }
+        if kind.category == .null { return operand }  // NSNull answers itself for every key path
+        guard let collection = kind.collection?(operand) else {
             throw KeyValueCodingError.invalidOperand(
                 operator: op.rawValue, reason: "\(typeName(type(of: operand))) is not an array or a set")
         }
@@ -91,7 +98,7 @@ enum CollectionOperator: String {
         var all: [Any] = []
         for element in collection.keyValueElements {
             guard let element, !isNSNull(element) else { continue }
-            guard let inner = element as? any KeyValueCollection else {
+            guard let inner = ValueKind.of(type(of: element)).collection?(element) else {
                 throw KeyValueCodingError.invalidOperand(
                     operator: op.rawValue,
                     reason: "an element of type \(typeName(type(of: element))) is not an array or a set")

@@ -5,15 +5,22 @@ import Foundation
 /// `KeyValueCodable` objects answer for themselves; this namespace adds the rules Apple's
 /// collection classes follow, so that key paths can walk through them:
 ///
-/// - `nil` and `NSNull` answer `nil` for every key (a path stops at the first `nil`).
-/// - A dictionary with `String` keys looks the key up (`"@count"` gives its count).
+/// - `nil` answers `nil` for every key (a path stops at the first `nil`); `NSNull` answers
+///   itself for every key (Apple's `NSNull` does), and cannot be set.
+/// - A dictionary (a Swift `Dictionary` with `String` or `AnyHashable` keys, an
+///   `NSDictionary`) looks the key up; a key starting with `@` reads the dictionary itself
+///   (`"@count"`, `"@allKeys"`, `"@allValues"`, `"@description"`, `"@self"`). Setting a key through a path stores the entry
+///   (`nil` removes it) and stores the changed dictionary back into the property that holds it.
 /// - An array answers with an array of each element's value, in order; `nil` values become
 ///   `NSNull()` so positions are kept (Apple: `-[NSArray valueForKey:]`).
 /// - A set answers with a set of its elements' values, without `nil`s
 ///   (Apple: `-[NSSet valueForKey:]`). Elements that are not `Hashable` objects are held by
 ///   identity, as ``ObjectIdentity``.
+/// - A string answers `length` (its UTF-16 count, as `NSString`'s `length`).
 /// - Any other value (a struct, an enum, a class that is not `KeyValueCodable`) is read through
 ///   `Mirror`, read-only.
+/// - Every value answers `description` (`String(describing:)`), unless it has a property of
+///   that name.
 /// - The key `self` gives the value itself (as `NSObject`'s `self` method does), so
 ///   `"@sum.self"` sums an array of numbers.
 ///
@@ -29,10 +36,15 @@ public enum KeyValue {
     /// - Parameters:
     ///   - key: One key (no dots). A key starting with `@` is a collection operator on an
     ///     array or set (`"@count"`; the others need a key path, see
-    ///     ``value(forKeyPath:of:)``).
+    ///     ``value(forKeyPath:of:)``), or a property of a dictionary (`"@allKeys"`).
     ///   - root: The value to read from.
-    /// - Returns: The value, or `nil`.
-    /// - Throws: ``KeyValueCodingError`` when the key is undefined for an element.
+    /// - Returns: The value, or `nil`; `NSNull()` when `root` is `NSNull()`.
+    /// - Throws: ``KeyValueCodingError`` when the key is undefined for the value or an element.
+    /// - Complexity: O(1) for an object, a dictionary or a string (O(*n*) for a string's
+    ///   `length`); O(*n*) for a collection of *n* elements.
+    ///
+    /// Corresponds to `valueForKey:` sent to `root` (`NSObject`, `NSArray`, `NSSet`,
+    /// `NSDictionary`, `NSString`, `NSNull`).
     public static func value(forKey key: String, of root: Any?) throws -> Any? {
         try value(forKey: key, of: root, depth: 0)
     }
@@ -72,38 +84,6 @@ public enum KeyValue {
     ///   passes through.
     public static func value(forKeyPath keyPath: String, of root: Any?) throws -> Any? {
         try walk(keyPath, from: root).value
-    }
-
-    /// Sets the value at the end of `keyPath`, starting from `root`.
-    ///
-    /// Every key but the last is read; the last is set on the object reached. When the object
-    /// reached is an array or set, the value is set on every element (as Apple does).
-    /// When a key along the way gives `nil`, nothing is set (as messaging `nil` does).
-    ///
-    /// - Parameters:
-    ///   - value: The value to set.
-    ///   - keyPath: A key path without collection operators.
-    ///   - root: The value to start from.
-    /// - Throws: ``KeyValueCodingError`` as ``value(forKeyPath:of:)`` and
-    ///   ``KeyValueCodable/setValue(_:forKey:)`` do; setting into a value that is not a
-    ///   ``KeyValueCodable`` object throws ``KeyValueCodingError/undefinedKey(_:type:)``.
-    public static func setValue(_ value: Any?, forKeyPath keyPath: String, of root: Any?) throws {
-        let (head, last) = try splitLast(keyPath)
-        let target = try head.map { try self.value(forKeyPath: String($0), of: root) } ?? root
-        try setValue(value, forKey: last, of: target, keyPath: keyPath)
-    }
-
-    private static func setValue(_ value: Any?, forKey key: String, of target: Any?, keyPath: String) throws {
-        guard let target, !isNSNull(target) else { return }
-        if let object = target as? any KeyValueCodable {
-            try object.setValue(value, forKey: key)
-        } else if let collection = target as? any KeyValueCollection {
-            for element in collection.keyValueElements {
-                try setValue(value, forKey: key, of: element, keyPath: keyPath)
-            }
-        } else {
-            throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: target)))
-        }
     }
 
     /// Splits `a.b.c` into (`a.b`, `c`), checking every component.
@@ -163,33 +143,22 @@ public enum KeyValue {
     static func nonObjectValue(forKey key: String, of root: Any, kind: ValueKind, depth: Int) throws -> Any? {
         if key == "self", kind.category != .collection { return flattenOptional(root) }
         switch kind.category {
-        case .null: return nil
-        case .optional, .wrapper: return try value(forKey: key, of: kind.unwrap?(root), depth: depth + 1)
-        case .codableObject, .number, .other: return try mirrorValue(forKey: key, of: root)
-        case .collection, .dictionary: break
-        }
-        if let collection = root as? any KeyValueCollection {
-            if key.first == "@" {
+        case .null:
+            return root  // NSNull answers itself for every key, as Apple's does
+        case .optional, .wrapper:
+            return try value(forKey: key, of: kind.unwrap?(root), depth: depth + 1)
+        case .collection:
+            if key.utf8.first == UInt8(ascii: "@") {
                 return try CollectionOperator.apply(Substring(key), right: nil, to: root, fullPath: key)
             }
-            return try collection.keyValueMap(forKey: key, depth: depth + 1)
+            return try kind.collection!(root).keyValueMap(forKey: key, depth: depth + 1)
+        case .dictionary:
+            return try kind.dictionary!(root).keyValueValue(forKey: key)
+        case .string:
+            return try stringValue(forKey: key, of: root)
+        case .codableObject, .number, .other:
+            return try mirrorValue(forKey: key, of: root)
         }
-        if let dictionary = root as? any KeyValueDictionary {
-            if key == "@count" { return dictionary.keyValueCount }
-            return dictionary.keyValueLookUp(key)
-        }
-        return try mirrorValue(forKey: key, of: root)
-    }
-
-    static func mirrorValue(forKey key: String, of root: Any) throws -> Any? {
-        var mirror: Mirror? = Mirror(reflecting: root)
-        while let current = mirror {
-            for child in current.children where child.label == key {
-                return flattenOptional(child.value)
-            }
-            mirror = current.superclassMirror
-        }
-        throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: root)))
     }
 }
 

@@ -8,6 +8,7 @@ extension KeyValueCodable {
             return found._withUnsafeGuaranteedRef { $0.value(of: self) }
         }
         if key == "self" { return self }  // as NSObject's `self` method answers
+        if key == "description" { return String(describing: self) }  // as NSObject's `description`
         return try value(forUndefinedKey: key)
     }
 
@@ -34,13 +35,10 @@ extension KeyValueCodable {
     }
 
     public func validateValue(_ value: inout Any?, forKey key: String) throws {
-        let description = KeyValueKeyTable.of(object: self)
-        guard let validator = description.validators[key] else {
-            if description.property(forKey: key) == nil {
-                throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
-            }
-            return
-        }
+        let table = KeyValueKeyTable.of(object: self)
+        // No validator: the value is accepted as it is, whatever the key (Apple's default
+        // returns YES when there is no `validate<Key>:error:` method).
+        guard let validator = table.validators[key] else { return }
         do {
             try validator(&value)
         } catch let error as KeyValueValidationError {

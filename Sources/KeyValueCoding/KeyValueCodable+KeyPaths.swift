@@ -4,66 +4,93 @@ extension KeyValueCodable {
     /// Validates a value for the last key of `keyPath`, on the object the rest of the path
     /// reaches.
     ///
+    /// As Apple's default does, only a ``KeyValueCodable`` object at the end of the path can
+    /// reject or replace the value (through ``validateValue(_:forKey:)``); anything else (a
+    /// dictionary, a collection, `NSNull`, a plain value) accepts it unchanged, as does a path
+    /// that stops at `nil`.
+    ///
     /// - Parameters:
     ///   - value: The proposed value; a validator may replace it.
     ///   - keyPath: A dot-separated key path without collection operators.
     /// - Throws: ``KeyValueCodingError/validationFailed(key:type:reason:)`` when the value is
-    ///   rejected, and the errors of ``value(forKeyPath:)`` for the path. When a key along the
-    ///   way gives `nil`, there is nothing to validate and the value is accepted.
+    ///   rejected, and the errors of ``value(forKeyPath:)`` for the keys before the last.
     ///
     /// Corresponds to `-[NSObject validateValue:forKeyPath:error:]`.
     public func validateValue(_ value: inout Any?, forKeyPath keyPath: String) throws {
-        guard let (object, key) = try objectAndLastKey(of: keyPath) else { return }
-        try object.validateValue(&value, forKey: key)
+        let (head, last) = try KeyValue.splitLast(keyPath)
+        guard let head else {
+            try validateValue(&value, forKey: last)
+            return
+        }
+        guard let reached = try self.value(forKeyPath: String(head)),
+              let object = ValueKind.of(type(of: reached)).codableObject?(reached) else { return }
+        try object.validateValue(&value, forKey: last)
     }
 
-    /// Returns a proxy that edits the array property at the end of `keyPath` in place.
+    /// Returns a proxy that edits the array at the end of `keyPath` in place.
+    ///
+    /// When the path reaches an object, this is its ``mutableArrayValue(forKey:)`` for the last
+    /// key. When it reaches a dictionary, the proxy edits the entry for the last key: a missing
+    /// entry reads as empty and is created by the first insertion, and each edit sets the
+    /// changed dictionary back into the property that holds it (through the normal setter, so
+    /// its observers are told; no to-many notifications are sent for the entry).
     ///
     /// - Parameter keyPath: A dot-separated key path without collection operators whose last
-    ///   key names an array property.
-    /// - Returns: The proxy of ``mutableArrayValue(forKey:)`` on the object the path reaches.
+    ///   key names an array property or a dictionary entry.
+    /// - Returns: The proxy.
     /// - Throws: The errors of ``value(forKeyPath:)`` and ``mutableArrayValue(forKey:)``;
     ///   ``KeyValueCodingError/invalidCollectionAccess(key:type:reason:)`` when a key along the
-    ///   way gives `nil`.
+    ///   way gives `nil`; ``KeyValueCodingError/undefinedKey(_:type:)`` when the path reaches
+    ///   something else.
     ///
     /// Corresponds to `-[NSObject mutableArrayValueForKeyPath:]`.
     public func mutableArrayValue(forKeyPath keyPath: String) throws -> KeyValueMutableArray {
-        let (object, key) = try requiredObjectAndLastKey(of: keyPath)
-        return try object.mutableArrayValue(forKey: key)
+        switch try toManyTarget(of: keyPath) {
+        case .object(let object, let key): return try object.mutableArrayValue(forKey: key)
+        case .entry(let key): return KeyValueMutableArray(object: self, entryAt: keyPath, key: key)
+        }
     }
 
-    /// Returns a proxy that edits the set property at the end of `keyPath` in place.
+    /// Returns a proxy that edits the set at the end of `keyPath` in place.
+    ///
+    /// When the path reaches an object, this is its ``mutableSetValue(forKey:)`` for the last
+    /// key. When it reaches a dictionary, the proxy edits the entry for the last key, as
+    /// ``mutableArrayValue(forKeyPath:)`` does.
     ///
     /// - Parameter keyPath: A dot-separated key path without collection operators whose last
-    ///   key names a set property.
-    /// - Returns: The proxy of ``mutableSetValue(forKey:)`` on the object the path reaches.
+    ///   key names a set property or a dictionary entry.
+    /// - Returns: The proxy.
     /// - Throws: The errors of ``value(forKeyPath:)`` and ``mutableSetValue(forKey:)``;
     ///   ``KeyValueCodingError/invalidCollectionAccess(key:type:reason:)`` when a key along the
-    ///   way gives `nil`.
+    ///   way gives `nil`; ``KeyValueCodingError/undefinedKey(_:type:)`` when the path reaches
+    ///   something else.
     ///
     /// Corresponds to `-[NSObject mutableSetValueForKeyPath:]`.
     public func mutableSetValue(forKeyPath keyPath: String) throws -> KeyValueMutableSet {
-        let (object, key) = try requiredObjectAndLastKey(of: keyPath)
-        return try object.mutableSetValue(forKey: key)
-    }
-
-    /// The object that all but the last key of `keyPath` reach, and the last key; nil when a
-    /// key along the way gives `nil`.
-    private func objectAndLastKey(of keyPath: String) throws -> (any KeyValueCodable, String)? {
-        let (head, last) = try KeyValue.splitLast(keyPath)
-        guard let head else { return (self, last) }
-        guard let reached = try value(forKeyPath: String(head)) else { return nil }
-        guard let object = reached as? any KeyValueCodable else {
-            throw KeyValueCodingError.undefinedKey(last, type: typeName(type(of: reached)))
+        switch try toManyTarget(of: keyPath) {
+        case .object(let object, let key): return try object.mutableSetValue(forKey: key)
+        case .entry(let key): return KeyValueMutableSet(object: self, entryAt: keyPath, key: key)
         }
-        return (object, last)
     }
 
-    private func requiredObjectAndLastKey(of keyPath: String) throws -> (any KeyValueCodable, String) {
-        guard let found = try objectAndLastKey(of: keyPath) else {
+    /// What all but the last key of `keyPath` reach: an object (with the last key), or a
+    /// dictionary whose entry for the last key a proxy edits.
+    private func toManyTarget(of keyPath: String) throws -> ToManyTarget {
+        let (head, last) = try KeyValue.splitLast(keyPath)
+        guard let head else { return .object(self, last) }
+        guard let reached = try value(forKeyPath: String(head)) else {
             throw KeyValueCodingError.invalidCollectionAccess(
                 key: keyPath, type: typeName(type(of: self)), reason: "a key along the path gives nil")
         }
-        return found
+        let kind = ValueKind.of(type(of: reached))
+        if let object = kind.codableObject?(reached) { return .object(object, last) }
+        if kind.category == .dictionary { return .entry(last) }
+        throw KeyValueCodingError.undefinedKey(last, type: typeName(type(of: reached)))
     }
+}
+
+/// Where a to-many key path leads.
+private enum ToManyTarget {
+    case object(any KeyValueCodable, String)
+    case entry(String)
 }

@@ -47,17 +47,6 @@ extension Set: KeyValueCollection {
     }
 }
 
-/// A dictionary with string keys, seen by key-value coding.
-protocol KeyValueDictionary {
-    var keyValueCount: Int { get }
-    func keyValueLookUp(_ key: String) -> Any?
-}
-
-extension Dictionary: KeyValueDictionary where Key == String {
-    var keyValueCount: Int { count }
-    func keyValueLookUp(_ key: String) -> Any? { flattenOptional(self[key]) }
-}
-
 /// A class instance held by identity, so that objects that are not `Hashable` can be members
 /// of the sets that key-value coding returns (Apple's `NSSet` compares objects by identity
 /// unless they override `isEqual:`).

@@ -51,29 +51,41 @@ extension KeyValueCodable {
 /// place (an append costs what `Array.append` costs); other array properties are read, edited
 /// and stored back.
 ///
+/// A proxy from ``KeyValueCodable/mutableArrayValue(forKeyPath:)`` whose path reaches a
+/// dictionary edits the entry for its last key instead: each edit sets the changed dictionary
+/// back into the property holding it (a setting notification for that property, no to-many
+/// notifications), and the first insertion creates a missing entry.
+///
 /// Thread safety: not thread-safe; use it where you would use the object.
 public final class KeyValueMutableArray: RandomAccessCollection {
     /// The object whose property this proxy edits.
     public let object: any KeyValueCodable
-    /// The key of the property.
-    public var key: String { property.key }
-    private let property: KeyValueProperty
+    /// The key of the property (for a proxy on a dictionary entry, the entry's key).
+    public let key: String
     private let editor: any ArrayEditing
 
     init(object: any KeyValueCodable, property: KeyValueProperty) {
         self.object = object
-        self.property = property
+        key = property.key
         editor = makeArrayEditor(for: property)
     }
 
+    /// A proxy on the array at `keyPath` from `object` (an entry of a dictionary), read and
+    /// set back through the key path.
+    init(object: any KeyValueCodable, entryAt keyPath: String, key: String) {
+        self.object = object
+        self.key = key
+        editor = EntryArrayEditor(keyPath: keyPath)
+    }
+
     /// The property's current elements (`nil` elements of an optional element type stay `nil`).
-    public var elements: [Any?] { editor.elements(of: object, property: property) }
+    public var elements: [Any?] { editor.elements(of: object) }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { editor.count(of: object, property: property) }
+    public var endIndex: Int { editor.count(of: object) }
 
     /// The element at `position`.
-    public subscript(position: Int) -> Any? { editor.element(at: position, of: object, property: property) }
+    public subscript(position: Int) -> Any? { editor.element(at: position, of: object) }
 
     /// Inserts `element` at `index` (0...count), sending an insertion notification.
     /// - Throws: ``KeyValueCodingError`` for an index out of range or an element of the wrong type.
@@ -164,7 +176,7 @@ public final class KeyValueMutableArray: RandomAccessCollection {
     }
 
     private func edit(_ change: KeyValueChangeKind, _ indexes: IndexSet, _ newElements: [Any?]) throws {
-        try editor.edit(change, at: indexes, with: newElements, object: object, property: property)
+        try editor.edit(change, at: indexes, with: newElements, object: object)
     }
 
     /// Throws unless `0 <= index < limit` (checked before an `IndexSet` is made: `IndexSet`

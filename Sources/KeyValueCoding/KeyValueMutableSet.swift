@@ -27,22 +27,51 @@ extension KeyValueCodable {
 /// A live, editable view of an object's set property (Apple: the proxy that
 /// `mutableSetValueForKey:` returns, an `NSMutableSet`).
 ///
+/// Every edit sends set-mutation notifications for its key (see
+/// ``KeyValueCodable/mutableSetValue(forKey:)``). A proxy from
+/// ``KeyValueCodable/mutableSetValue(forKeyPath:)`` whose path reaches a dictionary edits the
+/// entry for its last key instead: each edit sets the changed dictionary back into the property
+/// holding it (a setting notification for that property), and the first insertion creates a
+/// missing entry.
+///
 /// Thread safety: not thread-safe; use it where you would use the object.
 public final class KeyValueMutableSet {
     /// The object whose property this proxy edits.
     public let object: any KeyValueCodable
-    /// The key of the property.
-    public var key: String { property.key }
-    private let property: KeyValueProperty
+    /// The key of the property (for a proxy on a dictionary entry, the entry's key).
+    public let key: String
+    private let backing: Backing
+
+    /// Where the set lives: in a property of the object, or at a key path from it (an entry
+    /// of a dictionary, read and set back through the key path).
+    private enum Backing {
+        case property(KeyValueProperty)
+        case entry(keyPath: String)
+    }
 
     init(object: any KeyValueCodable, property: KeyValueProperty) {
         self.object = object
-        self.property = property
+        key = property.key
+        backing = .property(property)
+    }
+
+    init(object: any KeyValueCodable, entryAt keyPath: String, key: String) {
+        self.object = object
+        self.key = key
+        backing = .entry(keyPath: keyPath)
+    }
+
+    /// The current value of the property or entry.
+    private var currentValue: Any? {
+        switch backing {
+        case .property(let property): return property.value(of: object)
+        case .entry(let keyPath): return try? KeyValue.value(forKeyPath: keyPath, of: object)
+        }
     }
 
     /// The property's current members.
     public var members: Set<AnyHashable> {
-        guard let value = property.value(of: object) as? any SetProtocolValue else { return [] }
+        guard let value = currentValue as? any SetProtocolValue else { return [] }
         return value.anyHashableMembers
     }
 
@@ -91,17 +120,34 @@ public final class KeyValueMutableSet {
 
     private func apply(_ mutation: KeyValueSetMutationKind, _ objects: Set<AnyHashable>,
                        _ result: Set<AnyHashable>) throws {
-        let converted = try convertedSet(result)
-        object.willChangeValue(forKey: key, withSetMutation: mutation, using: objects)
-        defer { object.didChangeValue(forKey: key, withSetMutation: mutation, using: objects) }
-        try property.setValue(converted, on: object, notify: false)
+        switch backing {
+        case .property(let property):
+            let converted = try convertedSet(result, as: property.valueType)
+            object.willChangeValue(forKey: key, withSetMutation: mutation, using: objects)
+            defer { object.didChangeValue(forKey: key, withSetMutation: mutation, using: objects) }
+            try property.setValue(converted, on: object, notify: false)
+        case .entry(let keyPath):
+            // Set back through the path: the property holding the dictionary is set, and its
+            // observers are told. A set already in the entry keeps its member type.
+            let current = try KeyValue.value(forKeyPath: keyPath, of: object)
+            var setType: Any.Type = Set<AnyHashable>.self
+            if let current {
+                guard current is any SetProtocolValue else {
+                    throw KeyValueCodingError.invalidCollectionAccess(
+                        key: key, type: typeName(type(of: object)),
+                        reason: "the value at '\(keyPath)' is not a set (its type is \(typeName(type(of: current))))")
+                }
+                setType = type(of: current)
+            }
+            try KeyValue.setValue(try convertedSet(result, as: setType), forKeyPath: keyPath, of: object)
+        }
     }
 
-    private func convertedSet(_ result: Set<AnyHashable>) throws -> Any {
-        guard let setType = property.valueType as? any SetTypeProtocol.Type else { return result }
+    private func convertedSet(_ result: Set<AnyHashable>, as valueType: Any.Type) throws -> Any {
+        guard let setType = valueType as? any SetTypeProtocol.Type else { return result }
         guard let converted = setType.make(from: result) else {
             throw KeyValueCodingError.typeMismatch(
-                key: key, type: typeName(type(of: object)), expected: typeName(property.valueType),
+                key: key, type: typeName(type(of: object)), expected: typeName(valueType),
                 actual: "a set with members of other types")
         }
         return converted
@@ -117,7 +163,7 @@ extension Set: SetTypeProtocol {
     static func make(from members: Set<AnyHashable>) -> Any? {
         var result = Set<Element>()
         for member in members {
-            guard let typed = member.base as? Element else { return nil }
+            guard let typed = castWithoutBridging(member.base, to: Element.self) else { return nil }
             result.insert(typed)
         }
         return result

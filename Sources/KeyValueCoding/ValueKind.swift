@@ -18,6 +18,8 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
         case optional
         case number
         case null
+        /// A `String`, `Substring` or `NSString`: reads `length` and `description`.
+        case string
         case collection
         case dictionary
         case other
@@ -28,6 +30,13 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
     let category: Category
     /// Reads a key of a `KeyValueCodable` object held in the `Any`.
     let readKey: ((Any, String) throws -> Any?)?
+    /// The `KeyValueCodable` object held in the `Any` (an upcast, not a dynamic cast: a cast
+    /// to a class-bound existential bridges Swift collections through Foundation on Linux).
+    let codableObject: ((Any) -> any KeyValueCodable)?
+    /// The array or set held in the `Any`.
+    let collection: ((Any) -> any KeyValueCollection)?
+    /// The dictionary held in the `Any`.
+    let dictionary: ((Any) -> any KeyValueDictionary)?
     /// Unwraps an `Optional` held in the `Any` (to its innermost value).
     let unwrap: ((Any) -> Any?)?
     /// Reads a number held in the `Any`.
@@ -53,14 +62,18 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
         } else {
             hashable = nil
         }
+        collection = (type as? any KeyValueCollection.Type).map { Self.collectionReader($0) }
+        dictionary = (type as? any KeyValueDictionary.Type).map { Self.dictionaryReader($0) }
         if let codable = type as? any KeyValueCodable.Type {
             category = .codableObject
             readKey = Self.keyReader(codable)
+            codableObject = Self.objectReader(codable)
             unwrap = nil
             number = nil
         } else if type == AnyHashable.self || type == ObjectIdentity.self {
             category = .wrapper
             readKey = nil
+            codableObject = nil
             unwrap = { value in
                 if let identity = value as? ObjectIdentity { return identity.object }
                 return unwrapSetMember(value as! AnyHashable)
@@ -69,27 +82,33 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
         } else if let optional = type as? any OptionalValue.Type {
             category = .optional
             readKey = nil
+            codableObject = nil
             unwrap = Self.unwrapper(optional)
             number = nil
         } else if let numeric = type as? any KeyValueNumeric.Type {
             category = .number
             readKey = nil
+            codableObject = nil
             unwrap = nil
             number = Self.numberReader(numeric)
         } else if type is NSNumber.Type {
             category = .number
             readKey = nil
+            codableObject = nil
             unwrap = nil
             number = { KeyValueNumber($0 as! NSNumber) }
         } else {
             readKey = nil
+            codableObject = nil
             unwrap = nil
             number = nil
             if type is NSNull.Type {
                 category = .null
-            } else if type is any KeyValueCollection.Type {
+            } else if type == String.self || type == Substring.self || type is NSString.Type {
+                category = .string
+            } else if collection != nil {
                 category = .collection
-            } else if type is any KeyValueDictionary.Type {
+            } else if dictionary != nil {
                 category = .dictionary
             } else {
                 category = .other
@@ -99,6 +118,18 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
 
     private static func keyReader<T: KeyValueCodable>(_: T.Type) -> (Any, String) throws -> Any? {
         { value, key in try loadInline(value, as: T.self).value(forKey: key) }
+    }
+
+    private static func objectReader<T: KeyValueCodable>(_: T.Type) -> (Any) -> any KeyValueCodable {
+        { value in loadInline(value, as: T.self) }
+    }
+
+    private static func collectionReader<C: KeyValueCollection>(_: C.Type) -> (Any) -> any KeyValueCollection {
+        { value in loadInline(value, as: C.self) }
+    }
+
+    private static func dictionaryReader<D: KeyValueDictionary>(_: D.Type) -> (Any) -> any KeyValueDictionary {
+        { value in loadInline(value, as: D.self) }
     }
 
     private static func rawValueReader<R: RawRepresentable>(_: R.Type) -> (Any) -> Any {
