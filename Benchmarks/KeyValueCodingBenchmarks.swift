@@ -56,20 +56,20 @@ func registerKeyValueCodingBenchmarks(in suite: BenchmarkSuite) {
     let setBody: Body = { n in
         for i in 0..<n { try! person.setValue(i, forKey: ageKey) }
     }
-    suite.add("kvc_get", baseline: "direct_get", note: "target <= 8", body: getBody,
+    suite.add("kvc_get", baseline: "direct_get", target: .ratio(8), body: getBody,
               baseline: { n in for _ in 0..<n { blackHole(directGetName(person)) } })
-    suite.add("kvc_set", baseline: "direct_set", note: "target <= 15", body: setBody,
+    suite.add("kvc_set", baseline: "direct_set", target: .ratio(15), body: setBody,
               baseline: { n in for i in 0..<n { directSetAge(person, i) } })
-    suite.add("kvc_keypath3", baseline: "direct_keypath3", note: "target <= 8",
+    suite.add("kvc_keypath3", baseline: "direct_keypath3", target: .ratio(8),
               body: { n in for _ in 0..<n { blackHole(try! person.value(forKeyPath: chainPath)) } },
               baseline: { n in for _ in 0..<n { blackHole(directChain(person)) } })
-    suite.add("kvc_sum_10k", baseline: "direct_reduce_10k", note: "target <= 3",
+    suite.add("kvc_sum_10k", baseline: "direct_reduce_10k", target: .ratio(3),
               body: { n in
                   for _ in 0..<n { blackHole(try! KeyValue.value(forKeyPath: sumPath, of: transactions)) }
               },
               baseline: { n in for _ in 0..<n { blackHole(directSum(transactions)) } })
-    suite.add("kvc_get_vs_keypath", baseline: "swift_keypath_get", note: "target <= 1", body: getBody,
+    suite.add("kvc_get_vs_keypath", baseline: "swift_keypath_get", target: .ratio(1), body: getBody,
               baseline: { n in for _ in 0..<n { blackHole(person[keyPath: nameKeyPath]) } })
-    suite.add("kvc_set_vs_keypath", baseline: "swift_keypath_set", note: "target <= 1", body: setBody,
+    suite.add("kvc_set_vs_keypath", baseline: "swift_keypath_set", target: .ratio(1), body: setBody,
               baseline: { n in for i in 0..<n { person[keyPath: ageKeyPath] = i } })
 }

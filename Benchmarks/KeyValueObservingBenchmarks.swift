@@ -53,7 +53,7 @@ private final class Counter: @unchecked Sendable {
 func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
     let plain = PlainPerson()
     let unobserved = ObservedPerson()
-    suite.add("kvo_set_unobserved", baseline: "plain_stored_set", note: "target ≤ 3",
+    suite.add("kvo_set_unobserved", baseline: "plain_stored_set", target: .ratio(3),
               body: { n in
                   for i in 0..<n { observedSet(unobserved, i) }
                   blackHole(unobserved.age)
@@ -66,7 +66,8 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
     // Two objects, alternated, so that the optimiser cannot hoist the (read-only) call.
     let plainPair = [PlainPerson(), PlainPerson()]
     let observedPair = [ObservedPerson(), ObservedPerson()]
-    suite.add("kvo_get_unobserved", baseline: "plain_stored_get", note: "no target; the getter keeps a key path",
+    suite.add("kvo_get_unobserved", baseline: "plain_stored_get", target: .none,
+              note: "the getter keeps a key path",
               body: { n in
                   var sum = 0
                   for i in 0..<n { sum &+= observedGet(observedPair[i & 1]) }
@@ -85,7 +86,7 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
         if change.newValue != nil { counter.count &+= 1 }
     }
     let token = try! observed.observe("age", options: [.old, .new], changeHandler: handler)
-    suite.add("kvo_notify_1", baseline: "direct_callback", note: "target ≤ 5",
+    suite.add("kvo_notify_1", baseline: "direct_callback", target: .ratio(5),
               body: { n in
                   for i in 0..<n { observedSet(observed, i) }
                   blackHole(counter.count)
@@ -101,7 +102,7 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
               })
 
     let tracked = TrackedPerson()
-    suite.add("kvo_notify_1_vs_observation", baseline: "withObservationTracking", note: "target ≤ 0.1",
+    suite.add("kvo_notify_1_vs_observation", baseline: "withObservationTracking", target: .ratio(0.1),
               body: { n in
                   for i in 0..<n { observedSet(observed, i) }
                   blackHole(counter.count)
@@ -121,7 +122,7 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
     observedSet(observed, -1)
     observedSet(crowded, -1)
     precondition(counter.count == before + 11, "kvo benchmarks: observers were not notified")
-    suite.add("kvo_notify_10", baseline: "kvo_notify_1", note: "target < 10",
+    suite.add("kvo_notify_10", baseline: "kvo_notify_1", target: .ratio(10),
               body: { n in
                   for i in 0..<n { observedSet(crowded, i) }
                   blackHole(counter.count)
@@ -132,7 +133,8 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
               })
 
     let target = ObservedPerson()
-    suite.add("kvo_register", baseline: "kvo_notify_1", note: "add + remove; GNUstep ~2900 ns",
+    suite.add("kvo_register", baseline: "kvo_notify_1", target: .none,
+              note: "add + remove; GNUstep ~2900 ns",
               body: { n in
                   for _ in 0..<n {
                       let registration = try! target.observe(identity("age"), options: [.old, .new],
@@ -159,7 +161,7 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
     managers[1].name = "z"
     department.manager = managers[0]
     precondition(counter.count == beforeChain + 4, "kvo benchmarks: the chain did not notify as expected")
-    suite.add("kvo_chain3_leaf", baseline: "kvo_notify_1", note: "GNUstep ~3800 ns",
+    suite.add("kvo_chain3_leaf", baseline: "kvo_notify_1", target: .none, note: "GNUstep ~3800 ns",
               body: { n in
                   let leaf = managers[0]
                   for i in 0..<n { leaf.name = i & 1 == 0 ? "a" : "b" }
@@ -169,7 +171,7 @@ func registerKeyValueObservingBenchmarks(in suite: BenchmarkSuite) {
                   for i in 0..<n { observedSet(observed, i) }
                   blackHole(counter.count)
               })
-    suite.add("kvo_chain3_rewire", baseline: "kvo_notify_1", note: "GNUstep ~23600 ns",
+    suite.add("kvo_chain3_rewire", baseline: "kvo_notify_1", target: .none, note: "GNUstep ~23600 ns",
               body: { n in
                   for i in 0..<n { department.manager = managers[i & 1] }
                   blackHole(counter.count)

@@ -71,9 +71,9 @@ private final class LazyFixture<Value> {
 func registerUndoBenchmarks(in suite: BenchmarkSuite) {
     let count = identity(1_000_000)
     registerRegistrationBenchmark(in: suite, name: "undo_register", count: count,
-                                  center: nil, note: "target ≤ 5; notifications off")
+                                  center: nil, target: .ratio(5), note: "notifications off")
     registerRegistrationBenchmark(in: suite, name: "undo_register_notifying", count: count / 10,
-                                  center: .default,
+                                  center: .default, target: .none,
                                   note: "NotificationCenter.default: 5 posts per group")
     registerCycleBenchmark(in: suite, name: "undo_undo", count: count, startWithRedo: false)
     registerCycleBenchmark(in: suite, name: "undo_redo", count: count, startWithRedo: true)
@@ -103,7 +103,7 @@ private func registerRecordedSetBenchmark(in suite: BenchmarkSuite, count: Int) 
         return (recorder, recorded, RecordedBenchModel())
     }
     suite.add("undo_recorded_set", baseline: "unobserved_set", operationsPerIteration: count,
-              note: "\(count) sets per event group, then removeAllActions; notifications off",
+              target: .none, note: "\(count) sets per event group, then removeAllActions; notifications off",
               body: { iterations in
         let (recorder, model, _) = fixture.wrapped
         let history = recorder.history
@@ -125,11 +125,13 @@ private func registerRecordedSetBenchmark(in suite: BenchmarkSuite, count: Int) 
 
 /// begin / register / end, `count` times per iteration; then everything is removed.
 private func registerRegistrationBenchmark(in suite: BenchmarkSuite, name: String, count: Int,
-                                           center: NotificationCenter?, note: String) {
+                                           center: NotificationCenter?, target: BenchmarkTarget,
+                                           note: String) {
     let history = UndoHistory(notificationCenter: center)
     let model = UndoBenchModel(history: history)
     let plain = PlainUndoModel()
-    suite.add(name, baseline: "array_of_arrays_append", operationsPerIteration: count, note: note,
+    suite.add(name, baseline: "array_of_arrays_append", operationsPerIteration: count, target: target,
+              note: note,
               body: { iterations in
         for _ in 0..<iterations {
             for value in 0..<count {
@@ -179,7 +181,7 @@ private func registerCycleBenchmark(in suite: BenchmarkSuite, name: String, coun
     }
     let order = startWithRedo ? "redo all, then undo all" : "undo all, then redo all"
     suite.add(name, baseline: "array_of_arrays_call", operationsPerIteration: 2 * count,
-              note: "target ≤ 5; \(order); notifications off",
+              target: .ratio(5), note: "\(order); notifications off",
               body: { iterations in
         let history = fixture.wrapped.0
         for _ in 0..<iterations {

@@ -1,32 +1,64 @@
-// `swift run -c release benchmarks [--filter NAME] [--json FILE]`
+// `swift run -c release benchmarks [--filter TEXT] [--quick] [--check] [--json FILE] [--list]`
 //
-// Each workload prints `name  ns/op  baseline  baseline-ns/op  ratio`; see Docs/Performance.md.
+// Each workload prints `name  ns/op  baseline  baseline-ns/op  ratio  target  met|missed`; see
+// Harness.swift (how to add one) and Docs/Performance.md (results and how to reproduce them).
 
 import Foundation
 
+let usage = """
+    usage: benchmarks [--filter TEXT] [--quick] [--check] [--json FILE] [--list]
+
+    Runs each workload beside its baseline and prints, per line: the median ns/op of the
+    workload and of its baseline, their ratio, the target and whether it was met (the minimums
+    and a note follow in parentheses). Build with -c release: debug figures mean nothing.
+
+      --filter TEXT  run only the workloads whose names contain TEXT (kvc_, kvo_, undo_, pred_)
+      --quick        smoke run: 3 repetitions of at least 20 ms instead of 5 of at least 0.3 s;
+                     the figures are rough, the targets still checked
+      --check        exit with status 1 if any target was missed (after printing every line)
+      --json FILE    also write the results (with target and met) to FILE as JSON
+      --list         print the workloads, baselines and targets without measuring
+      -h, --help     print this help
+
+    Exit status: 0; 1 when --check finds a missed target or FILE cannot be written; 2 for a bad
+    argument or a filter that matches no workload.
+    """
+
+/// Prints `message` to standard error and exits with `status`.
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("benchmarks: \(message)\n".utf8))
+    exit(status)
+}
+
 var filter: String?
 var jsonPath: String?
+var quick = false
+var check = false
+var listOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
-    case "--filter": filter = arguments.next()
-    case "--json": jsonPath = arguments.next()
-    case "--quick":
-        // For smoke tests: shorter runs, less precise.
-        break
+    case "--filter":
+        guard let value = arguments.next() else { fail("--filter needs a text", status: 2) }
+        filter = value
+    case "--json":
+        guard let value = arguments.next() else { fail("--json needs a file path", status: 2) }
+        jsonPath = value
+    case "--quick": quick = true
+    case "--check": check = true
+    case "--list": listOnly = true
     case "-h", "--help":
-        print("usage: benchmarks [--filter NAME] [--json FILE] [--quick]")
+        print(usage)
         exit(0)
     default:
-        FileHandle.standardError.write(Data("benchmarks: unknown argument '\(argument)'\n".utf8))
-        exit(2)
+        fail("unknown argument '\(argument)' (see --help)", status: 2)
     }
 }
 
 let suite = BenchmarkSuite()
-if CommandLine.arguments.contains("--quick") {
+if quick {
     suite.minimumRunTime = .milliseconds(20)
-    suite.repetitions = 2
+    suite.repetitions = 3
 }
 registerKeyValueCodingBenchmarks(in: suite)
 registerKeyValueObservingBenchmarks(in: suite)
@@ -34,19 +66,35 @@ registerUndoBenchmarks(in: suite)
 registerPredicateBenchmarks(in: suite)
 registerModelVariantBenchmarks(in: suite)
 
-print("name                          ns/op         baseline                      baseline-ns/op  ratio")
-let results = suite.run(filter: filter)
-if results.isEmpty {
-    FileHandle.standardError.write(Data("benchmarks: no workload matches '\(filter ?? "")'\n".utf8))
-    exit(1)
+let selected = suite.workloads(matching: filter)
+if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }
+if listOnly {
+    for workload in selected { print(BenchmarkSuite.listing(workload)) }
+    exit(0)
 }
+
+/// The load average (Linux), printed so that a reader can tell a busy machine from an idle one.
+func loadAverage() -> String? {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+if let load = loadAverage() { print("# load average at start: \(load)") }
+print(BenchmarkSuite.header)
+let results = suite.run(filter: filter)
+print(BenchmarkSuite.summary(results, repetitions: suite.repetitions))
+if let load = loadAverage() { print("# load average at end: \(load)") }
+
 if let jsonPath {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    // A baseline that measures 0 ns gives an infinite ratio; JSON has no infinity.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     do {
         try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
     } catch {
-        FileHandle.standardError.write(Data("benchmarks: cannot write \(jsonPath): \(error)\n".utf8))
-        exit(1)
+        fail("cannot write \(jsonPath): \(error)", status: 1)
     }
 }
+if check && results.contains(where: { $0.met == false }) { exit(1) }

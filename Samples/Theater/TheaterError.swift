@@ -1,5 +1,7 @@
 // What a bad command line is told: each case names the offending word, index, key or position.
 
+import Foundation
+
 /// A command the session could not carry out. Nothing was changed, and the undo history is as
 /// it was.
 public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -73,4 +75,10 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
         guard let value = Double(text), value.isInfinite else { return false }
         return text.contains { $0.isASCII && $0.isNumber }
     }
+}
+
+extension TheaterError: LocalizedError {
+    /// The same text as ``description`` (its one source), so that `localizedDescription` names
+    /// the offending word, index or key too.
+    public var errorDescription: String? { description }
 }

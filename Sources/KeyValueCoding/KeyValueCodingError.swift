@@ -1,8 +1,13 @@
+import Foundation
+
 /// An error thrown by key-value coding.
 ///
 /// Apple's `NSKeyValueCoding` raises Objective-C exceptions (`NSUndefinedKeyException`,
 /// `NSInvalidArgumentException`) for these cases; ObjectGraph throws instead, and every case
 /// carries the key (or key path) and the type that caused it.
+///
+/// The message is the same whichever way it is read: `print(error)`, `String(describing:)`
+/// and `error.localizedDescription` all give ``description`` (the one source of the text).
 public enum KeyValueCodingError: Error, Equatable, Sendable {
     /// The type has no property, computed key or override for `key`
     /// (Apple: `valueForUndefinedKey:` / `setValue:forUndefinedKey:`).
@@ -35,7 +40,8 @@ public enum KeyValueCodingError: Error, Equatable, Sendable {
     case invalidCollectionAccess(key: String, type: String, reason: String)
 }
 
-extension KeyValueCodingError: CustomStringConvertible {
+extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
+    /// A sentence naming the key (or key path), the type and what went wrong.
     public var description: String {
         switch self {
         case let .undefinedKey(key, type):
@@ -64,6 +70,17 @@ extension KeyValueCodingError: CustomStringConvertible {
             return "invalid collection access for the key '\(key)' of \(type): \(reason)"
         }
     }
+
+    /// The same text as ``description``, so that `localizedDescription` names the culprit too.
+    public var errorDescription: String? { description }
+}
+
+extension KeyValueValidationError: CustomStringConvertible, LocalizedError {
+    /// The validator's reason.
+    public var description: String { reason }
+
+    /// The same text as ``description`` (the validator's reason).
+    public var errorDescription: String? { description }
 }
 
 /// The name of a type as shown in error messages.

@@ -1,7 +1,12 @@
+import Foundation
+
 /// An error thrown by key-value observing.
 ///
 /// Apple's `NSKeyValueObserving` raises Objective-C exceptions for these cases (for example
 /// when removing an observer that is not registered); ObjectGraph throws, naming the key path.
+///
+/// The message is the same whichever way it is read: `print(error)`, `String(describing:)`
+/// and `error.localizedDescription` all give ``description`` (the one source of the text).
 public enum KeyValueObservingError: Error, Equatable, Sendable {
     /// The key path is malformed: empty, or with an empty component (`"a..b"`, `".a"`, `"a."`).
     case malformedKeyPath(String, reason: String)
@@ -20,7 +25,8 @@ public enum KeyValueObservingError: Error, Equatable, Sendable {
     case observerNotRegistered(keyPath: String)
 }
 
-extension KeyValueObservingError: CustomStringConvertible {
+extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
+    /// A sentence naming the key path (and the key and type where one is at fault).
     public var description: String {
         switch self {
         case let .malformedKeyPath(path, reason):
@@ -38,4 +44,7 @@ extension KeyValueObservingError: CustomStringConvertible {
             return "cannot remove an observer for the key path '\(path)' because it is not registered"
         }
     }
+
+    /// The same text as ``description``, so that `localizedDescription` names the culprit too.
+    public var errorDescription: String? { description }
 }

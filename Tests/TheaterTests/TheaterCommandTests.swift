@@ -1,5 +1,6 @@
 // Reading command lines: quoting, arguments, errors that name the problem.
 
+import Foundation
 import Testing
 @testable import Theater
 
@@ -54,5 +55,20 @@ struct TheaterCommandTests {
         #expect(TheaterError.noMovie(index: 7, count: 5).description == "no movie at index 7 (choose 1 to 5)")
         #expect(TheaterError.noMovie(index: 1, count: 0).description.contains("the theater is empty"))
         #expect(TheaterError.unknownKey("colour").description.contains("'colour'"))
+    }
+}
+
+@Suite("Theater error descriptions")
+struct TheaterLocalizedErrorTests {
+    @Test(arguments: [
+        ("play 1", "'play'"),
+        ("add Alien nineteen 8.5 117", "'nineteen'"),
+        ("move 1", "'move'"),
+    ])
+    func localizedDescriptionNamesTheOffendingInput(line: String, culprit: String) throws {
+        let error = try #require(throws: TheaterError.self) { try TheaterCommand.parse(line) }
+        let message = (error as any Error).localizedDescription
+        #expect(message == error.description)
+        #expect(message.contains(culprit))
     }
 }
