@@ -109,24 +109,36 @@ public final class UndoHistory {
     /// clears the redo stack. Nothing is recorded while registration is disabled.
     ///
     /// When no group is open: with ``groupsByEvent`` on (the default) the registration opens the
-    /// event group (see ``closeEventGroup()``); with it off, the action becomes a group of its own,
-    /// as if wrapped in ``beginUndoGrouping()`` and ``endUndoGrouping()`` (Apple raises an
-    /// exception here instead).
+    /// event group (see ``closeEventGroup()``); with it off, the registration is refused, as
+    /// Apple refuses it ("must begin a group before registering undo").
     ///
     /// ```swift
-    /// history.registerUndo(withTarget: document) { $0.title = oldTitle }
+    /// try history.registerUndo(withTarget: document) { $0.title = oldTitle }
+    /// ```
+    ///
+    /// A registration made while undoing or redoing, or while registration is disabled, never
+    /// throws; so inside an undo handler, where nothing can be thrown, `try?` loses nothing:
+    ///
+    /// ```swift
+    /// func setTitle(_ newTitle: String) throws(UndoError) {
+    ///     let oldTitle = title
+    ///     try history.registerUndo(withTarget: self) { try? $0.setTitle(oldTitle) }
+    ///     title = newTitle
+    /// }
     /// ```
     ///
     /// - Parameters:
     ///   - target: The object the action changes. It is held weakly: if it is freed, the action
     ///     is skipped. ``removeAllActions(withTarget:)`` removes the action.
     ///   - handler: The closure that reverts the change; it receives `target`.
+    /// - Throws: ``UndoError/registrationWithoutOpenGroup`` if no group is open and
+    ///   ``groupsByEvent`` is off; nothing is recorded.
     /// - Complexity: Amortized O(1); O(*n*) when it clears a redo stack of *n* groups.
     ///
     /// Corresponds to Apple's `registerUndo(withTarget:handler:)`.
     public func registerUndo<Target: AnyObject>(withTarget target: Target,
-                                                handler: @escaping (Target) -> Void) {
-        record(UndoAction(target: target, handler: handler))
+                                                handler: @escaping (Target) -> Void) throws(UndoError) {
+        try record(UndoAction(target: target, handler: handler))
     }
 
     /// Registers a closure that undoes a change, with no target object (for value types and
@@ -138,36 +150,32 @@ public final class UndoHistory {
     /// ```swift
     /// var settings = Settings()
     /// let old = settings
-    /// history.registerUndo { settings = old }
+    /// try history.registerUndo { settings = old }
     /// ```
     ///
     /// - Parameter handler: The closure that reverts the change.
+    /// - Throws: ``UndoError/registrationWithoutOpenGroup`` if no group is open and
+    ///   ``groupsByEvent`` is off; nothing is recorded.
     /// - Complexity: Amortized O(1); O(*n*) when it clears a redo stack of *n* groups.
-    public func registerUndo(handler: @escaping () -> Void) {
-        record(UndoAction(handler: handler))
+    public func registerUndo(handler: @escaping () -> Void) throws(UndoError) {
+        try record(UndoAction(handler: handler))
     }
 
-    /// Stores an action, opening the group it needs first.
-    private func record(_ action: consuming UndoAction) {
-        var closesOwnGroup = false
+    /// Stores an action, opening the event group first if it needs one.
+    private func record(_ action: consuming UndoAction) throws(UndoError) {
         switch state.registrationRoute {
         case .direct:
             break
         case .ignored:
             return
         case .needsEventGroup:
-            openGroup(isEvent: true)
-        case .needsOwnGroup:
-            beginUndoGrouping()
-            closesOwnGroup = true
+            openEventGroup()
+        case .refused:
+            throw .registrationWithoutOpenGroup
         }
         let discarded = state.register(action)
         // Released here, after the state access: a deinit may call back into the history.
         UndoGroup.dismantle(consume discarded)
-        if closesOwnGroup {
-            // Fails only if a notification observer already closed the group: nothing to do then.
-            try? endUndoGrouping()
-        }
     }
 
     // MARK: Enabling and disabling registration

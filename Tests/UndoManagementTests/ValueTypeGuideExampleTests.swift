@@ -7,12 +7,12 @@ struct ValueTypeGuideExampleTests {
     @Test func valueTypeExampleUndoesAndRedoes() throws {
         let history = UndoHistory(notificationCenter: nil)
         var volume = 0
-        func setVolume(_ new: Int) {
+        func setVolume(_ new: Int) throws(UndoError) {
             let old = volume
-            history.registerUndo { setVolume(old) }   // undoing registers the redo the same way
+            try history.registerUndo { try? setVolume(old) }   // undoing registers the redo the same way
             volume = new
         }
-        setVolume(5)
+        try setVolume(5)
         try history.closeEventGroup()
         try history.undo()
         #expect(volume == 0)
