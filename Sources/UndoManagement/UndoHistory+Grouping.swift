@@ -17,7 +17,7 @@ extension UndoHistory {
     ///
     /// ```swift
     /// history.beginUndoGrouping()        // groupingLevel 2: the event group, then this one
-    /// history.registerUndo { value = 0 }
+    /// try history.registerUndo { value = 0 }
     /// try history.endUndoGrouping()      // groupingLevel 1: the event group stays open
     /// try history.closeEventGroup()      // groupingLevel 0: one step on the undo stack
     /// ```

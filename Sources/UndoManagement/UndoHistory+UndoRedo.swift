@@ -12,7 +12,7 @@ extension UndoHistory {
     /// only posts ``checkpointNotification``.
     ///
     /// ```swift
-    /// history.registerUndo(withTarget: account) { $0.balance = 0 }
+    /// try history.registerUndo(withTarget: account) { $0.balance = 0 }
     /// try history.undo()   // closes the event group, then undoes it
     /// ```
     ///
@@ -44,7 +44,7 @@ extension UndoHistory {
     /// ```swift
     /// history.beginUndoGrouping()          // outer
     /// history.beginUndoGrouping()          // inner
-    /// history.registerUndo { value = 1 }
+    /// try history.registerUndo { value = 1 }
     /// try history.endUndoGrouping()        // closes inner; outer stays open
     /// try history.undoNestedGroup()        // undoes inner only
     /// ```

@@ -18,15 +18,15 @@ import Foundation
 /// let history = UndoHistory()
 /// let account = Account()
 ///
-/// func setBalance(_ value: Int, of account: Account) {
+/// func setBalance(_ value: Int, of account: Account) throws(UndoError) {
 ///     let old = account.balance
-///     history.registerUndo(withTarget: account) { setBalance(old, of: $0) }
+///     try history.registerUndo(withTarget: account) { try? setBalance(old, of: $0) }
 ///     history.setActionName("Change Balance")
 ///     account.balance = value
 /// }
 ///
 /// history.beginUndoGrouping()
-/// setBalance(10, of: account)
+/// try setBalance(10, of: account)
 /// try history.endUndoGrouping()
 /// try history.undo()   // balance is 0, redoMenuItemTitle is "Redo Change Balance"
 /// try history.redo()   // balance is 10 again
@@ -37,7 +37,8 @@ import Foundation
 ///
 /// ## Event grouping
 /// ``groupsByEvent`` is on by default, as on Apple platforms: a registration made while no group
-/// is open opens an *event group*. Apple closes that group at the end of each pass of the main
+/// is open opens an *event group*, and so does ``beginUndoGrouping()`` at level 0 (its group
+/// nests inside the event group). Apple closes that group at the end of each pass of the main
 /// run loop. Here the end of an event is explicit: call ``closeEventGroup()`` when your program
 /// finishes handling one user command or event. ``undo()`` also closes it, as Apple's does.
 ///
