@@ -29,9 +29,9 @@ extension UndoHistory {
     /// Corresponds to Apple's `beginUndoGrouping()`.
     public func beginUndoGrouping() {
         if state.beginNeedsEventGroup { openEventGroup() }
-        if state.mode == .idle { post(Self.checkpointNotification) }
+        if state.mode == .idle { post(.checkpoint) }
         state.openGroup(isEvent: false)
-        post(Self.didOpenUndoGroupNotification)
+        post(.didOpenUndoGroup)
     }
 
     /// Closes the innermost open undo group.
@@ -50,13 +50,13 @@ extension UndoHistory {
     /// Corresponds to Apple's `endUndoGrouping()`.
     public func endUndoGrouping() throws(UndoError) {
         _ = try state.checkCanCloseGroup()
-        post(Self.checkpointNotification)
+        post(.checkpoint)
         // Observers may have changed the groups: check again.
         let discardable = try state.checkCanCloseGroup()
-        post(Self.willCloseUndoGroupNotification, discardable: discardable)
+        post(.willCloseUndoGroup, discardable: discardable)
         var outcome = try state.closeGroup()
         UndoGroup.dismantle(outcome.takeDiscarded())
-        post(Self.didCloseUndoGroupNotification, discardable: outcome.isDiscardable)
+        post(.didCloseUndoGroup, discardable: outcome.isDiscardable)
     }
 
     /// The number of open groups: 0 when none is open.
@@ -117,6 +117,6 @@ extension UndoHistory {
     /// context that flushes pending changes) must not run in the middle of a registration.
     func openEventGroup() {
         state.openGroup(isEvent: true)
-        post(Self.didOpenUndoGroupNotification)
+        post(.didOpenUndoGroup)
     }
 }

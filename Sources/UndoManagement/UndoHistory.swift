@@ -71,12 +71,13 @@ public final class UndoHistory {
         unsafeMutableAddress { stateStorage }
     }
 
-    /// The notification center the history posts its notifications to (``checkpointNotification``
-    /// and the others), or nil to post none.
+    /// A Foundation notification center the history also posts its notifications to
+    /// (``checkpointNotification`` and the others), or nil (the default).
     ///
-    /// Defaults to `NotificationCenter.default`, like Apple's. Posting costs a few hundred
-    /// nanoseconds per notification, and a group open/close posts five; a history whose
-    /// notifications nobody observes can set this to nil.
+    /// The history always posts to ``UndoNotificationCenter/shared``, which skips notifications
+    /// nobody observes. Set this to `NotificationCenter.default` to post where Apple's undo
+    /// manager posts; every notification is then posted there, observed or not, at about
+    /// 300 ns each on Linux (a group open and close posts five).
     public var notificationCenter: NotificationCenter?
 
     /// The words used to build ``undoMenuItemTitle`` and ``redoMenuItemTitle``; set localized
@@ -85,9 +86,10 @@ public final class UndoHistory {
 
     /// Creates an empty undo history.
     ///
-    /// - Parameter notificationCenter: Where to post notifications (nil: post none). Defaults to
-    ///   `NotificationCenter.default`.
-    public init(notificationCenter: NotificationCenter? = .default) {
+    /// - Parameter notificationCenter: A Foundation notification center to post the history's
+    ///   notifications to as well, such as `NotificationCenter.default`; nil (the default)
+    ///   posts them only to ``UndoNotificationCenter/shared``.
+    public init(notificationCenter: NotificationCenter? = nil) {
         self.notificationCenter = notificationCenter
         stateStorage = .allocate(capacity: 1)
         stateStorage.initialize(to: UndoStateMachine())

@@ -115,7 +115,9 @@ struct NotificationTests {
         #expect(!history.canUndo)
     }
 
-    @Test func defaultCenterIsTheDefault() {
-        #expect(UndoHistory().notificationCenter === NotificationCenter.default)
+    @Test func noFoundationCenterByDefault() {
+        // Histories post to UndoNotificationCenter.shared; a Foundation center is opt-in.
+        #expect(UndoHistory().notificationCenter == nil)
+        #expect(UndoHistory(notificationCenter: .default).notificationCenter === NotificationCenter.default)
     }
 }

@@ -48,7 +48,7 @@ final class NotificationRecorder: Sendable {
 
     func removeAll() { records.withLock { $0.removeAll() } }
 
-    fileprivate func record(_ notification: Notification) {
+    func record(_ notification: Notification) {
         var name = notification.name.rawValue
         if name.hasPrefix("UndoHistory") { name.removeFirst("UndoHistory".count) }
         if name.hasSuffix("Notification") { name.removeLast("Notification".count) }
