@@ -109,7 +109,7 @@ private func registerRecordedSetBenchmark(in suite: BenchmarkSuite, count: Int) 
         return (recorder, recorded, RecordedBenchModel())
     }
     suite.add("undo_recorded_set", baseline: "unobserved_set", operationsPerIteration: count,
-              note: "\(count) sets per event group, then removeAllActions; notifications off",
+              note: "\(count) sets per event group, then removeAllActions; notifications unobserved",
               body: { iterations in
         let (recorder, model, _) = fixture.wrapped
         let history = recorder.history
@@ -206,7 +206,7 @@ private func registerCycleBenchmark(in suite: BenchmarkSuite, name: String, coun
     }
     let order = startWithRedo ? "redo all, then undo all" : "undo all, then redo all"
     suite.add(name, baseline: "array_of_arrays_call", operationsPerIteration: 2 * count,
-              note: "target ≤ 5; \(order); notifications off",
+              note: "target ≤ 5; \(order); notifications unobserved",
               body: { iterations in
         let history = fixture.wrapped.0
         for _ in 0..<iterations {
