@@ -79,7 +79,9 @@ struct EventGroupingTests {
         let history = makeHistory(groupsByEvent: true)
         let counter = Counter(history: history)
         history.beginUndoGrouping()
+        #expect(!history.canUndo)   // nothing registered yet
         counter.set(1)
+        #expect(history.canUndo)
         try history.endUndoGrouping()
         counter.set(2)
         history.beginUndoGrouping()
