@@ -1,4 +1,5 @@
-// Docs/Undo.md's value-type example, kept compiling and true, and the retain cycle it avoids.
+// Docs/Undo.md's worked example and value-type example, kept compiling and true, and the
+// retain cycle the value-type example avoids.
 
 import Testing
 import UndoManagement
@@ -53,5 +54,33 @@ struct ValueTypeGuideExampleTests {
         keep?.removeAllActions()
         keep = nil
         #expect(released == nil)
+    }
+}
+
+/// The worked example's document.
+private final class GuideDocument {
+    let history = UndoHistory()
+    private(set) var title = "Untitled"
+
+    func setTitle(_ newTitle: String) throws(UndoError) {
+        let oldTitle = title
+        try history.registerUndo(withTarget: self) { try? $0.setTitle(oldTitle) }
+        history.setActionName("Rename")
+        title = newTitle
+    }
+}
+
+@Suite("Undo guide: worked example")
+struct WorkedGuideExampleTests {
+    @Test func workedExampleUndoesAndRedoesARename() throws {
+        let document = GuideDocument()
+        try document.setTitle("Budget")
+        try document.history.closeEventGroup()
+        #expect(document.history.undoMenuItemTitle == "Undo Rename")
+        try document.history.undo()
+        #expect(document.title == "Untitled")
+        #expect(document.history.redoMenuItemTitle == "Redo Rename")
+        try document.history.redo()
+        #expect(document.title == "Budget")
     }
 }
