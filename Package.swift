@@ -25,7 +25,7 @@ let package = Package(
                 path: "Sources/KeyValueCoding", swiftSettings: strict),
         .target(name: "KeyValueObserving", dependencies: ["KeyValueCoding", "ObjectGraphInternals"],
                 path: "Sources/KeyValueObserving", swiftSettings: strict),
-        .target(name: "UndoManagement", dependencies: ["KeyValueObserving"],
+        .target(name: "UndoManagement", dependencies: ["KeyValueObserving", "ObjectGraphInternals"],
                 path: "Sources/UndoManagement", swiftSettings: strict),
         .target(name: "Predicates", dependencies: ["KeyValueCoding"],
                 path: "Sources/Predicates", swiftSettings: strict),

@@ -57,24 +57,28 @@ extension TheaterSession {
 
     // MARK: Changing commands
 
-    /// Runs `body` as one undo group named `name` and returns the rows the listing redrew.
+    /// Runs `body` as one undo step named `name` and returns the rows the listing redrew.
     ///
-    /// `body` makes one key-value coding change, which checks its input before it stores
-    /// anything: when it throws, nothing was changed or registered, the empty group is dropped,
-    /// and the undo history is as it was.
+    /// One command is one event: the recorder's registrations open the history's event group,
+    /// and the command closes it when it is done. `body` makes one key-value coding change, which
+    /// checks its input before it stores anything: when it throws, nothing was changed or
+    /// registered, and the undo history is as it was.
     private func change(named name: String, _ body: () throws -> Void) throws -> String {
         _ = listing.takeRedraws()
         let stepsBefore = history.undoCount
-        history.beginUndoGrouping()
+        let groupWasOpen = history.isEventGroupOpen
         do {
             try body()
         } catch {
-            try history.endUndoGrouping()
-            assert(history.undoCount == stepsBefore, "a failed command registered an undo action")
+            assert(history.isEventGroupOpen == groupWasOpen, "a failed command registered an undo action")
             throw error
         }
-        history.setActionName(name)
-        try history.endUndoGrouping()
+        // Only a change that registered something opened the event group: name that step, not
+        // the previous one.
+        if history.isEventGroupOpen {
+            history.setActionName(name)
+            try history.closeEventGroup()
+        }
         if history.undoCount > stepsBefore {
             undoNames.append(name)
             redoNames = []

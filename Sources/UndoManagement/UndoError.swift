@@ -1,15 +1,21 @@
 // Misuse of an undo history, reported as thrown errors instead of Apple's
 // NSInternalInconsistencyException.
 
+import Foundation
+
 /// An error thrown when an ``UndoHistory`` is used in a way Apple's undo manager rejects.
 ///
 /// Apple's `UndoManager` raises `NSInternalInconsistencyException` for these cases, and its
 /// stacks are often unusable afterwards. ``UndoHistory`` throws one of these values instead and
 /// leaves its state unchanged (or, for ``groupsLeftOpenByAction(count:)``, consistent and
 /// documented), so the program can recover.
-public enum UndoError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum UndoError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// `endUndoGrouping()` was called with no matching `beginUndoGrouping()`.
     case endUndoGroupingWithoutBegin
+
+    /// An undo action was registered while no group is open and ``UndoHistory/groupsByEvent``
+    /// is off (Apple raises "must begin a group before registering undo"). Nothing was recorded.
+    case registrationWithoutOpenGroup
 
     /// An operation that needs at most one open group found nested groups open.
     ///
@@ -46,6 +52,9 @@ public enum UndoError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .endUndoGroupingWithoutBegin:
             return "endUndoGrouping() called with no open undo group (no matching beginUndoGrouping())"
+        case .registrationWithoutOpenGroup:
+            return "undo action registered with no open undo group while groupsByEvent is off; "
+                + "call beginUndoGrouping() first (nothing was registered)"
         case .nestedGroupsOpen(let operation, let level):
             return "\(operation) called with \(level) nested undo groups open; "
                 + "close them with endUndoGrouping() first"
@@ -70,4 +79,7 @@ public enum UndoError: Error, Equatable, Sendable, CustomStringConvertible {
             return "menu title format \"\(format)\" must contain exactly one %@ placeholder"
         }
     }
+
+    /// The same text as ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
 }

@@ -10,19 +10,35 @@ extension UndoHistory {
     /// ``undoNestedGroup()``. Called from an action during an undo or redo, the group nests
     /// inside the group collecting the inverse.
     ///
-    /// Posts ``checkpointNotification`` (except while undoing or redoing), then
-    /// ``didOpenUndoGroupNotification``.
+    /// With ``groupsByEvent`` on (the default) and no group open, the event group is opened
+    /// first, as Apple's undo manager does: the new group is then at level 2, the matching
+    /// ``endUndoGrouping()`` leaves the event group open (level 1), and everything registered
+    /// until the event group closes (``closeEventGroup()``, ``undo()``) is one undo step.
+    ///
+    /// ```swift
+    /// history.beginUndoGrouping()        // groupingLevel 2: the event group, then this one
+    /// try history.registerUndo { value = 0 }
+    /// try history.endUndoGrouping()      // groupingLevel 1: the event group stays open
+    /// try history.closeEventGroup()      // groupingLevel 0: one step on the undo stack
+    /// ```
+    ///
+    /// Posts ``didOpenUndoGroupNotification`` for the event group when it opens one, then
+    /// ``checkpointNotification`` (except while undoing or redoing) and
+    /// ``didOpenUndoGroupNotification`` for the new group.
     ///
     /// Corresponds to Apple's `beginUndoGrouping()`.
     public func beginUndoGrouping() {
-        openGroup(isEvent: false)
+        if state.beginNeedsEventGroup { openEventGroup() }
+        if state.mode == .idle { post(.checkpoint) }
+        state.openGroup(isEvent: false)
+        post(.didOpenUndoGroup)
     }
 
     /// Closes the innermost open undo group.
     ///
-    /// A top-level group goes onto the undo stack (an empty group is dropped, and the oldest
-    /// groups are dropped beyond ``levelsOfUndo``); a nested group becomes one unit of its
-    /// parent.
+    /// A top-level group goes onto the undo stack, even when it is empty, as on Apple platforms
+    /// (the oldest groups are dropped beyond ``levelsOfUndo``); a nested group becomes one unit
+    /// of its parent.
     ///
     /// Posts ``checkpointNotification`` and ``willCloseUndoGroupNotification`` before closing (so
     /// observers can still register into the group) and ``didCloseUndoGroupNotification`` after.
@@ -34,13 +50,13 @@ extension UndoHistory {
     /// Corresponds to Apple's `endUndoGrouping()`.
     public func endUndoGrouping() throws(UndoError) {
         _ = try state.checkCanCloseGroup()
-        post(Self.checkpointNotification)
+        post(.checkpoint)
         // Observers may have changed the groups: check again.
         let discardable = try state.checkCanCloseGroup()
-        post(Self.willCloseUndoGroupNotification, discardable: discardable)
+        post(.willCloseUndoGroup, discardable: discardable)
         var outcome = try state.closeGroup()
         UndoGroup.dismantle(outcome.takeDiscarded())
-        post(Self.didCloseUndoGroupNotification, discardable: outcome.isDiscardable)
+        post(.didCloseUndoGroup, discardable: outcome.isDiscardable)
     }
 
     /// The number of open groups: 0 when none is open.
@@ -54,10 +70,13 @@ extension UndoHistory {
     /// Whether a registration made while no group is open opens an event group. Defaults to
     /// `true`, as on Apple platforms.
     ///
-    /// On Apple platforms the event group closes at the end of each pass of the main run loop.
-    /// Here the program says when an event ends, with ``closeEventGroup()``; ``undo()`` also
-    /// closes it. With this property off, a registration made while no group is open becomes a
-    /// group of its own.
+    /// While it is on, ``beginUndoGrouping()`` with no group open also opens the event group
+    /// first (so the new group is at level 2). On Apple platforms the event group closes at the
+    /// end of each pass of the main run loop. Here the program says when an event ends, with
+    /// ``closeEventGroup()``; ``undo()`` also closes it.
+    ///
+    /// With this property off, nothing opens a group for you: registering while no group is
+    /// open throws ``UndoError/registrationWithoutOpenGroup``, as Apple raises.
     ///
     /// Corresponds to Apple's `groupsByEvent`.
     public var groupsByEvent: Bool {
@@ -93,10 +112,11 @@ extension UndoHistory {
     /// Whether the open top-level group was opened by ``groupsByEvent`` (and not yet closed).
     public var isEventGroupOpen: Bool { state.eventGroupIsOpen }
 
-    /// Opens a group and posts the notifications `beginUndoGrouping()` posts.
-    func openGroup(isEvent: Bool) {
-        if state.mode == .idle { post(Self.checkpointNotification) }
-        state.openGroup(isEvent: isEvent)
-        post(Self.didOpenUndoGroupNotification)
+    /// Opens the event group and posts ``didOpenUndoGroupNotification``. No checkpoint: Apple
+    /// posts none for the group it opens implicitly, and a checkpoint observer (such as a
+    /// context that flushes pending changes) must not run in the middle of a registration.
+    func openEventGroup() {
+        state.openGroup(isEvent: true)
+        post(.didOpenUndoGroup)
     }
 }

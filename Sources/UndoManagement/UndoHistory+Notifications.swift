@@ -1,4 +1,5 @@
-// The notifications an undo history posts through Foundation's NotificationCenter.
+// The notifications an undo history posts: to UndoNotificationCenter.shared when observed there,
+// and to its Foundation notificationCenter when it has one.
 
 import Foundation
 
@@ -63,10 +64,20 @@ extension UndoHistory {
     /// Corresponds to Apple's `NSUndoManagerGroupIsDiscardableKey`.
     public static let groupIsDiscardableKey = "UndoHistoryGroupIsDiscardableKey"
 
-    /// Posts `name` with the history as object, if a notification center is set.
-    func post(_ name: Notification.Name, discardable: Bool = false) {
-        guard let center = notificationCenter else { return }
+    /// Posts `name` with the history as object: to ``UndoNotificationCenter/shared`` if someone
+    /// observes it there, and to ``notificationCenter`` if one is set. With neither, nothing is
+    /// built (the usual case: one atomic load).
+    @inline(__always)
+    func post(_ kind: UndoNotificationKind, discardable: Bool = false) {
+        let toHub = UndoNotificationCenter.shared.isObserved(kind)
+        if !toHub && notificationCenter == nil { return }
+        postNow(kind.name, discardable: discardable, toHub: toHub)
+    }
+
+    @inline(never)
+    private func postNow(_ name: Notification.Name, discardable: Bool, toHub: Bool) {
         let userInfo: [AnyHashable: Any]? = discardable ? [Self.groupIsDiscardableKey: true] : nil
-        center.post(name: name, object: self, userInfo: userInfo)
+        if toHub { UndoNotificationCenter.shared.post(name, object: self, userInfo: userInfo) }
+        notificationCenter?.post(name: name, object: self, userInfo: userInfo)
     }
 }

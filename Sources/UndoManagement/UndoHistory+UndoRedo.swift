@@ -12,7 +12,7 @@ extension UndoHistory {
     /// only posts ``checkpointNotification``.
     ///
     /// ```swift
-    /// history.registerUndo(withTarget: account) { $0.balance = 0 }
+    /// try history.registerUndo(withTarget: account) { $0.balance = 0 }
     /// try history.undo()   // closes the event group, then undoes it
     /// ```
     ///
@@ -44,7 +44,7 @@ extension UndoHistory {
     /// ```swift
     /// history.beginUndoGrouping()          // outer
     /// history.beginUndoGrouping()          // inner
-    /// history.registerUndo { value = 1 }
+    /// try history.registerUndo { value = 1 }
     /// try history.endUndoGrouping()        // closes inner; outer stays open
     /// try history.undoNestedGroup()        // undoes inner only
     /// ```
@@ -58,10 +58,10 @@ extension UndoHistory {
     /// Corresponds to Apple's `undoNestedGroup()`.
     public func undoNestedGroup() throws(UndoError) {
         try state.checkIdle("undoNestedGroup()")
-        post(Self.checkpointNotification)
+        post(.checkpoint)
         guard let group = try state.beginUndo() else { return }
-        post(Self.willUndoChangeNotification)
-        try perform(consume group, then: Self.didUndoChangeNotification)
+        post(.willUndoChange)
+        try perform(consume group, then: .didUndoChange)
     }
 
     /// Redoes the last undone group.
@@ -82,15 +82,15 @@ extension UndoHistory {
         if level > 0 {
             throw .groupOpen(operation: "redo()", groupingLevel: level)
         }
-        post(Self.checkpointNotification)
+        post(.checkpoint)
         guard let group = try state.beginRedo() else { return }
-        post(Self.willRedoChangeNotification)
-        try perform(consume group, then: Self.didRedoChangeNotification)
+        post(.willRedoChange)
+        try perform(consume group, then: .didRedoChange)
     }
 
     /// Runs a group taken by `beginUndo()`/`beginRedo()`, finishes, and posts `notification`.
     private func perform(_ group: consuming UndoGroup,
-                         then notification: Notification.Name) throws(UndoError) {
+                         then notification: UndoNotificationKind) throws(UndoError) {
         Self.run(consume group)
         var outcome = state.finishPerforming()
         if !outcome.discarded.isEmpty { UndoGroup.dismantle(outcome.takeDiscarded()) }

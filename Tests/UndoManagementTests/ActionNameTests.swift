@@ -35,7 +35,7 @@ struct ActionNameTests {
     }
 
     @Test func nameOfAnOpenEventGroup() throws {
-        let history = makeHistory()
+        let history = makeHistory(groupsByEvent: true)
         let counter = Counter(history: history)
         counter.set(1)
         history.setActionName("Move")
@@ -47,7 +47,7 @@ struct ActionNameTests {
     @Test func nameSetAfterClosingNamesTheNewestGroup() throws {
         let history = makeHistory()
         history.beginUndoGrouping()
-        history.registerUndo {}
+        try history.registerUndo {}
         try history.endUndoGrouping()
         history.setActionName("Late")
         #expect(history.undoActionName == "Late")
@@ -59,8 +59,8 @@ struct ActionNameTests {
     @Test func nameSetWhileUndoingNamesTheRedoGroup() throws {
         let history = makeHistory()
         history.beginUndoGrouping()
-        history.registerUndo {
-            history.registerUndo {}
+        try history.registerUndo {
+            try? history.registerUndo {}
             history.setActionName("Renamed")
         }
         history.setActionName("Original")
@@ -73,7 +73,7 @@ struct ActionNameTests {
         let history = makeHistory()
         history.beginUndoGrouping()
         history.beginUndoGrouping()
-        history.registerUndo {}
+        try history.registerUndo {}
         history.setActionName("Inner")
         try history.endUndoGrouping()
         try history.endUndoGrouping()
@@ -115,11 +115,11 @@ struct DiscardableTests {
         let history = makeHistory()
         #expect(!history.undoActionIsDiscardable)
         history.beginUndoGrouping()
-        history.registerUndo { history.registerUndo {} }
+        try history.registerUndo { try? history.registerUndo {} }
         history.setActionIsDiscardable(true)
         try history.endUndoGrouping()
         history.beginUndoGrouping()
-        history.registerUndo { history.registerUndo {} }
+        try history.registerUndo { try? history.registerUndo {} }
         try history.endUndoGrouping()
         #expect(!history.undoActionIsDiscardable)
         try history.undo()
@@ -134,13 +134,13 @@ struct DiscardableTests {
     @Test func closeNotificationsCarryTheDiscardableKey() throws {
         let (history, recorder, _) = makeObservedHistory()
         history.beginUndoGrouping()
-        history.registerUndo {}
+        try history.registerUndo {}
         history.setActionIsDiscardable(true)
         try history.endUndoGrouping()
         #expect(recorder.discardableNames == ["WillCloseUndoGroup", "DidCloseUndoGroup"])
         recorder.removeAll()
         history.beginUndoGrouping()
-        history.registerUndo {}
+        try history.registerUndo {}
         try history.endUndoGrouping()
         #expect(recorder.discardableNames.isEmpty)
     }

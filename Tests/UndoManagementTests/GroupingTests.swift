@@ -1,4 +1,5 @@
-// Groups: order of actions, nesting, grouping level, nested undo, event grouping.
+// Groups: order of actions, nesting, grouping level, nested undo. (Event grouping:
+// EventGroupingTests.swift; empty groups: EmptyGroupTests.swift.)
 
 import Foundation
 import Testing
@@ -8,7 +9,11 @@ import Testing
 struct GroupingTests {
     /// Registers an action that appends `label` to `log` when undone.
     private func register(_ label: String, in history: UndoHistory, log: OrderLog) {
-        history.registerUndo(withTarget: log) { $0.entries.append(label) }
+        do {
+            try history.registerUndo(withTarget: log) { $0.entries.append(label) }
+        } catch {
+            Issue.record(error)
+        }
     }
 
     @Test func actionsInAGroupAreUndoneInReverseOrder() throws {
@@ -52,9 +57,9 @@ struct GroupingTests {
         let log = OrderLog()
         func add(_ label: String) {
             // Undo removes the label, redo adds it back.
-            history.registerUndo(withTarget: log) { target in
+            try? history.registerUndo(withTarget: log) { target in
                 target.entries.removeAll { $0 == label }
-                history.registerUndo(withTarget: target) { _ in add(label) }
+                try? history.registerUndo(withTarget: target) { _ in add(label) }
             }
             log.entries.append(label)
         }
@@ -85,17 +90,6 @@ struct GroupingTests {
             try history.endUndoGrouping()
             #expect(history.groupingLevel == level)
         }
-    }
-
-    @Test func emptyGroupsAreDropped() throws {
-        let history = makeHistory()
-        history.beginUndoGrouping()
-        history.beginUndoGrouping()
-        try history.endUndoGrouping()
-        try history.endUndoGrouping()
-        history._checkInvariants()
-        #expect(!history.canUndo)
-        #expect(history.undoCount == 0)
     }
 
     @Test func undoNestedGroupUndoesTheInnerGroupOnly() throws {
@@ -207,85 +201,6 @@ struct GroupingTests {
         }
         try history.endUndoGrouping()
         try history.redo()
-        #expect(counter.value == 1)
-    }
-}
-
-@Suite("Event grouping")
-struct EventGroupingTests {
-    @Test func groupsByEventIsOnByDefault() {
-        #expect(makeHistory().groupsByEvent)
-    }
-
-    @Test func registrationOpensTheEventGroup() throws {
-        let history = makeHistory()
-        let counter = Counter(history: history)
-        counter.set(1)
-        #expect(history.groupingLevel == 1)
-        #expect(history.isEventGroupOpen)
-        #expect(history.canUndo)
-        #expect(history.undoCount == 1)
-        counter.set(2)
-        #expect(history.groupingLevel == 1)
-        // undo() closes the event group and undoes both changes as one step.
-        try history.undo()
-        #expect(counter.value == 0)
-        #expect(!history.isEventGroupOpen)
-        #expect(!history.canUndo)
-    }
-
-    @Test func closeEventGroupSeparatesSteps() throws {
-        let history = makeHistory()
-        let counter = Counter(history: history)
-        counter.set(1)
-        try history.closeEventGroup()
-        #expect(history.groupingLevel == 0)
-        counter.set(2)
-        counter.set(3)
-        try history.closeEventGroup()
-        #expect(history.undoCount == 2)
-        try history.undo()
-        #expect(counter.value == 1)
-        try history.undo()
-        #expect(counter.value == 0)
-    }
-
-    @Test func explicitGroupsNestInsideTheEventGroup() throws {
-        let history = makeHistory()
-        let counter = Counter(history: history)
-        counter.set(1)
-        history.beginUndoGrouping()
-        counter.set(2)
-        #expect(history.groupingLevel == 2)
-        #expect(throws: UndoError.nestedGroupsOpen(operation: "closeEventGroup()", groupingLevel: 2)) {
-            try history.closeEventGroup()
-        }
-        try history.endUndoGrouping()
-        try history.closeEventGroup()
-        #expect(history.undoCount == 1)
-    }
-
-    @Test func closeEventGroupLeavesExplicitGroupsAlone() throws {
-        let history = makeHistory()
-        history.beginUndoGrouping()
-        history.registerUndo {}
-        try history.closeEventGroup()
-        #expect(history.groupingLevel == 1)
-        #expect(!history.isEventGroupOpen)
-        try history.closeEventGroup()   // nothing open by event grouping: no-op
-        try history.endUndoGrouping()
-        #expect(history.undoCount == 1)
-    }
-
-    @Test func withoutGroupsByEventEachUngroupedRegistrationIsOneStep() throws {
-        let history = makeHistory()
-        history.groupsByEvent = false
-        let counter = Counter(history: history)
-        counter.set(1)
-        counter.set(2)
-        #expect(history.groupingLevel == 0)
-        #expect(history.undoCount == 2)
-        try history.undo()
         #expect(counter.value == 1)
     }
 }

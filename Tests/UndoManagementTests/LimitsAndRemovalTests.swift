@@ -64,7 +64,7 @@ struct LimitsAndRemovalTests {
         try fill(history, counter, values: 1...3)
         try history.undo()
         history.beginUndoGrouping()
-        history.registerUndo {}
+        try history.registerUndo {}
         history.disableUndoRegistration()
         history.disableUndoRegistration()
         history.removeAllActions()
@@ -153,20 +153,20 @@ struct LimitsAndRemovalTests {
         do {
             let client = Client(history: history)
             // The closure is the only owner of `client`.
-            history.registerUndo { _ = client }
+            try history.registerUndo { _ = client }
         }
         try history.endUndoGrouping()
         try history.undo()     // the undo action registers nothing: redo stack empty
         history.beginUndoGrouping()
         do {
             let client = Client(history: history)
-            history.registerUndo { history.registerUndo { _ = client } }
+            try history.registerUndo { try? history.registerUndo { _ = client } }
         }
         try history.endUndoGrouping()
         try history.undo()     // redo stack now owns the only reference to a client
         #expect(history.canRedo)
         history.beginUndoGrouping()
-        history.registerUndo {}   // clears the redo stack: the client's deinit runs
+        try history.registerUndo {}   // clears the redo stack: the client's deinit runs
         try history.endUndoGrouping()
         history.levelsOfUndo = 1
         history.removeAllActions()

@@ -48,9 +48,10 @@ struct ShelfState: Equatable {
 /// The keys of `Shelf` the tests record.
 let shelfKeys = ["name", "capacity", "rating", "note", "books", "tags", "shelfNumber"]
 
-/// A history without notifications, with a recorder of `shelf` (all keys).
+/// A history without notifications, grouping by event (each test closes its events), with a
+/// recorder of `shelf` (all keys).
 func makeRecordedShelf() throws -> (UndoHistory, UndoRecorder, Shelf) {
-    let history = makeHistory()
+    let history = makeHistory(groupsByEvent: true)
     let recorder = UndoRecorder(history: history)
     let shelf = Shelf()
     try recorder.record(shelf, keys: shelfKeys)

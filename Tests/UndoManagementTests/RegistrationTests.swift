@@ -42,23 +42,25 @@ struct RegistrationTests {
         }
         #expect(weakTarget == nil)
         #expect(history.canUndo)
-        // The action of the freed target is skipped: no crash, nothing recorded for redo.
+        // The action of the freed target is skipped: no crash; the redo step records nothing.
         try history.undo()
         history._checkInvariants()
         #expect(!history.canUndo)
-        #expect(!history.canRedo)
+        #expect(history.redoCount == 1)
+        try history.redo()
+        #expect(history.undoCount == 1)
     }
 
     @Test func registrationWithoutTargetForValueTypes() throws {
         let history = makeHistory()
         var settings = (name: "a", size: 1)
-        func setSettings(_ new: (name: String, size: Int)) {
+        func setSettings(_ new: (name: String, size: Int)) throws(UndoError) {
             let old = settings
-            history.registerUndo { setSettings(old) }
+            try history.registerUndo { try? setSettings(old) }
             settings = new
         }
         history.beginUndoGrouping()
-        setSettings(("b", 2))
+        try setSettings(("b", 2))
         try history.endUndoGrouping()
         try history.undo()
         #expect(settings == ("a", 1))
@@ -71,11 +73,11 @@ struct RegistrationTests {
         var undoStates: [(Bool, Bool)] = []
         let counter = Counter(history: history)
         history.beginUndoGrouping()
-        history.registerUndo(withTarget: counter) { target in
+        try history.registerUndo(withTarget: counter) { target in
             undoStates.append((history.isUndoing, history.isRedoing))
-            history.registerUndo(withTarget: target) { target in
+            try? history.registerUndo(withTarget: target) { target in
                 undoStates.append((history.isUndoing, history.isRedoing))
-                history.registerUndo(withTarget: target) { _ in }
+                try? history.registerUndo(withTarget: target) { _ in }
             }
         }
         try history.endUndoGrouping()
@@ -128,31 +130,30 @@ struct RegistrationTests {
     }
 
     @Test func disablingIsCounted() throws {
-        let history = makeHistory()
+        // Registrations with no group open, so a dropped one opens no event group either.
+        let history = makeHistory(groupsByEvent: true)
         let counter = Counter(history: history)
         #expect(history.isUndoRegistrationEnabled)
         history.disableUndoRegistration()
         history.disableUndoRegistration()
         #expect(!history.isUndoRegistrationEnabled)
-        history.beginUndoGrouping()
         counter.set(1)
-        try history.endUndoGrouping()
         #expect(!history.canUndo)
+        #expect(history.groupingLevel == 0)
 
         try history.enableUndoRegistration()
         #expect(!history.isUndoRegistrationEnabled)
-        history.beginUndoGrouping()
         counter.set(2)
-        try history.endUndoGrouping()
         #expect(!history.canUndo)
 
         try history.enableUndoRegistration()
         #expect(history.isUndoRegistrationEnabled)
-        history.beginUndoGrouping()
         counter.set(3)
-        try history.endUndoGrouping()
+        try history.closeEventGroup()
         #expect(history.undoCount == 1)
         history._checkInvariants()
+        try history.undo()
+        #expect(counter.value == 2)
     }
 
     @Test func unbalancedEnableThrows() throws {
@@ -164,15 +165,15 @@ struct RegistrationTests {
         #expect(history.isUndoRegistrationEnabled)
     }
 
-    @Test func disabledRegistrationDoesNotOpenAnEventGroup() {
-        let history = makeHistory()
+    @Test func disabledRegistrationDoesNotOpenAnEventGroup() throws {
+        let history = makeHistory(groupsByEvent: true)
         history.disableUndoRegistration()
-        history.registerUndo {}
+        try history.registerUndo {}
         #expect(history.groupingLevel == 0)
         #expect(!history.canUndo)
     }
 
-    @Test func disabledRegistrationWhileUndoingRecordsNoRedo() throws {
+    @Test func disabledRegistrationWhileUndoingLeavesAnEmptyRedoStep() throws {
         let history = makeHistory()
         let counter = Counter(history: history)
         history.beginUndoGrouping()
@@ -181,6 +182,11 @@ struct RegistrationTests {
         history.disableUndoRegistration()
         try history.undo()
         #expect(counter.value == 0)
-        #expect(!history.canRedo)
+        // The inverse recorded nothing, but the step is there (Apple keeps empty groups).
+        #expect(history.redoCount == 1)
+        try history.enableUndoRegistration()
+        try history.redo()
+        #expect(counter.value == 0)
+        #expect(history.undoCount == 1 && history.redoCount == 0)
     }
 }

@@ -9,7 +9,7 @@ struct StateMachineTests {
         var state = UndoStateMachine()
         #expect(state.registrationRoute == .needsEventGroup)
         state.groupsByEvent = false
-        #expect(state.registrationRoute == .needsOwnGroup)
+        #expect(state.registrationRoute == .refused)
         state.disableRegistration()
         #expect(state.registrationRoute == .ignored)
         #expect(state.register(UndoAction {}).isEmpty)

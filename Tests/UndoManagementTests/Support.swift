@@ -17,10 +17,15 @@ final class Counter {
         self.value = value
     }
 
-    /// Sets the value and registers the inverse (which registers its own inverse in turn).
-    func set(_ newValue: Int) {
+    /// Sets the value and registers the inverse (which registers its own inverse in turn). A
+    /// refused registration fails the test.
+    func set(_ newValue: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         let old = value
-        history.registerUndo(withTarget: self) { $0.set(old) }
+        do {
+            try history.registerUndo(withTarget: self) { $0.set(old) }
+        } catch {
+            Issue.record(error, sourceLocation: sourceLocation)
+        }
         value = newValue
         log.append(newValue)
     }
@@ -43,7 +48,7 @@ final class NotificationRecorder: Sendable {
 
     func removeAll() { records.withLock { $0.removeAll() } }
 
-    fileprivate func record(_ notification: Notification) {
+    func record(_ notification: Notification) {
         var name = notification.name.rawValue
         if name.hasPrefix("UndoHistory") { name.removeFirst("UndoHistory".count) }
         if name.hasSuffix("Notification") { name.removeLast("Notification".count) }
@@ -61,9 +66,13 @@ let allUndoNotificationNames: [Notification.Name] = [
 ]
 
 /// A history posting to its own notification center, and a recorder of what it posts.
-func makeObservedHistory() -> (UndoHistory, NotificationRecorder, NotificationCenter) {
+///
+/// - Parameter groupsByEvent: Off by default: most tests group explicitly, and with event
+///   grouping on a `beginUndoGrouping()` at level 0 nests inside the event group.
+func makeObservedHistory(groupsByEvent: Bool = false) -> (UndoHistory, NotificationRecorder, NotificationCenter) {
     let center = NotificationCenter()
     let history = UndoHistory(notificationCenter: center)
+    history.groupsByEvent = groupsByEvent
     let recorder = NotificationRecorder()
     for name in allUndoNotificationNames {
         _ = center.addObserver(forName: name, object: history, queue: nil) { notification in
@@ -74,6 +83,12 @@ func makeObservedHistory() -> (UndoHistory, NotificationRecorder, NotificationCe
 }
 
 /// A history that posts no notifications (most tests do not look at them).
-func makeHistory() -> UndoHistory {
-    UndoHistory(notificationCenter: nil)
+///
+/// - Parameter groupsByEvent: Off by default: most tests group explicitly, so each
+///   `beginUndoGrouping()`/`endUndoGrouping()` at level 0 is a step of its own. Tests of event
+///   grouping (Apple's default) turn it on.
+func makeHistory(groupsByEvent: Bool = false) -> UndoHistory {
+    let history = UndoHistory(notificationCenter: nil)
+    history.groupsByEvent = groupsByEvent
+    return history
 }

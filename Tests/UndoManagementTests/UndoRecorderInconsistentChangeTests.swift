@@ -10,7 +10,7 @@ import Testing
 struct UndoRecorderInconsistentChangeTests {
     /// A recorded crate holding [1, 2, 3], with an empty history and a failure log.
     private func recordedCrate() throws -> (UndoHistory, UndoRecorder, Crate, FailureLog) {
-        let history = makeHistory()
+        let history = makeHistory(groupsByEvent: true)
         let recorder = UndoRecorder(history: history)
         let crate = Crate()
         try recorder.record(crate, keys: ["items"])

@@ -42,13 +42,13 @@ struct UndoRedoTests {
         let history = makeHistory()
         var errors: [UndoError] = []
         history.beginUndoGrouping()
-        history.registerUndo {
+        try history.registerUndo {
             do throws(UndoError) { try history.undo() } catch { errors.append(error) }
             do throws(UndoError) { try history.redo() } catch { errors.append(error) }
             do throws(UndoError) { try history.undoNestedGroup() } catch { errors.append(error) }
             do throws(UndoError) { try history.closeEventGroup() } catch { errors.append(error) }
         }
-        history.registerUndo {}
+        try history.registerUndo {}
         try history.endUndoGrouping()
         try history.undo()
         history._checkInvariants()
@@ -66,8 +66,8 @@ struct UndoRedoTests {
         let history = makeHistory()
         var caught: UndoError?
         history.beginUndoGrouping()
-        history.registerUndo {
-            history.registerUndo {
+        try history.registerUndo {
+            try? history.registerUndo {
                 do throws(UndoError) { try history.redo() } catch { caught = error }
             }
         }
@@ -82,11 +82,11 @@ struct UndoRedoTests {
         let history = makeHistory()
         var levels: [Int] = []
         history.beginUndoGrouping()
-        history.registerUndo {
+        try history.registerUndo {
             levels.append(history.groupingLevel)
             history.beginUndoGrouping()
             levels.append(history.groupingLevel)
-            history.registerUndo {}
+            try? history.registerUndo {}
             try? history.endUndoGrouping()
             levels.append(history.groupingLevel)
         }
@@ -102,7 +102,7 @@ struct UndoRedoTests {
         let history = makeHistory()
         var caught: UndoError?
         history.beginUndoGrouping()
-        history.registerUndo {
+        try history.registerUndo {
             do throws(UndoError) { try history.endUndoGrouping() } catch { caught = error }
         }
         try history.endUndoGrouping()
@@ -115,7 +115,7 @@ struct UndoRedoTests {
         let history = makeHistory()
         let counter = Counter(history: history)
         history.beginUndoGrouping()
-        history.registerUndo(withTarget: counter) { target in
+        try history.registerUndo(withTarget: counter) { target in
             history.beginUndoGrouping()
             target.set(9)
         }

@@ -21,12 +21,16 @@ extension UndoRecorder {
         case .setting:
             // The common case, written out: one closure instead of two.
             let oldValue = change.oldValue
-            history.registerUndo(withTarget: object) { [weak self] target in
-                do {
-                    try target.setValue(oldValue, forKey: key)
-                } catch {
-                    self?.reportFailure(key: key, type: String(describing: Object.self), error: error)
+            do {
+                try history.registerUndo(withTarget: object) { [weak self] target in
+                    do {
+                        try target.setValue(oldValue, forKey: key)
+                    } catch {
+                        self?.reportFailure(key: key, type: String(describing: Object.self), error: error)
+                    }
                 }
+            } catch {
+                reportRefusal(key: key, type: String(describing: Object.self), error: error)
             }
         case .insertion:
             if let indexes = change.indexes {
@@ -74,17 +78,27 @@ extension UndoRecorder {
     /// Registers `revert` with `object` as target; a failure is reported, not thrown.
     private func register<Object: KeyValueObservable>(on object: Object, key: String,
                                                       revert: @escaping (Object) throws -> Void) {
-        history.registerUndo(withTarget: object) { [weak self] target in
-            do {
-                try revert(target)
-            } catch {
-                self?.reportFailure(key: key, type: String(describing: Object.self), error: error)
+        do {
+            try history.registerUndo(withTarget: object) { [weak self] target in
+                do {
+                    try revert(target)
+                } catch {
+                    self?.reportFailure(key: key, type: String(describing: Object.self), error: error)
+                }
             }
+        } catch {
+            reportRefusal(key: key, type: String(describing: Object.self), error: error)
         }
     }
 
     private func reportFailure(key: String, type: String, error: any Error) {
         report(.inverseFailed(key: key, type: type, reason: "\(error)"))
+    }
+
+    /// The history refused the registration (no open group while `groupsByEvent` is off).
+    @inline(never)
+    private func reportRefusal(key: String, type: String, error: UndoError) {
+        report(.registrationRefused(key: key, type: type, error: error))
     }
 
     private func report(_ failure: UndoRecorderError) {

@@ -76,6 +76,9 @@ public final class UndoRecorder {
     /// - when a change arrives, a to-many change named indexes the array does not have:
     ///   ``UndoRecorderError/inconsistentChange(key:type:kind:indexes:outOfRange:)``. No inverse
     ///   is registered for it (where Apple raises a range exception).
+    /// - when a change arrives, the history refused its inverse (no open group while
+    ///   ``UndoHistory/groupsByEvent`` is off):
+    ///   ``UndoRecorderError/registrationRefused(key:type:error:)``. The change cannot be undone.
     public var failureHandler: ((UndoRecorderError) -> Void)?
 
     /// The most recent failure reported through ``failureHandler``, or nil.

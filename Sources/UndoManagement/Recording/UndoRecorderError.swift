@@ -13,7 +13,7 @@ import KeyValueCoding
 /// ``UndoRecorder/failureHandler`` and ``UndoRecorder/lastFailure``. A to-many change whose
 /// indexes the array does not have is reported the same way, as
 /// ``inconsistentChange(key:type:kind:indexes:outOfRange:)``, when the change arrives.
-public enum UndoRecorderError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum UndoRecorderError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// The key is a key path (`"department.name"`) or a collection operator (`"@count"`).
     ///
     /// Only plain keys of the object itself can be recorded: the inverse of a change at the end
@@ -44,18 +44,31 @@ public enum UndoRecorderError: Error, Equatable, Sendable, CustomStringConvertib
     case inconsistentChange(key: String, type: String, kind: KeyValueChangeKind, indexes: IndexSet,
                             outOfRange: IndexSet)
 
+    /// The history refused to register the inverse of a change of `key`, so the change cannot
+    /// be undone: `error` says why (``UndoError/registrationWithoutOpenGroup`` when the change
+    /// was made with no undo group open while ``UndoHistory/groupsByEvent`` is off).
+    ///
+    /// Reported when the change arrives, through ``UndoRecorder/failureHandler`` and
+    /// ``UndoRecorder/lastFailure``: observation handlers cannot throw.
+    case registrationRefused(key: String, type: String, error: UndoError)
+
     public var description: String {
         switch self {
         case .keyPathNotRecordable(let keyPath, let type):
             return "cannot record '\(keyPath)' of \(type): only plain keys of the object itself can be recorded"
         case .inverseFailed(let key, let type, let reason):
             return "cannot revert the change of '\(key)' of \(type): \(reason)"
+        case .registrationRefused(let key, let type, let error):
+            return "the change of '\(key)' of \(type) cannot be undone: \(error)"
         case .inconsistentChange(let key, let type, let kind, let indexes, let outOfRange):
             return "cannot record the \(Self.name(of: kind)) at indexes \(Self.list(indexes)) of '\(key)' "
                 + "of \(type): \(Self.list(outOfRange)) out of range of the array "
                 + "\(kind == .insertion ? "after" : "before") the change; no undo action was registered"
         }
     }
+
+    /// The same text as ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
 
     private static func name(of kind: KeyValueChangeKind) -> String {
         switch kind {

@@ -23,7 +23,7 @@ extension UndoGroup {
     }
 
     /// Removes every action whose target is `object`, in this group and its nested groups, and
-    /// drops nested groups that become empty.
+    /// drops nested groups that become empty (a nested group that was empty already stays).
     ///
     /// Each group's entries are moved out while it is rebuilt, so no old copy of the tree is
     /// left to be released recursively.
@@ -50,10 +50,12 @@ extension UndoGroup {
                 }
                 continue
             }
-            let group = frames.removeLast().finished()
+            let frame = frames.removeLast()
+            let wasEmpty = frame.wasEmpty
+            let group = frame.finished()
             if frames.isEmpty {
                 self = group
-            } else if group.isEmpty {
+            } else if group.isEmpty, !wasEmpty {
                 removed.append(.group(group))
             } else {
                 // The parent's `mayHoldNestedGroups` is already set: it held this group before.
@@ -114,9 +116,12 @@ private struct RebuildFrame {
     var group: UndoGroup
     var pending: [UndoEntry]
     var kept: [UndoEntry] = []
+    /// Whether the group held nothing before (such a group is kept).
+    let wasEmpty: Bool
 
     init(taking group: inout UndoGroup) {
         pending = group.entries
+        wasEmpty = pending.isEmpty
         group.entries = []
         self.group = group
         kept.reserveCapacity(pending.count)

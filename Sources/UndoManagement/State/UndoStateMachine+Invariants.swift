@@ -14,12 +14,8 @@ extension UndoStateMachine {
         if eventGroupIsOpen {
             precondition(!openGroups.isEmpty, "event group flagged but no group open")
         }
-        for group in undoStack + redoStack {
-            precondition(!group.isEmpty, "empty group on a stack")
-            Self.checkNoEmptyNestedGroups(group)
-        }
-        for group in openGroups + recordingGroups {
-            Self.checkNoEmptyNestedGroups(group)
+        for group in undoStack + redoStack + openGroups + recordingGroups {
+            Self.checkNestedGroupFlags(group)
         }
         if levelsOfUndo > 0 {
             precondition(undoStack.count <= levelsOfUndo, "undo stack beyond levelsOfUndo")
@@ -27,12 +23,13 @@ extension UndoStateMachine {
         }
     }
 
-    /// Iterative: groups may be nested far deeper than the stack allows recursion.
-    private static func checkNoEmptyNestedGroups(_ group: UndoGroup) {
+    /// Every group holding a nested group says so (freeing relies on it). Iterative: groups may
+    /// be nested far deeper than the stack allows recursion.
+    private static func checkNestedGroupFlags(_ group: UndoGroup) {
         var pending = [group]
         while let next = pending.popLast() {
             for case .group(let nested) in next.entries {
-                precondition(!nested.isEmpty, "empty nested group")
+                precondition(next.mayHoldNestedGroups, "nested group in a group not flagged")
                 pending.append(nested)
             }
         }

@@ -20,8 +20,9 @@ struct UndoStateMachine {
         case ignored
         /// No group is open and `groupsByEvent` is on: open the event group first.
         case needsEventGroup
-        /// No group is open and `groupsByEvent` is off: wrap the action in a group of its own.
-        case needsOwnGroup
+        /// No group is open and `groupsByEvent` is off: the registration is refused (Apple raises
+        /// "must begin a group before registering undo").
+        case refused
     }
 
     /// What closing a group produced.
@@ -105,14 +106,21 @@ struct UndoStateMachine {
     var registrationRoute: RegistrationRoute {
         if disableCount > 0 { return .ignored }
         if mode != .idle || !openGroups.isEmpty { return .direct }
-        return groupsByEvent ? .needsEventGroup : .needsOwnGroup
+        return groupsByEvent ? .needsEventGroup : .refused
+    }
+
+    /// Whether `beginUndoGrouping()` must open the event group first: `groupsByEvent` is on, no
+    /// group is open, and the history is not undoing or redoing (Apple's undo manager does the
+    /// same, so a group begun at level 0 lands at level 2, inside the event group).
+    var beginNeedsEventGroup: Bool {
+        groupsByEvent && mode == .idle && openGroups.isEmpty
     }
 
     /// Stores `action` in the group that should receive it, after the caller opened the group
     /// `registrationRoute` asked for.
     ///
     /// If no group is open even so (a notification observer closed it again), the action opens
-    /// a group quietly, as an event group when `groupsByEvent` is on: it is never lost.
+    /// the event group quietly: it is never lost.
     ///
     /// - Returns: The redo groups the registration cleared, to release outside the state access.
     mutating func register(_ action: consuming UndoAction) -> [UndoGroup] {
@@ -121,7 +129,7 @@ struct UndoStateMachine {
             recordingGroups[recordingGroups.count - 1].entries.append(.action(action))
             return []
         }
-        if openGroups.isEmpty { openGroup(isEvent: groupsByEvent) }
+        if openGroups.isEmpty { openGroup(isEvent: true) }
         openGroups[openGroups.count - 1].entries.append(.action(action))
         if redoStack.isEmpty { return [] }
         let cleared = redoStack
@@ -203,23 +211,21 @@ struct UndoStateMachine {
     }
 
     /// Closes the innermost open group. A nested group becomes one entry of its parent; a
-    /// top-level group goes onto the undo stack. Empty groups are dropped.
+    /// top-level group goes onto the undo stack. Empty groups are kept, as Apple keeps them: an
+    /// empty step can be undone (doing nothing) and then redone.
     mutating func closeGroup() throws(UndoError) -> CloseOutcome {
         let isDiscardable = try checkCanCloseGroup()
         if mode != .idle {
             let closed = recordingGroups.removeLast()
-            if !closed.isEmpty {
-                recordingGroups[recordingGroups.count - 1].append(nested: closed)
-            }
+            recordingGroups[recordingGroups.count - 1].append(nested: closed)
             return CloseOutcome(isDiscardable: false, discarded: [])
         }
         let closed = openGroups.removeLast()
         if !openGroups.isEmpty {
-            if !closed.isEmpty { openGroups[openGroups.count - 1].append(nested: closed) }
+            openGroups[openGroups.count - 1].append(nested: closed)
             return CloseOutcome(isDiscardable: false, discarded: [])
         }
         eventGroupIsOpen = false
-        guard !closed.isEmpty else { return CloseOutcome(isDiscardable: isDiscardable, discarded: []) }
         undoStack.append(closed)
         return CloseOutcome(isDiscardable: isDiscardable, discarded: Self.trim(&undoStack, to: levelsOfUndo))
     }
@@ -271,28 +277,26 @@ struct UndoStateMachine {
     }
 
     /// Leaves undoing or redoing mode: the inverse registrations become one top-level group on
-    /// the other stack (when there are any). Groups the actions left open are closed first.
+    /// the other stack, even when there are none (as Apple does: undoing an empty group, or one
+    /// whose actions register nothing, leaves a step that redo can perform). Groups the actions
+    /// left open are closed first.
     mutating func finishPerforming() -> FinishOutcome {
         precondition(mode != .idle, "finishPerforming() outside undo or redo")
         let leftOpen = recordingGroups.count - 1
         while recordingGroups.count > 1 {
             let closed = recordingGroups.removeLast()
-            if !closed.isEmpty {
-                recordingGroups[recordingGroups.count - 1].append(nested: closed)
-            }
+            recordingGroups[recordingGroups.count - 1].append(nested: closed)
         }
         let recorded = recordingGroups.removeLast()
         let wasUndoing = mode == .undoing
         mode = .idle
-        var discarded: [UndoGroup] = []
-        if !recorded.isEmpty {
-            if wasUndoing {
-                redoStack.append(recorded)
-                discarded = Self.trim(&redoStack, to: levelsOfUndo)
-            } else {
-                undoStack.append(recorded)
-                discarded = Self.trim(&undoStack, to: levelsOfUndo)
-            }
+        let discarded: [UndoGroup]
+        if wasUndoing {
+            redoStack.append(recorded)
+            discarded = Self.trim(&redoStack, to: levelsOfUndo)
+        } else {
+            undoStack.append(recorded)
+            discarded = Self.trim(&undoStack, to: levelsOfUndo)
         }
         return FinishOutcome(groupsLeftOpen: leftOpen, discarded: discarded)
     }
@@ -335,7 +339,8 @@ struct UndoStateMachine {
     }
 
     /// Removes every action whose target is `object`, from both stacks and from open groups.
-    /// Closed groups that become empty are dropped; open groups stay open.
+    /// Closed groups that become empty are dropped (groups that were empty already stay); open
+    /// groups stay open.
     mutating func removeAllActions(withTarget object: AnyObject) -> [UndoEntry] {
         var removed: [UndoEntry] = []
         removed += Self.removeActions(involving: object, from: &undoStack)
@@ -367,11 +372,14 @@ struct UndoStateMachine {
     private static func removeActions(involving object: AnyObject,
                                       from stack: inout [UndoGroup]) -> [UndoEntry] {
         var removed: [UndoEntry] = []
+        var emptied: [Int] = []
         for index in stack.indices {
-            removed += stack[index].removeActions(involving: object)
+            let taken = stack[index].removeActions(involving: object)
+            if !taken.isEmpty, stack[index].isEmpty { emptied.append(index) }
+            removed += taken
         }
-        if !removed.isEmpty {
-            stack.removeAll { $0.isEmpty }
+        for index in emptied.reversed() {
+            removed.append(.group(stack.remove(at: index)))
         }
         return removed
     }
