@@ -36,7 +36,7 @@ public struct KeyValueChangeEvent {
     public var suppliesValues: Bool
     /// The value before the change, when ``suppliesValues``; `nil` stands for `nil` then.
     public var oldValue: Any?
-    /// The value after the change, when ``suppliesValues``.
+    /// The value after the change, when ``suppliesValues`` (in both phases).
     public var newValue: Any?
 
     /// Creates an event.

@@ -80,16 +80,16 @@ final class KeyObservers: Sendable {
         }
         defer { NotificationDepth.leave(depth) }
         let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
+        let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
         var event = KeyValueChangeEvent(.willChange, key: key)
         event.suppliesValues = true
         event.oldValue = oldValue
+        event.newValue = newValue
         object.keyValueWillChange(event)
         let sink = owner?.sink
         sink?.observedObject(object, willChange: event)
         let (nodes, isSimple) = state.withTrackedLock(self) { ($0.nodes, $0.isSimple) }
-        let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
         event.phase = .didChange
-        event.newValue = newValue
         if isSimple {
             store()
             sink?.observedObject(object, didChange: event)
