@@ -94,7 +94,7 @@ extension PredicateParseError: CustomStringConvertible {
         case let .invalidModifier(_, modifier):
             return "invalid operator modifier [\(modifier)]: expected c, d or n"
         case let .invalidCast(_, type):
-            return "cannot CAST to \(type): expected \"NSDate\", \"NSNumber\" or \"NSString\""
+            return "cannot CAST to \(type): expected \"NSDate\", \"NSNumber\", \"NSDecimalNumber\" or \"NSString\""
         case let .uncastableValue(_, type, reason):
             return "cannot CAST to \(type): \(reason)"
         case let .invalidRegularExpression(_, pattern, reason):

@@ -238,7 +238,7 @@ struct PredicateParser {
         }
         let rightToken = current
         let right = try parseExpression()
-        if comparisonOperator == .matches, case .constant(let pattern as String) = right.value {
+        if comparisonOperator == .matches, case .constant(.string(let pattern)) = right.value {
             do {
                 _ = try StringMatcher(.matches, pattern: pattern, options: options)
             } catch {
