@@ -120,7 +120,7 @@ extension PredicateParser {
     /// Whether the current token is a number literal (a minus sign before it folds into it).
     private var isNumberLiteral: Bool {
         switch current.kind {
-        case .integer, .float: return true
+        case .integer, .unsignedInteger, .float: return true
         default: return false
         }
     }
@@ -135,6 +135,10 @@ extension PredicateParser {
             if literal, case .constant(let value) = result.value {
                 if case .integer(let int) = value, int != Int64.min {
                     result = ParsedExpression(value: .constant(.integer(-int)), height: 1)
+                    continue
+                }
+                if case .unsignedInteger(let magnitude) = value, magnitude == UInt64(Int64.max) + 1 {
+                    result = ParsedExpression(value: .constant(.integer(.min)), height: 1)   // -9223372036854775808
                     continue
                 }
                 if case .double(let double) = value {

@@ -16,6 +16,7 @@ extension PredicateParser {
         case .symbol("{"):
             return .expression(try parseAggregate())
         case .integer(let value): return constant(.integer(Int64(value)))
+        case .unsignedInteger(let value): return constant(.unsignedInteger(value))
         case .float(let value): return constant(.double(value))
         case .string(let value): return constant(.string(value))
         case .keyword(.true), .keyword(.yes): return constant(.bool(true))
