@@ -79,6 +79,7 @@ enum ValueEquality {
     /// enumeration properties as their raw values. False when neither side has a raw value.
     private static func rawEqual(_ lhs: Any, _ rhs: Any, options: ComparisonOptions,
                                  depth: Int) throws(PredicateEvaluationError) -> Bool {
+        if isObject(lhs) && isObject(rhs) { return false }   // two distinct objects: no raw values to try
         let (a, b) = (rawValue(of: lhs), rawValue(of: rhs))
         if a == nil && b == nil { return false }
         return try equal(a ?? lhs, b ?? rhs, options: options, depth: depth)

@@ -44,7 +44,7 @@ public struct KeyValueBlockPredicate: Sendable, Hashable {
 
     /// `BLOCKPREDICATE(0x…)`, with the address that identifies the closure, as Apple writes it.
     public var predicateFormat: String {
-        "BLOCKPREDICATE(0x" + String(UInt(bitPattern: ObjectIdentifier(identity).hashValue), radix: 16) + ")"
+        "BLOCKPREDICATE(0x" + String(UInt(bitPattern: ObjectIdentifier(identity)), radix: 16) + ")"
     }
 
     public static func == (lhs: KeyValueBlockPredicate, rhs: KeyValueBlockPredicate) -> Bool {

@@ -136,7 +136,7 @@ public struct KeyValueObjectReference: Hashable, @unchecked Sendable, CustomStri
 
     /// The type and address, such as `Person(0x00006000…)`.
     public var description: String {
-        let address = UInt(bitPattern: ObjectIdentifier(object).hashValue)
+        let address = UInt(bitPattern: ObjectIdentifier(object))
         return "\(type(of: object))(0x\(String(address, radix: 16)))"
     }
 }
