@@ -72,4 +72,12 @@ struct HashingTests {
                     != KeyValueSortDescriptor(key: "a", comparison: .comparator(other)))
         #expect(Set([unnamed, copy, KeyValueSortDescriptor(key: "a")]).count == 2)
     }
+
+    @available(*, deprecated)
+    @Test func bareClosureComparisonsStillBuild() throws {
+        let descriptor = KeyValueSortDescriptor(key: "n", comparison: .comparator { a, b in
+            (a as? Int ?? 0) > (b as? Int ?? 0) ? .orderedAscending : .orderedDescending
+        })
+        #expect(try [["n": 1], ["n": 3]].sorted(using: [descriptor]).map { $0["n"] } == [3, 1])
+    }
 }

@@ -35,6 +35,15 @@ public struct KeyValueSortDescriptor: Sendable, Hashable {
         /// A closure comparing two values (Apple: `init(key:ascending:comparator:)`); it is
         /// given the values at the key path (nil for nil).
         case comparator(Comparator)
+
+        /// A comparison closure without a name (see ``Comparator``).
+        ///
+        /// - Parameter body: Compares two values; it must be safe to call from any thread.
+        /// - Returns: `.comparator(Comparator(body))`.
+        @available(*, deprecated, message: "use .comparator(KeyValueSortDescriptor.Comparator(name:_:))")
+        public static func comparator(_ body: @escaping @Sendable (Any?, Any?) -> ComparisonResult) -> Comparison {
+            .comparator(Comparator(body))
+        }
     }
 
     /// A comparison closure with an optional name that identifies it.
