@@ -16,7 +16,7 @@ struct ErrorMessageTests {
 
     @Test func castOfANonNumberSaysSo() throws {
         let failure = try #require(parseError("CAST('abc', 'NSNumber') == 0"))
-        #expect(failure == .uncastableValue(position: 5, type: "NSNumber", reason: "\"abc\" is not a number"))
+        #expect(failure.kind == .uncastableValue(position: 5, type: "NSNumber", reason: "\"abc\" is not a number"))
         #expect(failure.description == "at position 5: cannot CAST to NSNumber: \"abc\" is not a number")
         #expect(parseError("CAST('12', 'NSNumber') == 12") == nil)
         #expect(try KeyValuePredicate(format: "CAST(nil, 'NSNumber') == nil").evaluate(with: nil))
@@ -38,7 +38,7 @@ struct ErrorMessageTests {
         let failure = try #require(parseError(bangs))
         // The comparison is two levels high (a key path under it); the NOT that makes the tree
         // limit + 1 levels high is number limit - 1 from the right.
-        #expect(failure == .nestingTooDeep(position: 100_000 - (limit - 1), limit: limit))
+        #expect(failure.kind == .nestingTooDeep(position: 100_000 - (limit - 1), limit: limit))
         let minus = "a == " + String(repeating: "-", count: 1_000) + "b"
         let minusFailure = try #require(parseError(minus))
         #expect(minusFailure.position == 5 + 1_000 - limit)
@@ -50,7 +50,7 @@ struct ErrorMessageTests {
 
     @Test func invalidRegularExpressionsNameThePatternAndPosition() throws {
         let failure = try #require(parseError("name MATCHES '('"))
-        #expect(failure == .invalidRegularExpression(position: 13, pattern: "(", reason: "a '(' group is not closed"))
+        #expect(failure.kind == .invalidRegularExpression(position: 13, pattern: "(", reason: "a '(' group is not closed"))
         #expect(failure.description == "at position 13: invalid regular expression '(': a '(' group is not closed")
         #expect(!failure.description.contains("NSCocoaErrorDomain"))
         #expect(parseError("name MATCHES %@", "a)")?.position == 13)

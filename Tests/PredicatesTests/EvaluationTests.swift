@@ -165,7 +165,7 @@ struct EvaluationTests {
         #expect(try value("CAST(n, 'NSString')", ["n": 5]) as? String == "5")
         #expect(throws: PredicateEvaluationError.self) { try value("tags[5]", ["tags": ["a"]]) }
         #expect(throws: PredicateEvaluationError.self) { try value("sqrt('x')") }
-        #expect(throws: PredicateEvaluationError.self) { try KeyValueExpression.function("nope:", [1]).expressionValue(with: nil) }
+        #expect(throws: PredicateEvaluationError.self) { try KeyValueExpression.function(.sqrt, [1, 2]).expressionValue(with: nil) }
         #expect(try holds("age + 4 == 40 AND age * 2 > 70", ada))
     }
 

@@ -23,12 +23,14 @@ struct FuzzTests {
         "ANY children.age BETWEEN {1, 5}", "NOT (a == nil OR b != 'x\\n')", "SUBQUERY(xs, $x, $x.v > 0).@count == 2",
         "sum({1, 2.5e3, 0x1F}) >= -a ** 2 * (b - c) / d", "name LIKE[cd] '*a?' && tags[LAST] MATCHES '^[a-z]+$'",
         "TERNARY(a > 1, %@, %K) == CAST(0, 'NSDate')", "#size == $limit || TRUEPREDICATE", "ALL a.@sum.b < %d",
+        "{1, 2} UNION tags MINUS $x CONTAINS -YES", "d[4] == CAST('1.5', 'NSDecimalNumber') OR raise(-0.0, -1) < 0",
     ]
     static let fragments = [
         "(", ")", "{", "}", "[", "]", ",", ".", "'", "\"", "\\", "%@", "%K", "%d", "%", "$", "#", "@", "==", "=",
         "<", ">", "!", "&&", "||", "**", "-", "+", "AND", "OR", "NOT", "ANY", "ALL", "NONE", "IN", "LIKE", "[cd]",
         "SUBQUERY(", "CAST(", "nil", "1e", "0x", "0b2", "é", "😀", "\u{0}", "\n", " ", "a", "1", "1.5", "FIRST",
-        "TRUEPREDICATE", "sum(", "TERNARY(", "SELF", "\u{301}",
+        "TRUEPREDICATE", "sum(", "TERNARY(", "SELF", "\u{301}", "UNION", "MINUS", "INTERSECT", "YES", "-0.0",
+        "1e400", "18446744073709551615",
     ]
 
     @Test func randomAndMutatedStringsGiveTypedResults() throws {
@@ -45,6 +47,7 @@ struct FuzzTests {
                 if round % 16 == 0 {
                     let again = try KeyValuePredicate(format: predicate.predicateFormat)
                     #expect(again == predicate, "\(text) -> \(predicate.predicateFormat)")
+                    #expect(again.hashValue == predicate.hashValue, "equal predicates hash alike: \(text)")
                 }
             } catch {
                 rejected += 1

@@ -105,8 +105,8 @@ struct KeyPathReadingTests {
 
     @Test func concurrentEvaluationOfOneCompiledPredicate() throws {
         // The first evaluations race to compile; all must agree, without a lock per evaluation.
-        // The predicate holds only strings and numbers, which are safe to share across threads.
-        nonisolated(unsafe) let predicate = try KeyValuePredicate(format: "score > 5 AND label BEGINSWITH 'S'")
+        // A predicate is Sendable: the closure captures it without any unsafe annotation.
+        let predicate = try KeyValuePredicate(format: "score > 5 AND label BEGINSWITH 'S'")
         let counts = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             let objects = (0..<200).map { _ in TestReading() }

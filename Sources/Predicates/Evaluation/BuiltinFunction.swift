@@ -25,17 +25,20 @@ struct BuiltinFunction: Sendable {
         return table
     }()
 
-    static var allNames: [String] { all.map(\.selector) }
-
     static func withSelector(_ selector: String) -> BuiltinFunction? { bySelector[selector] }
+
+    /// The body of `function` (every case of ``KeyValueExpression/Function`` has one; a test
+    /// checks it).
+    static func implementation(of function: KeyValueExpression.Function) -> BuiltinFunction? {
+        bySelector[function.selector]
+    }
 
     /// The functions written `name(...)` in a format string (several when arities differ).
     static func named(_ name: String) -> [BuiltinFunction] { byName[name.lowercased()] ?? [] }
 
     /// Whether a function's name is printed infix (`a + b`) rather than `name(a, b)`.
-    static let infixSymbols: [String: String] = [
-        "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/",
-        "raise:toPower:": "**",
+    static let infixSymbols: [KeyValueExpression.Function: String] = [
+        .add: "+", .subtract: "-", .multiply: "*", .divide: "/", .raise: "**",
     ]
 
     // MARK: Argument helpers

@@ -13,7 +13,7 @@ enum ComparisonCompiler {
         let op = comparison.comparisonOperator
         let options = comparison.options
         let modifier = comparison.modifier
-        if let constant = ExpressionCompiler.constantValue(of: comparison.rightExpression) {
+        if let constant = ExpressionCompiler.comparisonConstant(of: comparison.rightExpression) {
             let test = try specialized(op, options: options, constant: constant)
             return apply(modifier, left: left) { value, _, _ in try test(value) }
         }
@@ -29,7 +29,7 @@ enum ComparisonCompiler {
                                        left: @escaping ReadingClosure) throws -> TestClosure {
         let op = comparison.comparisonOperator
         let options = comparison.options
-        if let constant = ExpressionCompiler.constantValue(of: comparison.rightExpression) {
+        if let constant = ExpressionCompiler.comparisonConstant(of: comparison.rightExpression) {
             let test = try ReadingComparison.specialized(op, options: options, constant: constant)
             if case .keyPath(let keyPath) = comparison.leftExpression {
                 // The common case (`age > 30`): read the key path straight into the test.

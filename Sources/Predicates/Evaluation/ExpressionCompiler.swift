@@ -8,7 +8,7 @@ enum ExpressionCompiler {
     static func constantValue(of expression: KeyValueExpression) -> Any?? {
         switch expression {
         case .constant(let value):
-            return .some(ValueEquality.normalize(value))
+            return .some(value.anyValue)
         case .aggregate(let elements):
             var values: [Any?] = []
             values.reserveCapacity(elements.count)
@@ -22,6 +22,14 @@ enum ExpressionCompiler {
         }
     }
 
+    /// As ``constantValue(of:)``, for the right side of a comparison: values with a raw value
+    /// (enumerations) become their raw values, as key-value coding reads enumeration
+    /// properties.
+    static func comparisonConstant(of expression: KeyValueExpression) -> Any?? {
+        guard let constant = expression.constantAggregate else { return nil }
+        return .some(constant.evaluationValue)
+    }
+
     static func compile(_ expression: KeyValueExpression) throws -> ValueClosure {
         if let constant = constantValue(of: expression) {
             return { _, _ in constant }
@@ -30,7 +38,7 @@ enum ExpressionCompiler {
         case .evaluatedObject:
             return { object, _ in object }
         case .constant(let value):
-            let normalized = ValueEquality.normalize(value)
+            let normalized = value.anyValue
             return { _, _ in normalized }
         case .keyPath(let path):
             return keyPathReader(path, base: nil)
@@ -44,8 +52,11 @@ enum ExpressionCompiler {
         case .aggregate(let elements):
             let readers = try elements.map(compile)
             return { object, scope in try readers.map { try $0(object, scope) } }
-        case let .function(name, arguments):
-            return try function(name, arguments)
+        case let .function(function, arguments):
+            return try self.function(function, arguments)
+        case let .setOperation(left, operation, right):
+            let (a, b) = (try compile(left), try compile(right))
+            return { object, scope in try SetOperations.apply(operation, try a(object, scope), try b(object, scope)) }
         case let .subquery(collection, variable, predicate):
             return try subquery(collection, variable, predicate)
         case let .conditional(predicate, whenTrue, whenFalse):
@@ -67,8 +78,9 @@ enum ExpressionCompiler {
         return { object, scope in try reader.value(of: try base(object, scope)) }
     }
 
-    private static func function(_ name: String, _ arguments: [KeyValueExpression]) throws -> ValueClosure {
-        guard let function = BuiltinFunction.withSelector(name) else { throw PredicateEvaluationError.unknownFunction(name) }
+    private static func function(_ typed: KeyValueExpression.Function, _ arguments: [KeyValueExpression]) throws -> ValueClosure {
+        let name = typed.selector
+        guard let function = BuiltinFunction.implementation(of: typed) else { throw PredicateEvaluationError.unknownFunction(name) }
         guard function.arity == arguments.count else {
             throw PredicateEvaluationError.invalidFunctionArgument(
                 function: name, reason: "takes \(function.arity) arguments, not \(arguments.count)")
@@ -123,15 +135,19 @@ enum ExpressionCompiler {
         }
     }
 
-    /// `collection[index]`: an array position, `FIRST`, `LAST`, `SIZE`, or a dictionary key.
+    /// `collection[index]`: a dictionary's value for the key `index` (whatever the key's type,
+    /// as `objectForKey:`), or an array position, `FIRST`, `LAST`, `SIZE`.
     static func element(of collection: Any?, at index: Any?) throws -> Any? {
         guard let collection else { return nil }
-        if let dictionary = collection as? [String: Any], let key = index as? String {
-            return ValueEquality.normalize(dictionary[key])
-        }
-        if type(of: collection) is AnyClass, let dictionary = collection as? NSDictionary,
-           let key = index as? String {
-            return ValueEquality.normalize(dictionary[key])
+        if let dictionary = collection as? any PredicateDictionaryValue {
+            if let symbol = index as? KeyValueExpression.IndexSymbol {
+                guard symbol == .size else {
+                    throw PredicateEvaluationError.invalidFunctionArgument(
+                        function: "objectFrom:withIndex:", reason: "a dictionary has no \(symbol.rawValue) element")
+                }
+                return dictionary.predicateEntries.count
+            }
+            return dictionary.predicateValue(forKey: index) ?? nil
         }
         let elements = try ValueCollections.requireElements(of: collection, for: "an index subscript")
         if let symbol = index as? KeyValueExpression.IndexSymbol {

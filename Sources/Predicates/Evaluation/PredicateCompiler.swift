@@ -1,4 +1,5 @@
 // Compiles predicate trees into test closures.
+import Foundation
 
 enum PredicateCompiler {
     static func compile(_ predicate: KeyValuePredicate) throws -> TestClosure {
@@ -14,6 +15,10 @@ enum PredicateCompiler {
         case .not(let inner):
             let test = try compile(inner)
             return { object, scope in try !test(object, scope) }
+        case .block(let block):
+            return { object, scope in
+                block.evaluate(with: object, bindings: scope.map { $0.values.mapValues { $0 ?? NSNull() } })
+            }
         }
     }
 

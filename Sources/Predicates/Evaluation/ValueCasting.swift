@@ -14,14 +14,14 @@ enum ValueCasting {
             text = "a value of type " + ValueCollections.typeDescription(value)
         }
         switch type {
-        case "NSNumber": return "\(text) is not a number"
+        case "NSNumber", "NSDecimalNumber": return "\(text) is not a number"
         case "NSDate": return "\(text) is not a number of seconds or a date"
         default: return "\(text) cannot be converted to \(type)"
         }
     }
 
     static func isKnownType(_ name: String) -> Bool {
-        name == "NSDate" || name == "NSNumber" || name == "NSString"
+        name == "NSDate" || name == "NSNumber" || name == "NSString" || name == "NSDecimalNumber"
     }
 
     /// Converts `value` as Apple's `CAST` does; nil when it cannot.
@@ -47,6 +47,20 @@ enum ValueCasting {
                 let trimmed = string.trimmingCharacters(in: .whitespaces)
                 if let int = Int(trimmed) { return int }
                 return Double(trimmed)
+            }
+            return nil
+        case "NSDecimalNumber":
+            if let value, let number = KeyValueNumber(value) {
+                switch number {
+                case .decimal(let v): return v
+                case .integer(let v): return Decimal(v)
+                case .unsigned(let v): return Decimal(v)
+                case .boolean(let v): return Decimal(v ? 1 : 0)
+                case .floating(let v): return v.isFinite ? Decimal(v) : nil
+                }
+            }
+            if let string = value as? String {
+                return Decimal(string: string.trimmingCharacters(in: .whitespaces), locale: Locale(identifier: "en_US_POSIX"))
             }
             return nil
         case "NSString":

@@ -24,7 +24,16 @@ extension ArraySlice: PredicateCollectionValue {
 extension Set: PredicateCollectionValue {
     /// Objects that key-value coding put in a set by identity come back unwrapped.
     var predicateElements: [Any?] {
-        map { element in
+        if Element.self == AnyHashable.self {
+            // Sets built by set expressions and constants: unwrap the `AnyHashable` boxes (and
+            // the constants standing for values that are not `Hashable`).
+            return map { element in
+                let base = (element as AnyHashable).base
+                if let constant = base as? KeyValueConstant { return constant.anyValue }
+                return ValueEquality.normalize(base)
+            }
+        }
+        return map { element in
             if let identity = (element as Any) as? ObjectIdentity { return identity.object }
             return ValueEquality.normalize(ValueEquality.box(element))
         }

@@ -43,12 +43,6 @@ enum ValueEquality {
 
     /// Equality used when comparing predicate trees: option-free value equality. Constants
     /// nested deeper than ``maximumNesting`` compare as unequal.
-    static func treeEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
-        if let a = lhs as? KeyValueExpression.IndexSymbol, let b = rhs as? KeyValueExpression.IndexSymbol {
-            return a == b
-        }
-        return (try? equal(normalize(lhs), normalize(rhs), options: [])) ?? false
-    }
 
     /// Whether two normalized values are equal: nil equals only nil, numbers compare
     /// numerically (`Bool` as 0 and 1), strings with `options`, collections element by
@@ -60,12 +54,12 @@ enum ValueEquality {
                       depth: Int = 0) throws(PredicateEvaluationError) -> Bool {
         guard let lhs, let rhs else { return lhs == nil && rhs == nil }
         if let a = lhs as? String {
-            guard let b = rhs as? String else { return false }
+            guard let b = rhs as? String else { return try rawEqual(lhs, rhs, options: options, depth: depth) }
             return StringFolding.equal(a, b, options: options)
         }
         if let a = lhs as? Int, let b = rhs as? Int { return a == b }
         if let a = KeyValueNumber(lhs) {
-            guard let b = KeyValueNumber(rhs) else { return false }
+            guard let b = KeyValueNumber(rhs) else { return try rawEqual(lhs, rhs, options: options, depth: depth) }
             return NumberOrdering.compare(a, b) == .orderedSame
         }
         if let a = lhs as? Date {
@@ -76,9 +70,28 @@ enum ValueEquality {
             return try collectionsEqual(lhs, rhs, options: options, depth: depth + 1)
         }
         if isObject(lhs), isObject(rhs), (lhs as AnyObject) === (rhs as AnyObject) { return true }
-        if let a = lhs as? AnyHashable, let b = rhs as? AnyHashable { return a == b }
-        return false
+        if let a = lhs as? AnyHashable, let b = rhs as? AnyHashable, a == b { return true }
+        return try rawEqual(lhs, rhs, options: options, depth: depth)
     }
+
+    /// Equality through raw values: an enumeration case equals its raw value, and two cases
+    /// (even of different types) with equal raw values are equal, as key-value coding reads
+    /// enumeration properties as their raw values. False when neither side has a raw value.
+    private static func rawEqual(_ lhs: Any, _ rhs: Any, options: ComparisonOptions,
+                                 depth: Int) throws(PredicateEvaluationError) -> Bool {
+        if isObject(lhs) && isObject(rhs) { return false }   // two distinct objects: no raw values to try
+        let (a, b) = (rawValue(of: lhs), rawValue(of: rhs))
+        if a == nil && b == nil { return false }
+        return try equal(a ?? lhs, b ?? rhs, options: options, depth: depth)
+    }
+
+    /// The raw value of a `RawRepresentable` value (an enumeration with raw values), or nil.
+    static func rawValue(of value: Any) -> Any? {
+        guard let raw = value as? any RawRepresentable else { return nil }
+        return openRawValue(raw)
+    }
+
+    private static func openRawValue<R: RawRepresentable>(_ value: R) -> Any { value.rawValue }
 
     private static func collectionsEqual(_ lhs: Any, _ rhs: Any, options: ComparisonOptions,
                                          depth: Int) throws(PredicateEvaluationError) -> Bool {
@@ -122,6 +135,10 @@ enum ValueEquality {
             return NumberOrdering.ordered(a, b)
         }
         if let a = lhs as? any Comparable, let result = compareOpened(a, rhs) { return result }
+        let (rawLeft, rawRight) = (rawValue(of: lhs), rawValue(of: rhs))
+        if rawLeft != nil || rawRight != nil {
+            return try order(rawLeft ?? lhs, rawRight ?? rhs, options: options, operation: operation)
+        }
         throw .incomparableValues(operation: operation, left: ValueCollections.typeDescription(lhs),
                                   right: ValueCollections.typeDescription(rhs))
     }

@@ -3,9 +3,10 @@ import Foundation
 import KeyValueCoding
 
 extension PredicateFormatter {
-    /// Binding strength, weakest first: `+ -`, `* /`, unary minus, `**`, primaries.
+    /// Binding strength, weakest first: `UNION INTERSECT MINUS`, `+ -`, `* /`, unary minus,
+    /// `**`, primaries.
     enum Precedence {
-        static let additive = 1, multiplicative = 2, unary = 3, power = 4, primary = 5
+        static let set = 1, additive = 2, multiplicative = 3, unary = 4, power = 5, primary = 6
     }
 
     /// Writes `expression`, in parentheses when it binds more weakly than `precedence`.
@@ -18,20 +19,23 @@ extension PredicateFormatter {
 
     private static func strength(of expression: KeyValueExpression) -> Int {
         switch expression {
-        case .function(let name, let arguments):
-            switch (name, arguments.count) {
-            case ("add:to:", 2), ("from:subtract:", 2): return Precedence.additive
-            case ("multiply:by:", 2), ("divide:by:", 2): return Precedence.multiplicative
-            case ("negate:", 1): return Precedence.unary
-            case ("raise:toPower:", 2): return Precedence.power
+        case .function(let function, let arguments):
+            switch (function, arguments.count) {
+            case (.add, 2), (.subtract, 2): return Precedence.additive
+            case (.multiply, 2), (.divide, 2): return Precedence.multiplicative
+            case (.negate, 1): return Precedence.unary
+            case (.raise, 2): return Precedence.power
             default: return Precedence.primary
             }
+        case .setOperation:
+            return Precedence.set
         case .constant(let value):
-            if let number = value.flatMap({ KeyValueNumber($0) }), !(value is Bool),
-               number.doubleValue < 0 || number.doubleValue.sign == .minus {
-                return Precedence.unary
+            // A negative number literal starts with a minus sign.
+            switch value {
+            case .integer(let v) where v < 0: return Precedence.unary
+            case .double(let v) where v.sign == .minus && !v.isNaN && v.isFinite: return Precedence.unary
+            default: return Precedence.primary
             }
-            return Precedence.primary
         default:
             return Precedence.primary
         }
@@ -53,8 +57,13 @@ extension PredicateFormatter {
             output += "$" + name
         case .aggregate(let elements):
             writeList(elements, open: "{", close: "}", into: &output)
-        case let .function(name, arguments):
-            writeFunction(name, arguments, into: &output)
+        case let .function(function, arguments):
+            writeFunction(function, arguments, into: &output)
+        case let .setOperation(left, operation, right):
+            // Left-associative: the left side may be another set operation.
+            write(left, precedence: Precedence.set, into: &output)
+            output += " " + operation.rawValue + " "
+            write(right, precedence: Precedence.set + 1, into: &output)
         case let .subquery(collection, variable, predicate):
             output += "SUBQUERY("
             write(collection, precedence: 0, into: &output)
@@ -89,30 +98,50 @@ extension PredicateFormatter {
         output += close
     }
 
-    private static func writeFunction(_ name: String, _ arguments: [KeyValueExpression],
+    private static func writeFunction(_ function: KeyValueExpression.Function, _ arguments: [KeyValueExpression],
                                       into output: inout String) {
-        if let symbol = BuiltinFunction.infixSymbols[name], arguments.count == 2 {
-            let own = strength(of: .function(name, arguments))
+        if let symbol = BuiltinFunction.infixSymbols[function], arguments.count == 2 {
+            let own = strength(of: .function(function, arguments))
             // Left-associative operators accept an equal-strength left side; `**` is
             // right-associative: its left side must be a primary, its right side may be unary.
-            let leftNeed = name == "raise:toPower:" ? Precedence.primary : own
-            let rightNeed = name == "raise:toPower:" ? Precedence.unary : own + 1
+            let leftNeed = function == .raise ? Precedence.primary : own
+            let rightNeed = function == .raise ? Precedence.unary : own + 1
             write(arguments[0], precedence: leftNeed, into: &output)
             output += " " + symbol + " "
             write(arguments[1], precedence: rightNeed, into: &output)
             return
         }
-        if name == "negate:", arguments.count == 1 {
+        if function == .negate, arguments.count == 1 {
             output += "-"
-            write(arguments[0], precedence: Precedence.power, into: &output)
+            writeNegated(arguments[0], into: &output)
             return
         }
-        if name == "castObject:toType:", arguments.count == 2 {
+        if function == .cast, arguments.count == 2 {
             writeList(arguments, open: "CAST(", close: ")", into: &output)
             return
         }
-        let formatName = String(name.prefix { $0 != ":" })
-        writeList(arguments, open: formatName + "(", close: ")", into: &output)
+        writeList(arguments, open: function.formatName + "(", close: ")", into: &output)
+    }
+
+    /// The operand of `negate:`. The parser folds a minus sign into a number literal that
+    /// follows it, so a number constant goes in parentheses (`-(5)`, which the parser does not
+    /// fold) and a Boolean is written `YES`/`NO` rather than `1`/`0`.
+    private static func writeNegated(_ operand: KeyValueExpression, into output: inout String) {
+        if case .constant(let value) = operand {
+            switch value {
+            case .bool(let v):
+                output += v ? "YES" : "NO"
+                return
+            case .integer, .unsignedInteger, .double:
+                output += "("
+                write(operand, precedence: 0, into: &output)
+                output += ")"
+                return
+            default:
+                break
+            }
+        }
+        write(operand, precedence: Precedence.power, into: &output)
     }
 
     /// Writes each key of a path, with `#` before reserved words.

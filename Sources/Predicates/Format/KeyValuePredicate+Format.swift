@@ -49,6 +49,8 @@ enum PredicateFormatter {
         case .not(let inner):
             output += "NOT "
             writeOperand(inner, into: &output)
+        case .block(let block):
+            output += block.predicateFormat
         }
     }
 

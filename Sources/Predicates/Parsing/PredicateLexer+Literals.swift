@@ -31,6 +31,7 @@ extension PredicateLexer {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if !isFloat, let value = Int(text) { return .integer(value) }
+        if !isFloat, let value = UInt64(text) { return .unsignedInteger(value) }
         guard let value = Double(text) else { throw invalidNumber(from: start, through: index) }
         return .float(value)
     }

@@ -1,10 +1,38 @@
 // The expression level: arithmetic, unary minus, key paths, indexes and primaries.
 
 extension PredicateParser {
-    /// Binary arithmetic operators: function name and binding strength.
-    private static let binaryOperators: [String: (name: String, level: Int)] = [
-        "+": ("add:to:", 1), "-": ("from:subtract:", 1), "*": ("multiply:by:", 2), "/": ("divide:by:", 2),
+    /// A binary operator between operands: arithmetic (a function) or a set operation.
+    enum BinaryOperator {
+        case function(KeyValueExpression.Function)
+        case set(KeyValueExpression.SetOperation)
+
+        /// Binding strength: set operations weakest, then `+ -`, then `* /`.
+        var level: Int {
+            switch self {
+            case .set: return 0
+            case .function(.add), .function(.subtract): return 1
+            case .function: return 2
+            }
+        }
+    }
+
+    /// Binary arithmetic operators by symbol.
+    private static let arithmeticOperators: [String: KeyValueExpression.Function] = [
+        "+": .add, "-": .subtract, "*": .multiply, "/": .divide,
     ]
+
+    /// The binary operator at the cursor, if any. `UNION`, `INTERSECT` and `MINUS` are
+    /// recognized (in any case) only here, between two operands, so they stay usable as keys.
+    private var binaryOperator: BinaryOperator? {
+        switch current.kind {
+        case .symbol(let text):
+            return Self.arithmeticOperators[text].map { .function($0) }
+        case .identifier(let name, escaped: false):
+            return KeyValueExpression.SetOperation(rawValue: name.uppercased()).map { .set($0) }
+        default:
+            return nil
+        }
+    }
 
     mutating func parseExpression() throws(PredicateParseError) -> ParsedExpression {
         try requireExpression(try parseOperand())
@@ -17,38 +45,38 @@ extension PredicateParser {
         }
     }
 
-    /// An expression, or a parenthesized predicate. `+ -` and `* /` are left-associative and
-    /// read with an operator stack (no recursion per operator).
+    /// An expression, or a parenthesized predicate. Set operations, `+ -` and `* /` are
+    /// left-associative and read with an operator stack (no recursion per operator).
     mutating func parseOperand() throws(PredicateParseError) -> Operand {
         let first = try parseFactor()
-        guard case .symbol(let text) = current.kind, Self.binaryOperators[text] != nil else { return first }
+        guard binaryOperator != nil else { return first }
         var operands = [try requireExpression(first)]
-        var operators: [(name: String, level: Int)] = []
-        while case .symbol(let text) = current.kind, let op = Self.binaryOperators[text] {
+        var operators: [BinaryOperator] = []
+        while let op = binaryOperator {
             advance()
             while let top = operators.last, top.level >= op.level {
                 operators.removeLast()
-                try reduce(top.name, &operands)
+                try reduce(top, &operands)
             }
             operators.append(op)
             operands.append(try requireExpression(try parseFactor()))
         }
         while let top = operators.popLast() {
-            try reduce(top.name, &operands)
+            try reduce(top, &operands)
         }
         return .expression(operands[0])
     }
 
-    private func reduce(_ name: String, _ operands: inout [ParsedExpression]) throws(PredicateParseError) {
+    private func reduce(_ op: BinaryOperator, _ operands: inout [ParsedExpression]) throws(PredicateParseError) {
         let right = operands.removeLast()
         let left = operands.removeLast()
-        operands.append(try function(name, left, right))
-    }
-
-    private func function(_ name: String, _ left: ParsedExpression,
-                          _ right: ParsedExpression) throws(PredicateParseError) -> ParsedExpression {
         let height = try checked(max(left.height, right.height) + 1)
-        return ParsedExpression(value: .function(name, [left.value, right.value]), height: height)
+        let value: KeyValueExpression
+        switch op {
+        case .function(let function): value = .function(function, [left.value, right.value])
+        case .set(let operation): value = .setOperation(left.value, operation, right.value)
+        }
+        operands.append(ParsedExpression(value: value, height: height))
     }
 
     /// Unary minus and `**` chains. `**` is right-associative and binds tighter than unary
@@ -56,24 +84,26 @@ extension PredicateParser {
     private mutating func parseFactor() throws(PredicateParseError) -> Operand {
         var minusStart = cursor
         let minus = countMinus()
+        var literal = isNumberLiteral
         let base = try parsePostfix()
         guard minus > 0 || isSymbol("**") else { return base }
         // Each operand with its minus signs (and where they start) and the `**` token after it.
-        var items = [(minus: minus, minusStart: minusStart, value: try requireExpression(base), power: 0)]
+        var items = [(minus: minus, minusStart: minusStart, value: try requireExpression(base), power: 0, literal: literal)]
         while isSymbol("**") {
             items[items.count - 1].power = cursor
             advance()
             minusStart = cursor
             let count = countMinus()
-            items.append((count, minusStart, try requireExpression(try parsePostfix()), 0))
+            literal = isNumberLiteral
+            items.append((count, minusStart, try requireExpression(try parsePostfix()), 0, literal))
         }
         let last = items[items.count - 1]
-        var result = try negated(last.value, times: last.minus, firstToken: last.minusStart)
+        var result = try negated(last.value, times: last.minus, firstToken: last.minusStart, literal: last.literal)
         for index in stride(from: items.count - 2, through: 0, by: -1) {
             let item = items[index]
             let height = try checked(max(item.value.height, result.height) + 1, at: item.power)
-            result = ParsedExpression(value: .function("raise:toPower:", [item.value.value, result.value]), height: height)
-            result = try negated(result, times: item.minus, firstToken: item.minusStart)
+            result = ParsedExpression(value: .function(.raise, [item.value.value, result.value]), height: height)
+            result = try negated(result, times: item.minus, firstToken: item.minusStart, literal: false)
         }
         return .expression(result)
     }
@@ -87,22 +117,37 @@ extension PredicateParser {
         return count
     }
 
-    private func negated(_ expression: ParsedExpression, times: Int,
-                         firstToken: Int) throws(PredicateParseError) -> ParsedExpression {
+    /// Whether the current token is a number literal (a minus sign before it folds into it).
+    private var isNumberLiteral: Bool {
+        switch current.kind {
+        case .integer, .unsignedInteger, .float: return true
+        default: return false
+        }
+    }
+
+    /// `times` minus signs before `expression`. They fold into the constant when the operand
+    /// is a number literal written as such (`-5`), not a parenthesized one (`-(5)`, which stays
+    /// `negate:` so that the formatter can write `negate:` of a number constant).
+    private func negated(_ expression: ParsedExpression, times: Int, firstToken: Int,
+                         literal: Bool) throws(PredicateParseError) -> ParsedExpression {
         var result = expression
         for step in 0..<times {
-            if case .constant(let value) = result.value {
-                if let int = value as? Int, int != Int.min {
-                    result = ParsedExpression(value: .constant(-int), height: 1)
+            if literal, case .constant(let value) = result.value {
+                if case .integer(let int) = value, int != Int64.min {
+                    result = ParsedExpression(value: .constant(.integer(-int)), height: 1)
                     continue
                 }
-                if let double = value as? Double {
-                    result = ParsedExpression(value: .constant(-double), height: 1)
+                if case .unsignedInteger(let magnitude) = value, magnitude == UInt64(Int64.max) + 1 {
+                    result = ParsedExpression(value: .constant(.integer(.min)), height: 1)   // -9223372036854775808
+                    continue
+                }
+                if case .double(let double) = value {
+                    result = ParsedExpression(value: .constant(.double(-double)), height: 1)
                     continue
                 }
             }
             let height = try checked(result.height + 1, at: firstToken + times - 1 - step)
-            result = ParsedExpression(value: .function("negate:", [result.value]), height: height)
+            result = ParsedExpression(value: .function(.negate, [result.value]), height: height)
         }
         return result
     }

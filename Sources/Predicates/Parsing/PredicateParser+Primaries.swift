@@ -15,12 +15,13 @@ extension PredicateParser {
             return inner
         case .symbol("{"):
             return .expression(try parseAggregate())
-        case .integer(let value): return constant(value)
-        case .float(let value): return constant(value)
-        case .string(let value): return constant(value)
-        case .keyword(.true), .keyword(.yes): return constant(true)
-        case .keyword(.false), .keyword(.no): return constant(false)
-        case .keyword(.nil), .keyword(.null): return constant(nil)
+        case .integer(let value): return constant(.integer(Int64(value)))
+        case .unsignedInteger(let value): return constant(.unsignedInteger(value))
+        case .float(let value): return constant(.double(value))
+        case .string(let value): return constant(.string(value))
+        case .keyword(.true), .keyword(.yes): return constant(.bool(true))
+        case .keyword(.false), .keyword(.no): return constant(.bool(false))
+        case .keyword(.nil), .keyword(.null): return constant(.null)
         case .keyword(.self):
             advance()
             return .expression(ParsedExpression(value: .evaluatedObject, height: 1))
@@ -44,7 +45,7 @@ extension PredicateParser {
         }
     }
 
-    private mutating func constant(_ value: Any?) -> Operand {
+    private mutating func constant(_ value: KeyValueConstant) -> Operand {
         advance()
         return .expression(ParsedExpression(value: .constant(value), height: 1))
     }
@@ -90,12 +91,15 @@ extension PredicateParser {
             throw .unknownFunction(position: position(of: token), name: name)
         }
         let arguments = try parseList(closing: ")")
-        guard let function = candidates.first(where: { $0.arity == arguments.count }) else {
+        guard let builtin = candidates.first(where: { $0.arity == arguments.count }) else {
             throw .wrongArgumentCount(position: position(of: token), function: name,
                                       expected: first.arity, actual: arguments.count)
         }
+        guard let function = KeyValueExpression.Function(selector: builtin.selector) else {
+            throw .unknownFunction(position: position(of: token), name: name)
+        }
         let height = try checked((arguments.map(\.height).max() ?? 0) + 1)
-        return ParsedExpression(value: .function(function.selector, arguments.map(\.value)), height: height)
+        return ParsedExpression(value: .function(function, arguments.map(\.value)), height: height)
     }
 
     private mutating func parseTernary() throws(PredicateParseError) -> ParsedExpression {
@@ -141,22 +145,21 @@ extension PredicateParser {
         let typeToken = current
         let type = try parseExpression()
         try expectSymbol(")", expected: "')' to close CAST")
-        guard case .constant(let typeValue) = type.value, let typeName = typeValue as? String,
-              ValueCasting.isKnownType(typeName) else {
+        guard case .constant(.string(let typeName)) = type.value, ValueCasting.isKnownType(typeName) else {
             throw .invalidCast(position: position(of: typeToken), type: typeToken.text)
         }
         if case .constant(let constant) = value.value {
-            guard let converted = ValueCasting.cast(constant, to: typeName) else {
-                guard let constant = ValueEquality.normalize(constant) else {
-                    return ParsedExpression(value: .constant(nil), height: 1)   // CAST(nil, …)
+            guard let converted = ValueCasting.cast(constant.anyValue, to: typeName) else {
+                guard let constant = constant.anyValue else {
+                    return ParsedExpression(value: .constant(.null), height: 1)   // CAST(nil, …)
                 }
                 throw .uncastableValue(position: position(of: valueToken), type: typeName,
                                        reason: ValueCasting.failure(constant, to: typeName))
             }
-            return ParsedExpression(value: .constant(converted), height: 1)
+            return ParsedExpression(value: .constant(KeyValueConstant(converted)), height: 1)
         }
         let height = try checked(value.height + 1)
-        return ParsedExpression(value: .function("castObject:toType:", [value.value, .constant(typeName)]),
+        return ParsedExpression(value: .function(.cast, [value.value, .constant(.string(typeName))]),
                                 height: height)
     }
 
@@ -171,7 +174,7 @@ extension PredicateParser {
         case .success(.constant(let value)):
             argumentIndex += 1
             advance()
-            return ParsedExpression(value: .constant(value), height: 1)
+            return ParsedExpression(value: .constant(KeyValueConstant(value)), height: 1)
         case .success(.keyPath(let path)):
             argumentIndex += 1
             advance()

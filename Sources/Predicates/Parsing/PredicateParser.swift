@@ -41,20 +41,28 @@ struct PredicateParser {
     // MARK: Entry points
 
     static func predicate(format: String, arguments: [Any?]) throws(PredicateParseError) -> KeyValuePredicate {
-        let parser = try PredicateParser(format: format, arguments: arguments)
-        return try parser.run { parser throws(PredicateParseError) in
-            let result = try parser.parsePredicate()
-            try parser.expectEnd(expected: "AND, OR or end of input")
-            return result.value
+        do {
+            let parser = try PredicateParser(format: format, arguments: arguments)
+            return try parser.run { parser throws(PredicateParseError) in
+                let result = try parser.parsePredicate()
+                try parser.expectEnd(expected: "AND, OR or end of input")
+                return result.value
+            }
+        } catch {
+            throw error.quoting(format)
         }
     }
 
     static func expression(format: String, arguments: [Any?]) throws(PredicateParseError) -> KeyValueExpression {
-        let parser = try PredicateParser(format: format, arguments: arguments)
-        return try parser.run { parser throws(PredicateParseError) in
-            let result = try parser.parseExpression()
-            try parser.expectEnd(expected: "an operator or end of input")
-            return result.value
+        do {
+            let parser = try PredicateParser(format: format, arguments: arguments)
+            return try parser.run { parser throws(PredicateParseError) in
+                let result = try parser.parseExpression()
+                try parser.expectEnd(expected: "an operator or end of input")
+                return result.value
+            }
+        } catch {
+            throw error.quoting(format)
         }
     }
 
@@ -238,7 +246,7 @@ struct PredicateParser {
         }
         let rightToken = current
         let right = try parseExpression()
-        if comparisonOperator == .matches, case .constant(let pattern as String) = right.value {
+        if comparisonOperator == .matches, case .constant(.string(let pattern)) = right.value {
             do {
                 _ = try StringMatcher(.matches, pattern: pattern, options: options)
             } catch {

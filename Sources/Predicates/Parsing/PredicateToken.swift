@@ -12,6 +12,8 @@ struct PredicateToken {
         /// A reserved word, matched without regard to case.
         case keyword(PredicateKeyword)
         case integer(Int)
+        /// An integer literal above `Int.max` that fits in `UInt64`.
+        case unsignedInteger(UInt64)
         case float(Double)
         case string(String)
         /// `$name`
@@ -29,6 +31,7 @@ struct PredicateToken {
         case let .identifier(name, escaped): return escaped ? "#" + name : name
         case let .keyword(keyword): return keyword.rawValue
         case let .integer(value): return String(value)
+        case let .unsignedInteger(value): return String(value)
         case let .float(value): return String(value)
         case let .string(value): return "\"" + value + "\""
         case let .variable(name): return "$" + name

@@ -12,10 +12,15 @@ import Foundation
 /// `nil` (and `NSNull`) sorts before every other value in ascending order, and after them in
 /// descending order, as Apple does. Sorting with descriptors is stable.
 ///
-/// - Important: Thread safety: immutable; safe to share when its comparator closure is.
-public struct KeyValueSortDescriptor {
+/// Two descriptors are equal when their keys, directions and comparisons are; comparator
+/// closures compare by their name when they have one, otherwise by identity (see
+/// ``Comparator``).
+///
+/// - Important: Thread safety: an immutable `Sendable` value; comparator closures are
+///   `@Sendable`.
+public struct KeyValueSortDescriptor: Sendable, Hashable {
     /// How two values compare: the selectors Apple's sort descriptors name, or a closure.
-    public enum Comparison {
+    public enum Comparison: Sendable, Hashable {
         /// `compare:`: numbers numerically, strings by Unicode order, dates chronologically.
         case compare
         /// `caseInsensitiveCompare:`: strings without regard to case.
@@ -29,7 +34,62 @@ public struct KeyValueSortDescriptor {
         case localizedStandardCompare
         /// A closure comparing two values (Apple: `init(key:ascending:comparator:)`); it is
         /// given the values at the key path (nil for nil).
-        case comparator((Any?, Any?) -> ComparisonResult)
+        case comparator(Comparator)
+
+        /// A comparison closure without a name (see ``Comparator``).
+        ///
+        /// - Parameter body: Compares two values; it must be safe to call from any thread.
+        /// - Returns: `.comparator(Comparator(body))`.
+        @available(*, deprecated, message: "use .comparator(KeyValueSortDescriptor.Comparator(name:_:))")
+        public static func comparator(_ body: @escaping @Sendable (Any?, Any?) -> ComparisonResult) -> Comparison {
+            .comparator(Comparator(body))
+        }
+    }
+
+    /// A comparison closure with an optional name that identifies it.
+    ///
+    /// Closures cannot be compared, so two comparators are equal when both have the same
+    /// ``name`` (as two descriptors naming the same selector are), or, without names, when they
+    /// are copies of one comparator. Give a name to make descriptors built in different places
+    /// equal (the name of the method the closure calls, for example).
+    ///
+    /// ```swift
+    /// let byLength = KeyValueSortDescriptor.Comparator(name: "compareLength:") { a, b in
+    ///     let (x, y) = ((a as? String)?.count ?? 0, (b as? String)?.count ?? 0)
+    ///     return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
+    /// }
+    /// let descriptor = KeyValueSortDescriptor(key: "name", comparison: .comparator(byLength))
+    /// ```
+    public struct Comparator: Sendable, Hashable {
+        private final class Identity: Sendable {}
+
+        /// The name that identifies the comparison, or nil.
+        public let name: String?
+        /// The closure.
+        public let body: @Sendable (Any?, Any?) -> ComparisonResult
+        private let identity = Identity()
+
+        /// Creates a comparator.
+        ///
+        /// - Parameters:
+        ///   - name: A name that identifies the comparison (for equality), or nil.
+        ///   - body: Compares two values; it must be safe to call from any thread.
+        public init(name: String? = nil, _ body: @escaping @Sendable (Any?, Any?) -> ComparisonResult) {
+            self.name = name
+            self.body = body
+        }
+
+        /// Compares two values with the closure.
+        public func callAsFunction(_ lhs: Any?, _ rhs: Any?) -> ComparisonResult { body(lhs, rhs) }
+
+        public static func == (lhs: Comparator, rhs: Comparator) -> Bool {
+            if let a = lhs.name, let b = rhs.name { return a == b }
+            return lhs.name == nil && rhs.name == nil && lhs.identity === rhs.identity
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            if let name { hasher.combine(name) } else { hasher.combine(ObjectIdentifier(identity)) }
+        }
     }
 
     /// The key path whose values are compared; nil compares the objects themselves
@@ -60,8 +120,8 @@ public struct KeyValueSortDescriptor {
     ///   - ascending: `true` (the default) for the closure's order, `false` for the reverse.
     ///   - comparator: Compares two values; it is not called for nil values, which sort first.
     public init(key: String?, ascending: Bool = true,
-                comparator: @escaping (Any?, Any?) -> ComparisonResult) {
-        self.init(key: key, ascending: ascending, comparison: .comparator(comparator))
+                comparator: @escaping @Sendable (Any?, Any?) -> ComparisonResult) {
+        self.init(key: key, ascending: ascending, comparison: .comparator(Comparator(comparator)))
     }
 
     /// The same descriptor in the opposite direction (Apple: `reversedSortDescriptor`).

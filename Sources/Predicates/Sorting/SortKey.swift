@@ -59,7 +59,7 @@ enum SortKey {
         case let (.string(a), .string(b)): return compareStrings(a, b, comparison)
         case let (.date(a), .date(b)): return NumberOrdering.ordered(a, b)
         default:
-            if case .comparator(let body) = comparison { return body(lhs.value, rhs.value) }
+            if case .comparator(let comparator) = comparison { return comparator(lhs.value, rhs.value) }
             return try ValueEquality.order(lhs.value, rhs.value, options: [], operation: "sorting") ?? .orderedSame
         }
     }
@@ -70,7 +70,7 @@ enum SortKey {
         case .localizedCompare: return a.localizedCompare(b)
         case .localizedCaseInsensitiveCompare: return a.localizedCaseInsensitiveCompare(b)
         case .localizedStandardCompare: return a.localizedStandardCompare(b)
-        case .comparator(let body): return body(a, b)
+        case .comparator(let comparator): return comparator(a, b)
         case .compare, .caseInsensitiveCompare: return NumberOrdering.ordered(a, b)
         }
     }

@@ -6,7 +6,7 @@
 /// let comparison = KeyValueComparison(.keyPath("age"), .greaterThan, 30)
 /// let predicate = KeyValuePredicate(.comparison(comparison))
 /// ```
-public struct KeyValueComparison {
+public struct KeyValueComparison: Sendable, Hashable {
     /// The left expression (Apple: `leftExpression`).
     public var leftExpression: KeyValueExpression
     /// The right expression (Apple: `rightExpression`).

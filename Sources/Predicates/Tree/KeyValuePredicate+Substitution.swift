@@ -33,6 +33,11 @@ extension KeyValuePredicate {
             return .or(try list.map { p throws(PredicateEvaluationError) in try p.substituting(variables, bound: bound) })
         case .not(let inner):
             return .not(try inner.substituting(variables, bound: bound))
+        case .block(let block):
+            // Apple's block predicates keep the bindings and pass them to the block.
+            var values: [String: KeyValueConstant] = [:]
+            for (name, value) in variables where !bound.contains(name) { values[name] = KeyValueConstant(value) }
+            return KeyValuePredicate(.block(KeyValueBlockPredicate(identity: block.identity, boundVariables: values)))
         }
     }
 }
@@ -57,7 +62,7 @@ extension KeyValueExpression {
         case .variable(let name):
             if bound.contains(name) { return self }
             guard let value = variables[name] else { throw .unboundVariable(name) }
-            return .constant(value)
+            return .constant(KeyValueConstant(value))
         case let .keyPathOf(operand, path):
             return .keyPathOf(try operand.substituting(variables, bound: bound), path)
         case .aggregate(let elements):
@@ -76,6 +81,9 @@ extension KeyValueExpression {
         case let .index(collection, index):
             return .index(try collection.substituting(variables, bound: bound),
                           try index.substituting(variables, bound: bound))
+        case let .setOperation(left, operation, right):
+            return .setOperation(try left.substituting(variables, bound: bound), operation,
+                                 try right.substituting(variables, bound: bound))
         }
     }
 }

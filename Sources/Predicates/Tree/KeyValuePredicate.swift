@@ -17,13 +17,13 @@ import Synchronization
 /// A predicate is an immutable value. The first evaluation compiles the tree into closures
 /// once; later evaluations reuse them, so evaluating in a loop never re-reads the tree.
 ///
-/// - Important: Thread safety: a predicate is immutable and its lazily compiled form is
-///   published once through an atomic reference (no lock per evaluation), so evaluating the same predicate from several threads is safe as long
-///   as the evaluated objects are. The type is not `Sendable` because constants hold `Any`
-///   values (for example objects passed as `%@` arguments).
-public struct KeyValuePredicate {
+/// - Important: Thread safety: a predicate is an immutable `Sendable` value and its lazily
+///   compiled form is published once through an atomic reference (no lock per evaluation), so
+///   evaluating the same predicate from several threads is safe as long as the evaluated
+///   objects are. Constants are ``KeyValueConstant`` values (see there for object references).
+public struct KeyValuePredicate: Sendable {
     /// What a predicate is made of.
-    public enum Kind {
+    public enum Kind: Sendable {
         /// `TRUEPREDICATE` (true) or `FALSEPREDICATE` (false).
         case constant(Bool)
         /// Two expressions compared by an operator (Apple: `NSComparisonPredicate`).
@@ -34,6 +34,8 @@ public struct KeyValuePredicate {
         case or([KeyValuePredicate])
         /// True when the subpredicate is false (Apple: `NOT`).
         case not(KeyValuePredicate)
+        /// A Swift closure (Apple: `NSPredicate(block:)`); see ``KeyValuePredicate/init(block:)``.
+        case block(KeyValueBlockPredicate)
     }
 
     let storage: PredicateStorage
@@ -137,13 +139,13 @@ public struct KeyValuePredicate {
         switch kind {
         case .and(let list), .or(let list): return list
         case .not(let predicate): return [predicate]
-        case .constant, .comparison: return []
+        case .constant, .comparison, .block: return []
         }
     }
 }
 
 /// The shared, immutable body of a predicate and its lazily compiled evaluator.
-final class PredicateStorage {
+final class PredicateStorage: Sendable {
     let kind: KeyValuePredicate.Kind
     /// Set once, by the first evaluation (see `compiled()`).
     let compiled = AtomicLazyReference<CompiledPredicate>()
