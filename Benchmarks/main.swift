@@ -65,6 +65,7 @@ registerKeyValueObservingBenchmarks(in: suite)
 registerUndoBenchmarks(in: suite)
 registerPredicateBenchmarks(in: suite)
 registerModelVariantBenchmarks(in: suite)
+registerChangeSeamBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
 if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }

@@ -58,8 +58,8 @@ extension KeyValueCodable {
 
     public static func automaticallyNotifiesObservers(forKey key: String) -> Bool { true }
 
-    public func keyValueWillChange(_ event: KeyValueChangeEvent) {}
-    public func keyValueDidChange(_ event: KeyValueChangeEvent) {}
+    @inlinable public func keyValueWillChange(_ event: KeyValueChangeEvent) {}
+    @inlinable public func keyValueDidChange(_ event: KeyValueChangeEvent) {}
 
     public func deliverKeyValueChange(_ event: KeyValueChangeEvent) {
         switch event.phase {

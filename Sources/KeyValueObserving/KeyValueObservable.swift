@@ -86,6 +86,7 @@ extension KeyValueObservable {
 
     /// Delivers a change notification to the object's hooks, change sink and observers.
     /// You do not call it: call ``KeyValueCodable/willChangeValue(forKey:)`` and its relatives.
+    @inlinable @inline(__always)
     public func deliverKeyValueChange(_ event: KeyValueChangeEvent) {
         ObservationCenter.deliver(event, from: self)
     }

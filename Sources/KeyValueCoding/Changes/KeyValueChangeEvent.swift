@@ -10,8 +10,8 @@ import Foundation
 /// proxies and (while someone listens) stores into `@Observed` properties.
 ///
 /// The old and new values travel only where the store had them in hand without an extra read
-/// (``suppliesValues``): read the object in the will-change phase when you need the old value
-/// otherwise.
+/// (``suppliesValues``: an `@Observed` store tells a change sink both): read the object in the
+/// will-change phase when you need the old value otherwise.
 public struct KeyValueChangeEvent {
     /// Before or after the change.
     public enum Phase: Sendable, Hashable {
@@ -23,21 +23,38 @@ public struct KeyValueChangeEvent {
 
     /// Before or after the change.
     public var phase: Phase
-    /// The key that changes.
-    public var key: String
     /// How it changes: `.setting` for a whole value (and for set mutations, see
     /// ``setMutation``), `.insertion`, `.removal` or `.replacement` for elements of an array.
     public var kind: KeyValueChangeKind
-    /// The positions of the elements of an array that change; `nil` for a whole value.
-    public var indexes: IndexSet?
-    /// For a change of an unordered to-many property: the mutation and its objects.
-    public var setMutation: (kind: KeyValueSetMutationKind, objects: Set<AnyHashable>)?
-    /// Whether ``oldValue`` and ``newValue`` hold the values (an `@Observed` store supplies them).
-    public var suppliesValues: Bool
-    /// The value before the change, when ``suppliesValues``; `nil` stands for `nil` then.
-    public var oldValue: Any?
-    /// The value after the change, when ``suppliesValues`` (in both phases).
-    public var newValue: Any?
+    /// The key that changes.
+    public var key: String
+    /// What only some changes carry (indexes, set mutations, supplied values), kept out of line
+    /// so that a plain change notification is three words to make and drop.
+    @usableFromInline var details: Details?
+
+    /// The rarer parts of an event.
+    @usableFromInline
+    final class Details {
+        var indexes: IndexSet?
+        var setMutation: (kind: KeyValueSetMutationKind, objects: Set<AnyHashable>)?
+        var suppliesValues = false
+        var oldValue: Any?
+        var newValue: Any?
+
+        @usableFromInline
+        init(indexes: IndexSet?, setMutation: (kind: KeyValueSetMutationKind, objects: Set<AnyHashable>)?) {
+            self.indexes = indexes
+            self.setMutation = setMutation
+        }
+
+        func copy() -> Details {
+            let details = Details(indexes: indexes, setMutation: setMutation)
+            details.suppliesValues = suppliesValues
+            details.oldValue = oldValue
+            details.newValue = newValue
+            return details
+        }
+    }
 
     /// Creates an event.
     ///
@@ -47,17 +64,84 @@ public struct KeyValueChangeEvent {
     ///   - kind: The kind of change; `.setting` by default.
     ///   - indexes: The positions of the array elements that change, if any.
     ///   - setMutation: The mutation of an unordered to-many property, if any.
+    @inlinable
     public init(_ phase: Phase, key: String, kind: KeyValueChangeKind = .setting, indexes: IndexSet? = nil,
                 setMutation: (kind: KeyValueSetMutationKind, objects: Set<AnyHashable>)? = nil) {
         self.phase = phase
         self.key = key
         self.kind = kind
-        self.indexes = indexes
-        self.setMutation = setMutation
-        suppliesValues = false
+        details = indexes == nil && setMutation == nil
+            ? nil : Details(indexes: indexes, setMutation: setMutation)
     }
 
-    /// The same event in the other phase.
+    /// Creates a plain event (no indexes, no set mutation).
+    @inlinable
+    init(_ phase: Phase, key: String) {
+        self.phase = phase
+        self.key = key
+        kind = .setting
+        details = nil
+    }
+
+    /// Creates a whole-value event that carries the values before and after the change.
+    ///
+    /// - Parameters:
+    ///   - phase: Before or after the change.
+    ///   - key: The key that changes.
+    ///   - oldValue: The value before the change.
+    ///   - newValue: The value after the change.
+    public init(_ phase: Phase, key: String, oldValue: Any?, newValue: Any?) {
+        self.init(phase, key: key)
+        let details = Details(indexes: nil, setMutation: nil)
+        details.suppliesValues = true
+        details.oldValue = oldValue
+        details.newValue = newValue
+        self.details = details
+    }
+
+    private mutating func uniqueDetails() -> Details {
+        if var details = self.details {
+            self.details = nil  // so that the local reference is the only one when it is
+            if !isKnownUniquelyReferenced(&details) { details = details.copy() }
+            self.details = details
+            return details
+        }
+        let made = Details(indexes: nil, setMutation: nil)
+        details = made
+        return made
+    }
+
+    /// The positions of the elements of an array that change; `nil` for a whole value.
+    public var indexes: IndexSet? {
+        get { details?.indexes }
+        set { uniqueDetails().indexes = newValue }
+    }
+
+    /// For a change of an unordered to-many property: the mutation and its objects.
+    public var setMutation: (kind: KeyValueSetMutationKind, objects: Set<AnyHashable>)? {
+        get { details?.setMutation }
+        set { uniqueDetails().setMutation = newValue }
+    }
+
+    /// Whether ``oldValue`` and ``newValue`` hold the values (an `@Observed` store supplies them).
+    public var suppliesValues: Bool {
+        get { details?.suppliesValues ?? false }
+        set { uniqueDetails().suppliesValues = newValue }
+    }
+
+    /// The value before the change, when ``suppliesValues``; `nil` stands for `nil` then.
+    public var oldValue: Any? {
+        get { details?.oldValue }
+        set { uniqueDetails().oldValue = newValue }
+    }
+
+    /// The value after the change, when ``suppliesValues`` (in both phases).
+    public var newValue: Any? {
+        get { details?.newValue }
+        set { uniqueDetails().newValue = newValue }
+    }
+
+    /// The same event in the did-change phase.
     public var completed: KeyValueChangeEvent {
         var event = self
         event.phase = .didChange
@@ -82,6 +166,7 @@ extension KeyValueCodable {
     /// - Parameter key: The key that will change.
     ///
     /// Corresponds to `-[NSObject willChangeValueForKey:]`.
+    @inlinable @inline(__always)
     public func willChangeValue(forKey key: String) {
         deliverKeyValueChange(KeyValueChangeEvent(.willChange, key: key))
     }
@@ -92,6 +177,7 @@ extension KeyValueCodable {
     /// - Parameter key: The key that changed.
     ///
     /// Corresponds to `-[NSObject didChangeValueForKey:]`.
+    @inlinable @inline(__always)
     public func didChangeValue(forKey key: String) {
         deliverKeyValueChange(KeyValueChangeEvent(.didChange, key: key))
     }
@@ -105,6 +191,7 @@ extension KeyValueCodable {
     ///   - key: The array property.
     ///
     /// Corresponds to `-[NSObject willChange:valuesAtIndexes:forKey:]`.
+    @inlinable @inline(__always)
     public func willChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {
         deliverKeyValueChange(KeyValueChangeEvent(.willChange, key: key, kind: change, indexes: indexes))
     }
@@ -113,6 +200,7 @@ extension KeyValueCodable {
     /// See ``willChange(_:valuesAt:forKey:)``.
     ///
     /// Corresponds to `-[NSObject didChange:valuesAtIndexes:forKey:]`.
+    @inlinable @inline(__always)
     public func didChange(_ change: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String) {
         deliverKeyValueChange(KeyValueChangeEvent(.didChange, key: key, kind: change, indexes: indexes))
     }
@@ -123,6 +211,7 @@ extension KeyValueCodable {
     /// (set), with the members actually added as new value and removed as old value.
     ///
     /// Corresponds to `-[NSObject willChangeValueForKey:withSetMutation:usingObjects:]`.
+    @inlinable @inline(__always)
     public func willChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
                                 using objects: Set<AnyHashable>) {
         deliverKeyValueChange(KeyValueChangeEvent(.willChange, key: key, setMutation: (mutation, objects)))
@@ -132,6 +221,7 @@ extension KeyValueCodable {
     /// See ``willChangeValue(forKey:withSetMutation:using:)``.
     ///
     /// Corresponds to `-[NSObject didChangeValueForKey:withSetMutation:usingObjects:]`.
+    @inlinable @inline(__always)
     public func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
                                using objects: Set<AnyHashable>) {
         deliverKeyValueChange(KeyValueChangeEvent(.didChange, key: key, setMutation: (mutation, objects)))

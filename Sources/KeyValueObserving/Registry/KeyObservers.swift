@@ -21,8 +21,10 @@ final class KeyObservers: Sendable {
     /// For the list attached to an `@Observed` property: the byte offset of the property's
     /// storage in the object, so its setter can store without a key path; otherwise -1.
     @usableFromInline let storageOffset: Int
-    /// The observation state of the object this list belongs to (for its change sink).
-    weak let owner: KeyValueObservationStorage?
+    /// The observation state of the object this list belongs to (for its change sink). It
+    /// lives as long as the object (the object holds it, or the table does until the object is
+    /// gone), and is only used while the object is being changed.
+    unowned(unsafe) let owner: KeyValueObservationStorage
     let state = Mutex(State())
 
     struct State {
@@ -81,13 +83,14 @@ final class KeyObservers: Sendable {
         defer { NotificationDepth.leave(depth) }
         let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
         let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
+        // The hooks get the plain event; the sink, when there is one, the values too.
+        object.keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
+        let sink = owner.sink
         var event = KeyValueChangeEvent(.willChange, key: key)
-        event.suppliesValues = true
-        event.oldValue = oldValue
-        event.newValue = newValue
-        object.keyValueWillChange(event)
-        let sink = owner?.sink
-        sink?.observedObject(object, willChange: event)
+        if let sink {
+            event = KeyValueChangeEvent(.willChange, key: key, oldValue: oldValue, newValue: newValue)
+            sink.observedObject(object, willChange: event)
+        }
         let (nodes, isSimple) = state.withTrackedLock(self) { ($0.nodes, $0.isSimple) }
         event.phase = .didChange
         if isSimple {
@@ -107,7 +110,7 @@ final class KeyObservers: Sendable {
             sink?.observedObject(object, didChange: event)
             finish(pending, object: object, suppliedNew: .some(newValue))
         }
-        object.keyValueDidChange(event)
+        object.keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
     }
 
     // MARK: Manual notification

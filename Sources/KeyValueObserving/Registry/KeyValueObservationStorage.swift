@@ -30,6 +30,8 @@ public final class KeyValueObservationStorage: Sendable {
     let state = Mutex(State())
     /// Whether the object has any list or a sink: read without the lock on every notification.
     let isInUse = Atomic<Bool>(false)
+    /// Whether a sink was ever installed: read without the lock on every notification.
+    let hasSink = Atomic<Bool>(false)
 
     /// Creates empty observation state for one object.
     public init() {}
@@ -55,14 +57,17 @@ public final class KeyValueObservationStorage: Sendable {
 
     /// The change sink, if one is installed and still alive.
     var sink: (any KeyValueChangeSink)? {
-        guard isInUse.load(ordering: .acquiring) else { return nil }
+        guard hasSink.load(ordering: .acquiring) else { return nil }
         return state.withTrackedLock(self) { $0.sink }?.sink
     }
 
     func setSink(_ sink: (any KeyValueChangeSink)?) {
         let reference = sink.map(SinkReference.init)
         state.withTrackedLock(self) { $0.sink = reference }
-        if reference != nil { isInUse.store(true, ordering: .releasing) }
+        if reference != nil {
+            hasSink.store(true, ordering: .releasing)
+            isInUse.store(true, ordering: .releasing)
+        }
     }
 
     func addObserverRegistration(_ registration: Registration) {

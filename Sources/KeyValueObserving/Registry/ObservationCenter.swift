@@ -6,9 +6,10 @@ import ObjectGraphInternals
 ///
 /// Order for one change: the will-change hook, the change sink, the observers' prior
 /// notifications; the change; then the change sink, the observers, the did-change hook.
+@usableFromInline
 enum ObservationCenter {
     /// The observation state of `object`, if it has any yet.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func existingStorage<Object: KeyValueObservable>(of object: Object) -> KeyValueObservationStorage? {
         if let own = object.keyValueObservationStorage { return own }
         return ObservationTable.shared.existingStorage(of: object)
@@ -28,7 +29,8 @@ enum ObservationCenter {
     }
 
     /// Delivers one change notification of `object` (see the type's discussion for the order).
-    @inline(__always)
+    /// Inlined into the object's module, so that an object nobody observes pays for one load.
+    @inlinable @inline(__always)
     static func deliver<Object: KeyValueObservable>(_ event: KeyValueChangeEvent, from object: Object) {
         if event.phase == .willChange { object.keyValueWillChange(event) }
         if let storage = existingStorage(of: object) {
@@ -37,8 +39,8 @@ enum ObservationCenter {
         if event.phase == .didChange { object.keyValueDidChange(event) }
     }
 
-    @inline(never)
-    private static func deliverToListeners<Object: KeyValueObservable>(
+    @usableFromInline @inline(never)
+    static func deliverToListeners<Object: KeyValueObservable>(
         _ event: KeyValueChangeEvent, from object: Object, storage: KeyValueObservationStorage
     ) {
         if let sink = storage.sink {

@@ -15,8 +15,9 @@ import Synchronization
 ///
 /// Thread safety: all state is behind one mutex (the counts are atomic); no user code runs
 /// under it.
+@usableFromInline
 final class ObservationTable: Sendable {
-    static let shared = ObservationTable()
+    @usableFromInline static let shared = ObservationTable()
 
     /// `@unchecked Sendable`: the weak reference is only loaded (atomically) to compare
     /// identities, never used to call the object; the storage is Sendable.
@@ -31,32 +32,32 @@ final class ObservationTable: Sendable {
     }
 
     private let state = Mutex(State())
-    private static let slotCount = 4_096
+    @usableFromInline static let slotCount = 4_096
     /// Per hash slot, how many entries it has.
     // Set once in `init`; the memory is reached only through atomics.
-    nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<Int>>
+    @usableFromInline nonisolated(unsafe) let slots: UnsafeMutablePointer<Atomic<Int>>
 
     private init() {
         slots = .allocate(capacity: Self.slotCount)
         for index in 0..<Self.slotCount { (slots + index).initialize(to: Atomic<Int>(0)) }
     }
 
-    @inline(__always)
-    private static func slot(of identifier: ObjectIdentifier) -> Int {
+    @inlinable @inline(__always)
+    static func slot(of identifier: ObjectIdentifier) -> Int {
         let bits = UInt(bitPattern: identifier)
         return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 16)) & (slotCount - 1)
     }
 
     /// The state of `object`, when it has an entry. Takes no lock when its slot is empty.
-    @inline(__always)
+    @inlinable @inline(__always)
     func existingStorage(of object: AnyObject) -> KeyValueObservationStorage? {
         let identifier = ObjectIdentifier(object)
         guard slots[Self.slot(of: identifier)].load(ordering: .acquiring) > 0 else { return nil }
         return lockedStorage(of: object, identifier: identifier)
     }
 
-    @inline(never)
-    private func lockedStorage(of object: AnyObject, identifier: ObjectIdentifier) -> KeyValueObservationStorage? {
+    @usableFromInline @inline(never)
+    func lockedStorage(of object: AnyObject, identifier: ObjectIdentifier) -> KeyValueObservationStorage? {
         state.withTrackedLock(self) { state in
             guard let entry = state.entries[identifier], entry.object === object else { return nil }
             return entry.storage
