@@ -49,7 +49,7 @@ public struct AccelerometerPlot: Sendable {
         <rect width="100%" height="100%" fill="white"/>
         <text x="\(left)" y="22" font-size="15" font-weight="bold">\(Self.escaped(title))</text>
         <text x="\(left)" y="38" fill="#555">light: raw · bold: filtered · \(raw.count) samples, \
-        \(Self.number(t1 - t0)) s</text>
+        \(Self.number(t1 - t0)) s · \(Self.rangeCaption)</text>
 
         """
         let times = raw.map(\.t)
@@ -62,23 +62,75 @@ public struct AccelerometerPlot: Sendable {
         for (index, axis) in axes.enumerated() {
             let frame = PanelFrame(x: left, y: top + Double(index) * (Double(panelHeight) + gap),
                                    width: plotWidth, height: Double(panelHeight), t0: t0, t1: t1,
-                                   values: axis.1 + axis.2)
+                                   range: PanelFrame.valueRange(raw: axis.1, filtered: axis.2))
             out += frame.grid(label: "\(axis.0) (g)")
-            out += polyline(times, axis.1, frame, color: "#b8b8b8", width: 0.8)
-            out += polyline(filteredTimes, axis.2, frame, color: Self.colors[index], width: 1.6)
+            let rawLine = polyline(times, axis.1, frame, color: "#b8b8b8", width: 0.8)
+            let filteredLine = polyline(filteredTimes, axis.2, frame, color: Self.colors[index], width: 1.6)
+            out += rawLine.svg + filteredLine.svg
+            out += Self.clipMarks(rawLine.clips + filteredLine.clips, frame)
+            out += Self.clipNote(raw: axis.1, filtered: axis.2, frame)
         }
         out += "</svg>\n"
         return out
     }
 
-    private func polyline(_ times: [Double], _ values: [Double], _ frame: PanelFrame,
-                          color: String, width: Double) -> String {
+    /// The caption that says how each panel's value range is chosen.
+    /// (Details: ``PanelFrame/valueRange(raw:filtered:)``.)
+    static let rangeCaption = "y-range fits the filtered signal, not its spikes; "
+        + "readings beyond it are clipped at the edge (▲ ▼)"
+
+    /// A polyline of `values` against `times`, with the values clipped to the frame's range,
+    /// and the pixel positions where values were clipped.
+    private func polyline(_ times: [Double], _ values: [Double], _ frame: PanelFrame, color: String,
+                          width: Double) -> (svg: String, clips: [(x: Double, edge: PanelFrame.ClipEdge)]) {
         var points = ""
+        var clips: [(x: Double, edge: PanelFrame.ClipEdge)] = []
         for index in Self.decimated(times, values, frame) {
-            points += String(format: "%.1f,%.1f ", frame.px(times[index]), frame.py(values[index]))
+            let (value, edge) = frame.clipped(values[index])
+            let x = frame.px(times[index])
+            if let edge { clips.append((x, edge)) }
+            points += String(format: "%.1f,%.1f ", x, frame.py(value))
         }
-        return "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(width)\" "
+        let svg = "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(width)\" "
             + "stroke-linejoin=\"round\" points=\"\(points.dropLast())\"/>\n"
+        return (svg, clips)
+    }
+
+    /// A small triangle at the panel's edge for each pixel column where readings were clipped,
+    /// pointing the way the clipped readings go.
+    static func clipMarks(_ clips: [(x: Double, edge: PanelFrame.ClipEdge)], _ frame: PanelFrame) -> String {
+        guard !clips.isEmpty else { return "" }
+        var seen = Set<String>()
+        var path = ""
+        for clip in clips where clip.x.isFinite {
+            let column = pixelColumn(clip.x)
+            let key = "\(column)\(clip.edge == .top ? "t" : "b")"
+            guard seen.insert(key).inserted else { continue }
+            let tip = clip.edge == .top ? frame.y : frame.y + frame.height
+            let base = clip.edge == .top ? tip + 6 : tip - 6
+            path += String(format: "M%.1f,%.1fL%.1f,%.1fL%.1f,%.1fZ", clip.x, tip, clip.x - 3.5, base,
+                           clip.x + 3.5, base)
+        }
+        return "<path class=\"clipped\" fill=\"#a00\" d=\"\(path)\"/>\n"
+    }
+
+    /// The line at a panel's top right that counts the readings drawn clipped and gives their
+    /// extremes, or nothing when none are.
+    static func clipNote(raw: [Double], filtered: [Double], _ frame: PanelFrame) -> String {
+        let outside = { (value: Double) in frame.clipped(value).edge != nil }
+        let rawOut = raw.filter(outside)
+        let filteredOut = filtered.filter(outside)
+        guard let lowest = (rawOut + filteredOut).min(), let highest = (rawOut + filteredOut).max() else {
+            return ""
+        }
+        var counts = ["\(rawOut.count) raw"]
+        if !filteredOut.isEmpty { counts.append("\(filteredOut.count) filtered") }
+        let noun = rawOut.count + filteredOut.count == 1 ? "reading" : "readings"
+        let extremes = lowest == highest ? "at \(number(lowest)) g"
+            : "from \(number(lowest)) to \(number(highest)) g"
+        return "<text class=\"clip-note\" x=\"\(frame.x + frame.width - 6)\" y=\"\(frame.y + 14)\" "
+            + "text-anchor=\"end\" fill=\"#a00\">clipped: \(counts.joined(separator: " and ")) "
+            + "\(noun) (\(extremes))</text>\n"
     }
 
     /// The indexes of the points to draw: all of them, or per pixel column the minimum and the

@@ -5,14 +5,22 @@ public enum FilterCommand {
     /// Reads the input, replays it through the observation pipeline, writes the SVG (and CSV)
     /// files and returns the text to print.
     ///
-    /// - Parameter options: The parsed options.
+    /// With `--realtime` the replay takes as long as the recording; `progress` is then told a
+    /// line when it starts, every 5 seconds of recording time, and at the end
+    /// (``ReplayProgress``), with whether the line is the last.
+    ///
+    /// - Parameters:
+    ///   - options: The parsed options.
+    ///   - progress: Receives the progress lines of a `--realtime` replay; the command writes
+    ///     them to standard error. Not called without `--realtime`.
     /// - Returns: The summary table, followed by the names of the files written.
     /// - Throws: ``InputFileError`` for a bad input file, ``FilterSettingsError`` when the
     ///   cutoff gives no usable filter coefficient at the recording's rate,
     ///   ``PlaybackError`` for `--realtime` with a recording longer than 24 hours,
     ///   ``OutputError`` when an output file cannot be written, ``PipelineError`` if the
     ///   observation path loses readings.
-    public static func run(_ options: FilterCommandOptions) throws -> String {
+    public static func run(_ options: FilterCommandOptions,
+                           progress: (_ line: String, _ isLast: Bool) -> Void = { _, _ in }) throws -> String {
         let path = options.input ?? BundledRecordings.path(of: BundledRecordings.default50Hz)
         let recording: AccelerometerRecording
         do {
@@ -23,8 +31,19 @@ public enum FilterCommand {
         let settings = options.settings(rate: recording.rate)
         try settings.validate()
         if options.realtime { try AccelerometerPlayer.checkRealtime(recording) }
-        let pacer = options.realtime ? AccelerometerPlayer.realtimePacer() : nil
-        let run = try FilterPipeline.run(recording, settings: settings, pacer: pacer)
+        let run: FilterRun
+        if options.realtime {
+            let pacer = AccelerometerPlayer.realtimePacer()
+            var replay = ReplayProgress(duration: recording.duration)
+            run = try withoutActuallyEscaping(progress) { progress in
+                try FilterPipeline.run(recording, settings: settings) { offset in
+                    pacer(offset)
+                    if let line = replay.line(at: offset) { progress(line.text, line.isLast) }
+                }
+            }
+        } else {
+            run = try FilterPipeline.run(recording, settings: settings)
+        }
         var report = run.summary(input: path, rate: recording.rate)
         let plot = AccelerometerPlot(title: "Accelerometer: raw and \(settings.summary)")
         try write(plot.svg(raw: run.raw, filtered: run.filtered), to: options.svgPath)

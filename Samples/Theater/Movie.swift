@@ -24,6 +24,13 @@ public final class Movie: KeyValueObservable {
     /// The keys the listing shows and the undo recorder records.
     public static let attributeKeys = ["title", "year", "rating", "minutes"]
 
+    /// The ratings a movie may have: 0 to 10, as on the usual ten-point scales.
+    public static let ratingRange = 0.0...10.0
+
+    /// The running times a movie may have, in minutes: at least 1, and at most 100,000 (the
+    /// longest films run some 86 hours), so that sums of thousands of movies stay exact.
+    public static let minutesRange = 1...100_000
+
     /// Creates a movie.
     ///
     /// - Parameters:

@@ -73,6 +73,7 @@ public enum TheaterCommand: Equatable, Sendable {
     /// - Throws: ``TheaterError`` naming the unknown command, the bad argument or the missing
     ///   quote.
     public static func parse(_ line: String) throws(TheaterError) -> TheaterCommand? {
+        if let keys = escapeKeys(in: line) { throw .escapeCodes(keys: keys) }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         let name = String(trimmed.prefix { !$0.isWhitespace })
@@ -93,9 +94,16 @@ public enum TheaterCommand: Equatable, Sendable {
         switch name {
         case "add":
             try expect(4)
-            return .add(title: arguments[0], year: try integer(arguments[1], "YEAR"),
-                        rating: try number(arguments[2], "RATING"),
-                        minutes: try integer(arguments[3], "MINUTES"))
+            let year = try integer(arguments[1], "YEAR")
+            let rating = try number(arguments[2], "RATING", allowed: TheaterError.ratingAllowed)
+            guard Movie.ratingRange.contains(rating) else {
+                throw .outOfRange(argument: "RATING", text: arguments[2], allowed: TheaterError.ratingAllowed)
+            }
+            let minutes = try integer(arguments[3], "MINUTES", allowed: TheaterError.minutesAllowed)
+            guard Movie.minutesRange.contains(minutes) else {
+                throw .outOfRange(argument: "MINUTES", text: arguments[3], allowed: TheaterError.minutesAllowed)
+            }
+            return .add(title: arguments[0], year: year, rating: rating, minutes: minutes)
         case "set":
             try expect(3)
             return .set(index: try integer(arguments[0], "INDEX"), key: arguments[1], value: arguments[2])
@@ -135,6 +143,44 @@ public enum TheaterCommand: Equatable, Sendable {
         return keys
     }
 
+    /// The keys whose terminal escape codes `line` holds (`"\u{1B}[A"` is the up arrow), or
+    /// nil when it holds none.
+    ///
+    /// A terminal without line editing passes the codes of the arrow, Home, End, Delete and
+    /// Page keys through as text: ESC `[` or ESC `O`, parameter bytes, then one final letter
+    /// or `~`. Known codes are named (`up arrow`); others are shown with ESC spelled out.
+    static func escapeKeys(in line: String) -> [String]? {
+        let scalars = Array(line.unicodeScalars)
+        guard scalars.contains("\u{1B}") else { return nil }
+        var keys: [String] = []
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "\u{1B}" else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            if end < scalars.count, scalars[end] == "[" || scalars[end] == "O" {
+                end += 1
+                while end < scalars.count, ("0"..."9").contains(scalars[end]) || scalars[end] == ";" { end += 1 }
+                if end < scalars.count { end += 1 }   // the final byte
+            }
+            let code = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+            let name = keyNames[code] ?? "ESC" + code
+            if !keys.contains(name) { keys.append(name) }
+            index = end
+        }
+        return keys
+    }
+
+    /// The names of the escape codes (after ESC) of the usual editing keys.
+    private static let keyNames: [String: String] = [
+        "[A": "up arrow", "[B": "down arrow", "[C": "right arrow", "[D": "left arrow",
+        "OA": "up arrow", "OB": "down arrow", "OC": "right arrow", "OD": "left arrow",
+        "[H": "Home", "[F": "End", "OH": "Home", "OF": "End", "[1~": "Home", "[4~": "End",
+        "[2~": "Insert", "[3~": "Delete", "[5~": "Page Up", "[6~": "Page Down", "": "Esc",
+    ]
+
     /// Splits `text` into words; `"..."` and `'...'` make one word that may hold spaces.
     static func words(of text: String) throws(TheaterError) -> [String] {
         var words: [String] = []
@@ -161,18 +207,20 @@ public enum TheaterCommand: Equatable, Sendable {
         return words
     }
 
-    private static func integer(_ text: String, _ argument: String) throws(TheaterError) -> Int {
+    private static func integer(_ text: String, _ argument: String,
+                                allowed: String = TheaterError.wholeNumbers) throws(TheaterError) -> Int {
         if let value = Int(text) { return value }
         if TheaterError.isWholeNumberLiteral(text) {
-            throw .outOfRange(argument: argument, text: text, allowed: TheaterError.wholeNumbers)
+            throw .outOfRange(argument: argument, text: text, allowed: allowed)
         }
         throw .notANumber(argument: argument, text: text)
     }
 
-    private static func number(_ text: String, _ argument: String) throws(TheaterError) -> Double {
+    private static func number(_ text: String, _ argument: String,
+                               allowed: String = TheaterError.finiteNumbers) throws(TheaterError) -> Double {
         if let value = Double(text), value.isFinite { return value }
         if TheaterError.overflowsDouble(text) {
-            throw .outOfRange(argument: argument, text: text, allowed: TheaterError.finiteNumbers)
+            throw .outOfRange(argument: argument, text: text, allowed: allowed)
         }
         throw .notANumber(argument: argument, text: text)
     }

@@ -28,6 +28,9 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
     case predicateFailed(String)
     /// The sort keys could not be used.
     case badSort(String)
+    /// The line holds terminal escape codes (arrow, Home or function keys): the prompt has no
+    /// line editing, so the line is ignored. `keys` names the keys, as far as they are known.
+    case escapeCodes(keys: [String])
 
     public var description: String {
         switch self {
@@ -54,6 +57,10 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot evaluate the predicate: \(message)"
         case .badSort(let message):
             return "cannot sort: \(message)"
+        case .escapeCodes(let keys):
+            return "ignored a line with terminal escape codes (\(keys.joined(separator: ", "))): "
+                + "this prompt has no line editing or history; retype the command "
+                + "(Backspace works, the arrow keys do not)"
         }
     }
 
@@ -63,6 +70,14 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The numbers a floating-point argument or key takes.
     public static let finiteNumbers = "finite numbers from \(-Double.greatestFiniteMagnitude) "
         + "to \(Double.greatestFiniteMagnitude)"
+
+    /// The minutes a movie takes, as an allowed range (``Movie/minutesRange``).
+    public static let minutesAllowed =
+        "whole numbers from \(Movie.minutesRange.lowerBound) to \(Movie.minutesRange.upperBound)"
+
+    /// The ratings a movie takes, as an allowed range (``Movie/ratingRange``).
+    public static let ratingAllowed =
+        "numbers from \(Int(Movie.ratingRange.lowerBound)) to \(Int(Movie.ratingRange.upperBound))"
 
     /// Whether `text` is written as a whole number (`-12`, `+7`), whatever its size.
     static func isWholeNumberLiteral(_ text: String) -> Bool {

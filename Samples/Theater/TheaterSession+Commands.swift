@@ -99,8 +99,46 @@ extension TheaterSession {
         }
     }
 
-    /// The value to store for `text`: a number for a numeric key, the text otherwise.
+    /// The value to store for `text`: a number for a numeric key, the text otherwise. A rating
+    /// outside ``Movie/ratingRange`` or minutes outside ``Movie/minutesRange`` are refused,
+    /// naming the value and the range.
     static func value(of text: String, forKey key: String, of movie: Movie) throws(TheaterError) -> Any {
+        let rangeError: TheaterError? = switch key {
+        case "rating":
+            .badValue(key: key, text: text, reason: "out of range; rating takes a "
+                        + TheaterError.ratingAllowed.replacingOccurrences(of: "numbers", with: "number"))
+        case "minutes":
+            .badValue(key: key, text: text, reason: "out of range; minutes takes a "
+                        + TheaterError.minutesAllowed.replacingOccurrences(of: "numbers", with: "number"))
+        default:
+            nil
+        }
+        let value: Any
+        do {
+            value = try convertedValue(of: text, forKey: key, of: movie)
+        } catch {
+            // A number too large for the property's type is out of this key's range too.
+            if case let .badValue(_, _, reason) = error, reason.hasPrefix("out of range"), let rangeError {
+                throw rangeError
+            }
+            throw error
+        }
+        switch key {
+        case "rating":
+            let rating = KeyValueNumber(value)?.doubleValue ?? .nan
+            if !Movie.ratingRange.contains(rating), let rangeError { throw rangeError }
+        case "minutes":
+            let minutes = value as? Int ?? 0
+            if !Movie.minutesRange.contains(minutes), let rangeError { throw rangeError }
+        default:
+            break
+        }
+        return value
+    }
+
+    /// `text` as a number for a numeric key (bridged by key-value coding), the text otherwise.
+    private static func convertedValue(of text: String, forKey key: String,
+                                       of movie: Movie) throws(TheaterError) -> Any {
         let current: Any?
         do {
             current = try movie.value(forKey: key)

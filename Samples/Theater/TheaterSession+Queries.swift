@@ -29,7 +29,8 @@ extension TheaterSession {
             lines.append(String(format: "%2d", index + 1) + "  " + listing.rows[index])
         }
         let noun = movies.count == 1 ? "movie" : "movies"
-        lines.append("\(matches.count) of \(movies.count) \(noun) match \(predicate.predicateFormat)")
+        let verb = matches.count == 1 ? "matches" : "match"   // "1 of 3 movies matches"
+        lines.append("\(matches.count) of \(movies.count) \(noun) \(verb) \(predicate.predicateFormat)")
         return lines.joined(separator: "\n")
     }
 
@@ -40,10 +41,13 @@ extension TheaterSession {
         var lines = ["movies:         \(Int(count))"]
         guard count > 0 else { return lines.joined(separator: "\n") }
         let average = Self.number(try theater.value(forKeyPath: "movies.@avg.rating")) ?? 0
-        let latest = Self.number(try theater.value(forKeyPath: "movies.@max.year")) ?? 0
+        let latest = try theater.value(forKeyPath: "movies.@max.year")
         let minutes = Int(Self.number(try theater.value(forKeyPath: "movies.@sum.minutes")) ?? 0)
         lines.append("average rating: " + String(format: "%.2f", average))
-        lines.append("latest year:    \(Int(latest))")
+        // `@max` keeps the year an Int; a Double is formatted, never converted (`Int(Double(Int.max))`
+        // would trap).
+        let year = (latest as? Int).map(String.init) ?? String(format: "%.0f", Self.number(latest) ?? 0)
+        lines.append("latest year:    " + year)
         lines.append("total minutes:  \(minutes) (\(minutes / 60) h \(minutes % 60) min)")
         return lines.joined(separator: "\n")
     }

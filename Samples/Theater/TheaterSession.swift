@@ -109,6 +109,11 @@ public final class TheaterSession {
         let lines = TheaterCommand.usage.map { entry in
             "  " + entry.usage + String(repeating: " ", count: width - entry.usage.count + 2) + entry.summary
         }
-        return (["commands (indexes start at 1; quote titles with spaces):"] + lines).joined(separator: "\n")
+        let notes = [
+            "ratings: \(TheaterError.ratingAllowed); minutes: \(TheaterError.minutesAllowed)",
+            "the prompt has no line editing or history: correct with Backspace (arrow keys are refused)",
+        ]
+        return (["commands (indexes start at 1; quote titles with spaces):"] + lines + notes)
+            .joined(separator: "\n")
     }
 }

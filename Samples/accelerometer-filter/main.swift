@@ -20,7 +20,14 @@ case .help:
     print(FilterCommandOptions.usage)
 case let .run(options):
     do {
-        print(try FilterCommand.run(options), terminator: "")
+        // Progress of a --realtime replay goes to stderr: on a terminal one line redrawn in place,
+        // otherwise one line each time.
+        let terminal = isatty(STDERR_FILENO) != 0
+        let report = try FilterCommand.run(options) { line, isLast in
+            let text = terminal ? "\r\u{1B}[K" + line + (isLast ? "\n" : "") : line + "\n"
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+        print(report, terminator: "")
     } catch {
         fail("\(error)", status: 1)
     }

@@ -31,7 +31,10 @@ case "-h", "--help":
     print(TheaterSession.helpText)
 case nil:
     let interactive = isatty(STDIN_FILENO) != 0
-    if interactive { print("Home theater editor. Type 'help' for the commands.") }
+    if interactive {
+        print("Home theater editor. Type 'help' for the commands.")
+        print("The prompt has no line editing or history: correct with Backspace, not the arrow keys.")
+    }
     while !session.isFinished {
         if interactive {
             print("theater> ", terminator: "")

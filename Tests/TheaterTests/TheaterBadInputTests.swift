@@ -26,12 +26,12 @@ struct TheaterBadInputTests {
         ("set 1 year 9223372036854775808",
          "cannot set year to '9223372036854775808': out of range; year takes a whole number "
             + "from -9223372036854775808 to 9223372036854775807"),
-        ("set 1 minutes -99999999999999999999", "out of range; minutes takes a whole number from"),
-        ("set 1 rating 1e400", "cannot set rating to '1e400': out of range; rating takes a finite number"),
+        ("set 1 minutes -99999999999999999999", "out of range; minutes takes a whole number from 1 to 100000"),
+        ("set 1 rating 1e400", "cannot set rating to '1e400': out of range; rating takes a number from 0 to 10"),
         ("add Heat 99999999999999999999 8.3 170",
          "YEAR is out of range: '99999999999999999999' (whole numbers from -9223372036854775808 "
             + "to 9223372036854775807)"),
-        ("add Heat 1995 1e999 170", "RATING is out of range: '1e999' (finite numbers"),
+        ("add Heat 1995 1e999 170", "RATING is out of range: '1e999' (numbers from 0 to 10)"),
         ("set 1 rating high", "cannot set rating to 'high': rating takes a number"),
         ("set 1 rating inf", "cannot set rating to 'inf'"),
         ("find year >", "bad predicate: at position"),

@@ -39,7 +39,7 @@ struct TheaterCommandTests {
                                                   allowed: TheaterError.wholeNumbers)),
         ("add Alien +1e500 8.5 117", .notANumber(argument: "YEAR", text: "+1e500")),
         ("add Alien 1979 -1e500 117", .outOfRange(argument: "RATING", text: "-1e500",
-                                                 allowed: TheaterError.finiteNumbers)),
+                                                 allowed: TheaterError.ratingAllowed)),
         ("move 1", .wrongArguments(command: "move", usage: "move FROM TO")),
         ("sort", .wrongArguments(command: "sort", usage: "sort KEY [desc] ...")),
         ("sort desc year", .wrongArguments(command: "sort", usage: "sort KEY [desc] ...")),
