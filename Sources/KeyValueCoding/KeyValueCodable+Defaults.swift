@@ -56,6 +56,8 @@ extension KeyValueCodable {
 
     public static var validators: [String: KeyValueValidator] { [:] }
 
+    public static var toManyMutators: [String: KeyValueToManyMutators] { [:] }
+
     public static func automaticallyNotifiesObservers(forKey key: String) -> Bool { true }
 
     @inlinable public func keyValueWillChange(_ event: KeyValueChangeEvent) {}

@@ -119,6 +119,14 @@ public protocol KeyValueCodable: AnyObject {
     /// Validators by key, used by the default ``validateValue(_:forKey:)``. The default is empty.
     static var validators: [String: KeyValueValidator] { get }
 
+    /// Element-wise mutators of to-many properties, by key: the mutable proxies call them
+    /// instead of storing whole collections (see ``KeyValueToManyMutators``). Declare this as a
+    /// `class var` in a non-final class. The default is empty.
+    ///
+    /// Corresponds to the indexed and unordered accessor methods Apple's key-value coding finds
+    /// by name (`insertObject:in<Key>AtIndex:`, `add<Key>Object:` and their relatives).
+    static var toManyMutators: [String: KeyValueToManyMutators] { get }
+
     // MARK: Change notification
 
     /// Whether ``setValue(_:forKey:)`` and observable property wrappers send change

@@ -123,6 +123,10 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         for (key, keyPath) in type.computedKeys.sorted(by: { $0.key < $1.key }) {
             found.append(PropertyBuilder.computed(key: key, keyPath: keyPath))
         }
+        let mutators = type.toManyMutators
+        if !mutators.isEmpty {
+            for property in found { property.toManyMutators = mutators[property.key] }
+        }
         self.init(describedType: type, properties: found, validators: type.validators)
     }
 

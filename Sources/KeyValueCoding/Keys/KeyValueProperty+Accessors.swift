@@ -29,6 +29,8 @@ extension KeyValueProperty {
     ///   - set: Stores a new value; `nil` makes the key read-only. May throw to refuse a value.
     ///   - read: Returns the value sorted by kind, for predicates and sorting; by default built
     ///     from `get`.
+    ///   - mutators: For a to-many key, the element-wise mutators the mutable proxies call
+    ///     (see ``KeyValueToManyMutators``).
     ///
     /// Corresponds to the accessor methods (`-name`, `-setName:`) that Apple's key-value coding
     /// finds by name.
@@ -36,7 +38,8 @@ extension KeyValueProperty {
         key: String, type: Value.Type = Value.self,
         get: @escaping @Sendable (AnyObject) -> Value,
         set: (@Sendable (AnyObject, Value) throws -> Void)? = nil,
-        read: (@Sendable (AnyObject) -> KeyValueReading)? = nil
+        read: (@Sendable (AnyObject) -> KeyValueReading)? = nil,
+        mutators: KeyValueToManyMutators? = nil
     ) {
         let optionalType = Value.self as? any OptionalValue.Type
         let getter: (AnyObject) -> Any? = optionalType == nil
@@ -75,6 +78,7 @@ extension KeyValueProperty {
         }
         self.init(key: key, valueType: Value.self, storage: .accessor, isOptional: optionalType != nil,
                   getter: getter, reader: reader, setter: setter, nilSetter: nilSetter)
+        toManyMutators = mutators
     }
 }
 

@@ -43,6 +43,9 @@ public final class KeyValueProperty: @unchecked Sendable {
     /// `valueType`: a stored property's field, or the value inside an `@Observed` wrapper's
     /// storage. Fast paths (collection operators) read such values without a call.
     let directOffset: Int?
+    /// The element-wise mutators the proxies call for this to-many property, if declared.
+    /// Set once while the table is built (before it is shared).
+    public internal(set) nonisolated(unsafe) var toManyMutators: KeyValueToManyMutators?
     /// Whether the property cannot be set (a read-only computed key).
     public var isReadOnly: Bool { setter == nil }
 
@@ -74,16 +77,20 @@ public final class KeyValueProperty: @unchecked Sendable {
 
     /// The same property without its setters (for `let` constants).
     func readOnly() -> KeyValueProperty {
-        KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
-                         directOffset: directOffset, getter: getter, reader: reader,
-                         setter: nil, nilSetter: nil)
+        let copy = KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
+                                    directOffset: directOffset, getter: getter, reader: reader,
+                                    setter: nil, nilSetter: nil)
+        copy.toManyMutators = toManyMutators
+        return copy
     }
 
     /// An unowned copy (for a table that finds the property already owned by another).
     func copy() -> KeyValueProperty {
-        KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
-                         directOffset: directOffset, getter: getter, reader: reader,
-                         setter: setter, nilSetter: nilSetter)
+        let copy = KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
+                                    directOffset: directOffset, getter: getter, reader: reader,
+                                    setter: setter, nilSetter: nilSetter)
+        copy.toManyMutators = toManyMutators
+        return copy
     }
 
     /// Reads the value of this property in `object`.

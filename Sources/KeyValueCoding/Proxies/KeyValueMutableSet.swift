@@ -123,6 +123,15 @@ public final class KeyValueMutableSet {
         switch backing {
         case .property(let property):
             let converted = try convertedSet(result, as: property.valueType)
+            if case .set(let mutators)? = property.toManyMutators {
+                // Element by element through the declared mutators: removals, then additions.
+                let current = members
+                object.willChangeValue(forKey: key, withSetMutation: mutation, using: objects)
+                defer { object.didChangeValue(forKey: key, withSetMutation: mutation, using: objects) }
+                for member in current.subtracting(result) { try mutators.remove(object, member) }
+                for member in result.subtracting(current) { try mutators.add(object, member) }
+                return
+            }
             object.willChangeValue(forKey: key, withSetMutation: mutation, using: objects)
             defer { object.didChangeValue(forKey: key, withSetMutation: mutation, using: objects) }
             try property.setValue(converted, on: object, notify: false)

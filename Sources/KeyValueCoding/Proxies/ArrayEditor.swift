@@ -19,7 +19,11 @@ func makeArrayEditor(for property: KeyValueProperty) -> any ArrayEditing {
     if case .stored(let offset) = property.storage, property.valueType is any ArrayValueProtocol.Type {
         inPlaceOffset = offset  // a stored, non-optional array: edited where it lies
     }
-    func make<E>(_: E.Type) -> any ArrayEditing { ArrayEditor<E>(property: property, inPlaceOffset: inPlaceOffset) }
+    var mutators: KeyValueArrayMutators?
+    if case .array(let declared)? = property.toManyMutators { mutators = declared }
+    func make<E>(_: E.Type) -> any ArrayEditing {
+        ArrayEditor<E>(property: property, inPlaceOffset: mutators == nil ? inPlaceOffset : nil, mutators: mutators)
+    }
     return _openExistential(elementType, do: make)
 }
 
@@ -29,6 +33,8 @@ struct ArrayEditor<E>: ArrayEditing {
     let property: KeyValueProperty
     /// The byte offset of a stored `[E]` field, edited in place; nil to read and store back.
     let inPlaceOffset: Int?
+    /// The element-wise mutators the class declares for the property; they make the edits.
+    let mutators: KeyValueArrayMutators?
 
     private func read(_ object: AnyObject) -> [E] {
         if let inPlaceOffset { return fieldAddress(object, inPlaceOffset, [E].self).pointee }
@@ -56,12 +62,38 @@ struct ArrayEditor<E>: ArrayEditing {
         }
         object.willChange(change, valuesAt: indexes, forKey: property.key)
         defer { object.didChange(change, valuesAt: indexes, forKey: property.key) }
-        if let inPlaceOffset {
+        if let mutators {
+            try applyMutators(mutators, change, indexes, typed, to: object)
+        } else if let inPlaceOffset {
             apply(change, indexes, typed, to: &fieldAddress(object, inPlaceOffset, [E].self).pointee)
         } else {
             var array = read(object)
             apply(change, indexes, typed, to: &array)
             try property.setValue(array, on: object, notify: false)
+        }
+    }
+
+    /// Makes an edit element by element through the declared mutators: insertions in ascending
+    /// order of the final positions, removals in descending order. A mutator that throws ends
+    /// the edit there (the elements before it stay changed).
+    private func applyMutators(_ mutators: KeyValueArrayMutators, _ change: KeyValueChangeKind,
+                               _ indexes: IndexSet, _ typed: [E], to object: AnyObject) throws {
+        switch change {
+        case .insertion:
+            for (index, element) in zip(indexes, typed) { try mutators.insert(object, element, index) }
+        case .removal:
+            for index in indexes.reversed() { try mutators.remove(object, index) }
+        case .replacement:
+            for (index, element) in zip(indexes, typed) {
+                if let replace = mutators.replace {
+                    try replace(object, index, element)
+                } else {
+                    try mutators.remove(object, index)
+                    try mutators.insert(object, element, index)
+                }
+            }
+        case .setting:
+            break
         }
     }
 
