@@ -34,12 +34,28 @@ extension KeyValueProperty {
     ///
     /// Corresponds to the accessor methods (`-name`, `-setName:`) that Apple's key-value coding
     /// finds by name.
+    @inlinable
     public convenience init<Value>(
         key: String, type: Value.Type = Value.self,
         get: @escaping @Sendable (AnyObject) -> Value,
         set: (@Sendable (AnyObject, Value) throws -> Void)? = nil,
         read: (@Sendable (AnyObject) -> KeyValueReading)? = nil,
         mutators: KeyValueToManyMutators? = nil
+    ) {
+        // Inlined so that the typed reader is specialised for `Value` where the property is
+        // made: predicates and sorting then read without generic indirection.
+        self.init(accessorKey: key, type: Value.self, get: get, set: set,
+                  read: read ?? AccessorReaders.make(get), mutators: mutators)
+    }
+
+    /// The accessor property's construction (see the public initialiser).
+    @usableFromInline
+    convenience init<Value>(
+        accessorKey key: String, type: Value.Type,
+        get: @escaping @Sendable (AnyObject) -> Value,
+        set: (@Sendable (AnyObject, Value) throws -> Void)?,
+        read: ((AnyObject) -> KeyValueReading)?,
+        mutators: KeyValueToManyMutators?
     ) {
         let optionalType = Value.self as? any OptionalValue.Type
         let getter: (AnyObject) -> Any? = optionalType == nil
@@ -73,9 +89,7 @@ extension KeyValueProperty {
                 }
             }
         }
-        let reader: (AnyObject) -> KeyValueReading = read ?? AccessorReaders.make(get) ?? { object in
-            KeyValueReading(getter(object))
-        }
+        let reader: (AnyObject) -> KeyValueReading = read ?? { object in KeyValueReading(getter(object)) }
         self.init(key: key, valueType: Value.self, storage: .accessor, isOptional: optionalType != nil,
                   getter: getter, reader: reader, setter: setter, nilSetter: nilSetter)
         toManyMutators = mutators
@@ -83,7 +97,9 @@ extension KeyValueProperty {
 }
 
 /// Typed readers over accessor closures for the common value types.
-private enum AccessorReaders {
+@usableFromInline
+enum AccessorReaders {
+    @inlinable
     static func make<Value>(_ get: @escaping @Sendable (AnyObject) -> Value) -> ((AnyObject) -> KeyValueReading)? {
         switch ObjectIdentifier(Value.self) {
         case ObjectIdentifier(Int.self):
@@ -103,13 +119,29 @@ private enum AccessorReaders {
         case ObjectIdentifier(String?.self):
             return { same(get($0), as: String?.self).map { .string($0) } ?? .null }
         default:
+            if Value.self is AnyClass {
+                return { .object(same(get($0), as: AnyObject.self)) }
+            }
+            if isOptionalClass(Value.self) {
+                // `Optional<SomeClass>` has the layout of `Optional<AnyObject>`: one nullable pointer.
+                return { object in
+                    guard let value = same(get(object), as: AnyObject?.self) else { return .null }
+                    return .object(value)
+                }
+            }
             return nil
         }
     }
 
+    /// Whether `type` is `Optional<C>` for a class `C`.
+    @usableFromInline
+    static func isOptionalClass(_ type: Any.Type) -> Bool {
+        (type as? any OptionalValue.Type)?.wrappedType is AnyClass
+    }
+
     /// `value`, whose type is exactly `T`, as a `T` (a copy, without a dynamic cast).
-    @inline(__always)
-    private static func same<Value, T>(_ value: Value, as _: T.Type) -> T {
+    @inlinable @inline(__always)
+    static func same<Value, T>(_ value: Value, as _: T.Type) -> T {
         withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: T.self) }
     }
 }
