@@ -43,7 +43,7 @@ let package = Package(
                 path: "Tests/TestSupport", swiftSettings: strict),
 
         // Tests: one target per layer.
-        .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding", "TestSupport"],
+        .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/KeyValueCodingTests", swiftSettings: strict),
         .testTarget(name: "KeyValueObservingTests", dependencies: ["KeyValueObserving", "TestSupport"],
                     path: "Tests/KeyValueObservingTests", swiftSettings: strict),
