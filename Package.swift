@@ -45,7 +45,7 @@ let package = Package(
         // Tests: one target per layer.
         .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/KeyValueCodingTests", swiftSettings: strict),
-        .testTarget(name: "KeyValueObservingTests", dependencies: ["KeyValueObserving", "TestSupport"],
+        .testTarget(name: "KeyValueObservingTests", dependencies: ["KeyValueObserving", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/KeyValueObservingTests", swiftSettings: strict),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement", "TestSupport"],
                     path: "Tests/UndoManagementTests", swiftSettings: strict),

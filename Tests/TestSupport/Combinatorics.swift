@@ -29,7 +29,9 @@ package enum TestCase {
 /// ```
 ///
 /// An error thrown by `body` is recorded as an issue naming the case, and the loop goes on
-/// with the next element, so one run reports every failing case.
+/// with the next element, so one run reports every failing case. Pass ``TestCase/comment`` to
+/// `#expect` and `#require` inside the loop to label their own failures too, or use
+/// ``check(_:_:sourceLocation:)`` and ``checkEqual(_:_:_:sourceLocation:)``, which label theirs.
 ///
 /// - Parameters:
 ///   - name: The name of the loop variable, as it should appear in failures.
@@ -46,6 +48,11 @@ package func withEvery<S: Sequence>(
         TestCase.$labels.withValue(TestCase.labels + ["\(name): \(text)"]) {
             do {
                 try body(value)
+            } catch is ExpectationFailedError {
+                // A `#require` failed; it recorded its own issue (with `TestCase.comment` when
+                // given one). Name the case in case it was not given.
+                Issue.record(Comment(rawValue: "\(TestCase.label): a #require failed in this case"),
+                             sourceLocation: sourceLocation)
             } catch {
                 Issue.record(error, TestCase.comment, sourceLocation: sourceLocation)
             }
