@@ -25,7 +25,7 @@ package enum NumberOrdering {
     ///
     /// - Complexity: O(1); a `Double` against a `Decimal` that is not an integer formats and
     ///   parses the double once.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func compare(_ lhs: KeyValueNumber, _ rhs: KeyValueNumber) -> ComparisonResult {
         switch (lhs, rhs) {
         case let (.integer(a), .integer(b)): return ordered(a, b)
@@ -38,13 +38,13 @@ package enum NumberOrdering {
     ///
     /// For integers and strings; `Double`, `Decimal` and `Date` have their own overloads that
     /// put NaN first.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func ordered<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
         a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
     }
 
     /// The order of two doubles: NaN equals NaN and comes before every other number.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func ordered(_ a: Double, _ b: Double) -> ComparisonResult {
         if a < b { return .orderedAscending }
         if a > b { return .orderedDescending }
@@ -59,7 +59,7 @@ package enum NumberOrdering {
     }
 
     /// Dates in the order of their time intervals, NaN first.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func ordered(_ a: Date, _ b: Date) -> ComparisonResult {
         ordered(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
     }
@@ -86,8 +86,9 @@ package enum NumberOrdering {
         }
     }
 
+    /// Every pair but two integers or two doubles (out of line: the inlined part stays small).
     @inline(never)
-    private static func compareMixed(_ lhs: KeyValueNumber, _ rhs: KeyValueNumber) -> ComparisonResult {
+    package static func compareMixed(_ lhs: KeyValueNumber, _ rhs: KeyValueNumber) -> ComparisonResult {
         let (leftIsNaN, rightIsNaN) = (isNaN(lhs), isNaN(rhs))
         if leftIsNaN || rightIsNaN { return nanOrder(leftIsNaN, rightIsNaN) }
         switch (lhs, rhs) {

@@ -171,6 +171,21 @@ struct ComparisonAgreementTests {
         }
     }
 
+    /// The `min:`, `max:` and `median:` functions order NaN first too, whatever the order of
+    /// their arguments.
+    @Test func aggregateFunctionsOrderNaNFirst() {
+        let orders: [[String]] = [["1", "NaN", "3"], ["3", "NaN", "1"], ["NaN", "3", "1"], ["1", "3", "NaN"]]
+        withEvery("arguments", in: orders, describedBy: { $0.joined(separator: ", ") }) { order in
+            let list = "{" + order.map { $0 == "NaN" ? "CAST('nan', 'NSNumber')" : $0 }.joined(separator: ", ") + "}"
+            let maximum = try KeyValueExpression(format: "max(\(list))").expressionValue(with: nil)
+            let minimum = try KeyValueExpression(format: "min(\(list))").expressionValue(with: nil)
+            let median = try KeyValueExpression(format: "median(\(list))").expressionValue(with: nil)
+            checkEqual(maximum as? Int, 3, "max")
+            check((minimum as? Double)?.isNaN == true, "min is \(String(describing: minimum))")
+            checkEqual(median as? Double, 1, "median")
+        }
+    }
+
     // MARK: Sorting
 
     private static func sortedLabels(_ samples: [OrderSample], _ descriptor: KeyValueSortDescriptor) throws -> [Int] {
