@@ -64,6 +64,34 @@ package enum NumberOrdering {
         ordered(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
     }
 
+    /// A key that numbers equal under ``compare(_:_:)`` share, for hashing: the number's floor,
+    /// computed exactly and clamped to `Int64`; nil for NaN (every NaN is equal).
+    ///
+    /// A `Double`'s `doubleValue` round trip through `Decimal` is not exact on every platform,
+    /// so hashing `doubleValue` would give a `Decimal` and the `Double` it equals different
+    /// hashes; their floors are always the same.
+    package static func hashKey(_ number: KeyValueNumber) -> Int64? {
+        switch number {
+        case .integer(let v): return v
+        case .unsigned(let v): return Int64(clamping: v)
+        case .boolean(let v): return v ? 1 : 0
+        case .floating(let v):
+            if v.isNaN { return nil }
+            let floor = v.rounded(.down)
+            if floor >= 0x1p63 { return .max }
+            if floor < -0x1p63 { return .min }
+            return Int64(floor)
+        case .decimal(let v):
+            if v.isNaN { return nil }
+            var value = v
+            var floor = Decimal()
+            NSDecimalRound(&floor, &value, 0, .down)  // toward negative infinity
+            if floor >= Decimal(Int64.max) { return .max }
+            if floor <= Decimal(Int64.min) { return .min }
+            return NSDecimalNumber(decimal: floor).int64Value
+        }
+    }
+
     // MARK: Mixed kinds
 
     private static func nanOrder(_ leftIsNaN: Bool, _ rightIsNaN: Bool) -> ComparisonResult {

@@ -122,6 +122,39 @@ struct ComparisonAgreementTests {
         }
     }
 
+    /// Constants (predicate trees) are equal exactly when the order says so, and equal
+    /// constants hash alike, across numeric types.
+    @Test func constantsEqualAndHashAsTheOrderSays() {
+        let samples = OrderSample.all
+        withEvery("left", in: samples) { lhs in
+            withEvery("right", in: samples) { rhs in
+                let (a, b) = (KeyValueConstant(lhs.value), KeyValueConstant(rhs.value))
+                // Strings are equal as constants only when canonically equal (no options).
+                checkEqual(a == b, OrderModel.equal(lhs, rhs, []), "==")
+                if a == b { checkEqual(a.hashValue, b.hashValue, "hash of equal constants") }
+            }
+        }
+    }
+
+    /// A `Double` and the `Decimal` it reads as (its exact integer, or else the shortest decimal
+    /// that reads back as it) are equal and hash alike, over many magnitudes (a hash of
+    /// `Decimal`'s `doubleValue` would not be).
+    @Test func doublesAndTheirDecimalsHashAlike() throws {
+        var generator = SplitMix(seed: 0x5EED)
+        for _ in 0..<2_000 {
+            let exponent = Double(Int(generator.next() % 61) - 30)
+            let double = (Double(generator.next() % 2_000_001) / 1_000_000 - 1) * pow(10, exponent)
+            // An integral double is its exact integer; any other the shortest decimal.
+            let integral = double.rounded(.towardZero) == double
+            let decimal = integral && double >= 0 && double < 0x1p64 ? Decimal(UInt64(double))
+                : integral && double < 0 && double >= -0x1p63 ? Decimal(Int64(double))
+                : try #require(Decimal(string: double.description))
+            let (a, b) = (KeyValueConstant(double), KeyValueConstant(decimal))
+            #expect(a == b, "\(double) and Decimal \(decimal)")
+            #expect(a.hashValue == b.hashValue, "\(double) and Decimal \(decimal)")
+        }
+    }
+
     // MARK: @min and @max
 
     /// The sample `@min`/`@max` returned, by the value's type and text.
@@ -231,5 +264,18 @@ struct ComparisonAgreementTests {
 
     private static func reversed(_ order: ComparisonResult) -> ComparisonResult {
         order == .orderedAscending ? .orderedDescending : (order == .orderedDescending ? .orderedAscending : .orderedSame)
+    }
+}
+
+/// A small deterministic generator, so that a failure can be reproduced.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
