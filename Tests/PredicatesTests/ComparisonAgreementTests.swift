@@ -9,7 +9,8 @@ import TestSupport
 ///
 /// The predicate paths are:
 /// - the compiled key-path reading path (`ComparisonCompiler` → `ReadingComparison`): a key path
-///   against a constant, and a key path against another key path;
+///   against a constant (read from a typed stored property and from a dictionary), and a key
+///   path against another key path;
 /// - the general expression path (`ExpressionCompiler` → `ComparisonCompiler.specialized` or
 ///   `ComparisonEvaluator`): a variable against a constant, and against another variable;
 /// - the direct evaluator (`ComparisonEvaluator.test`).
@@ -47,7 +48,11 @@ struct ComparisonAgreementTests {
             KeyValuePredicate(left, op, right, options: options)
         }
         let variables: [String: Any?] = ["a": lhs, "b": rhs]
+        let typedRow = makeTypedRow(lhs)
         return [
+            ("typed property vs constant (reading path)", ComparisonOutcome {
+                try predicate(.keyPath("v"), rightConstant).evaluate(with: typedRow)
+            }),
             ("key path vs constant (reading path)", ComparisonOutcome {
                 try predicate(.keyPath("v"), rightConstant).evaluate(with: row(lhs))
             }),
@@ -278,4 +283,19 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// An object whose `v` is a stored property of the value's own type (`Double`, `Decimal`,
+/// `UInt64`…), so the reading path reads it through a typed stored-property reader rather than
+/// from an `Any`.
+final class TypedRow<Value>: KeyValueCodable {
+    var v: Value
+    init(_ v: Value) { self.v = v }
+}
+
+/// A ``TypedRow`` holding `value` with its dynamic type, or an `Optional<Int>` row for `nil`.
+func makeTypedRow(_ value: Any?) -> AnyObject {
+    guard let value else { return TypedRow<Int?>(nil) }
+    func open<T>(_ typed: T) -> AnyObject { TypedRow<T>(typed) }
+    return _openExistential(value, do: open)
 }
