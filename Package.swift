@@ -37,14 +37,19 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["ObjectGraph"],
                           path: "Benchmarks", swiftSettings: strict),
 
+        // Test-only helpers (change recorder, lifetime tracker, labelled combinatorial loops),
+        // used by every test target. Not a product.
+        .target(name: "TestSupport", dependencies: ["KeyValueCoding", "KeyValueObserving"],
+                path: "Tests/TestSupport", swiftSettings: strict),
+
         // Tests: one target per layer.
-        .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding"],
+        .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/KeyValueCodingTests", swiftSettings: strict),
-        .testTarget(name: "KeyValueObservingTests", dependencies: ["KeyValueObserving"],
+        .testTarget(name: "KeyValueObservingTests", dependencies: ["KeyValueObserving", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/KeyValueObservingTests", swiftSettings: strict),
-        .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"],
+        .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement", "TestSupport"],
                     path: "Tests/UndoManagementTests", swiftSettings: strict),
-        .testTarget(name: "PredicatesTests", dependencies: ["Predicates"],
+        .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 
         // Samples (issue 6): each sample is an executable whose logic lives in a library target.
@@ -52,14 +57,14 @@ let package = Package(
                 path: "Samples/AccelerometerFilter", swiftSettings: strict),
         .executableTarget(name: "accelerometer-filter", dependencies: ["AccelerometerFilter"],
                           path: "Samples/accelerometer-filter", swiftSettings: strict),
-        .testTarget(name: "AccelerometerFilterTests", dependencies: ["AccelerometerFilter"],
+        .testTarget(name: "AccelerometerFilterTests", dependencies: ["AccelerometerFilter", "TestSupport"],
                     path: "Tests/AccelerometerFilterTests", swiftSettings: strict),
         .target(name: "Theater",
                 dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates"],
                 path: "Samples/Theater", swiftSettings: strict),
         .executableTarget(name: "theater", dependencies: ["Theater"],
                           path: "Samples/theater", swiftSettings: strict),
-        .testTarget(name: "TheaterTests", dependencies: ["Theater"],
+        .testTarget(name: "TheaterTests", dependencies: ["Theater", "TestSupport"],
                     path: "Tests/TheaterTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

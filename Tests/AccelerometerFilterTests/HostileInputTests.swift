@@ -1,6 +1,30 @@
 import AccelerometerFilter
 import Foundation
 import Testing
+import TestSupport
+
+/// Calls a pacer on a helper thread and waits for it with a time limit, so that a pacer that
+/// sleeps far too long fails the test instead of hanging it.
+///
+/// `@unchecked Sendable`: the pacer closure is called on one helper thread at a time; the test
+/// waits for each call to return before making the next (a call that times out fails the test).
+private final class PacerCall: @unchecked Sendable {
+    private let pacer: (Double) -> Void
+
+    init(_ pacer: @escaping (Double) -> Void) { self.pacer = pacer }
+
+    /// Whether `pacer(offset)` returned within `limit`.
+    func returns(_ offset: Double, within limit: Duration) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            pacer(offset)
+            done.signal()
+        }
+        thread.start()
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
+        return done.wait(timeout: .now() + seconds) == .success
+    }
+}
 
 /// Writes `bytes` to a new file in a temporary directory and returns its path.
 private func file(_ bytes: [UInt8], in directory: URL, name: String = "input.csv") throws -> String {
@@ -92,9 +116,18 @@ struct RealtimeLimitTests {
         #expect(try FilterCommand.run(options).contains("samples     2"))
     }
 
+    /// Offsets that are not finite positive numbers return at once (a pacer that waited for
+    /// them would sleep up to a day, or trap on NaN), while a positive offset does wait.
     @Test func pacerIgnoresOffsetsThatAreNotFinitePositiveNumbers() {
-        let pacer = AccelerometerPlayer.realtimePacer()
-        for offset in [0, -1e30, .nan, .infinity, -.infinity] { pacer(offset) }
+        let start = ContinuousClock.now
+        let pacer = PacerCall(AccelerometerPlayer.realtimePacer())
+        withEvery("offset", in: [0, -0.0, -1e-300, -1e30, .nan, .infinity, -.infinity]) { offset in
+            #expect(pacer.returns(offset, within: .seconds(20)), "the pacer waited for \(offset)")
+        }
+        // The pacer measures from its first call (offset 0, after `start`): 0.05 s waits until
+        // at least 0.05 s after `start`.
+        #expect(pacer.returns(0.05, within: .seconds(20)))
+        #expect(ContinuousClock.now - start >= .milliseconds(50), "a finite positive offset did not wait")
     }
 }
 

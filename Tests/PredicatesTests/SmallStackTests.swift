@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Predicates
 
@@ -6,16 +7,46 @@ import Testing
 /// default for secondary threads and Dispatch workers on Apple platforms).
 @Suite("Deep predicates on small stacks")
 struct SmallStackTests {
-    /// Runs `work` on a thread with a 512 KiB stack and waits for it.
-    private static func onSmallStack(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` on a thread with a 512 KiB stack, waits for it and returns its result.
+    private static func onSmallStack<Value: Sendable>(_ work: @escaping @Sendable () -> Value) -> Value? {
         let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Value?>(nil)
         let thread = Thread {
-            work()
+            let value = work()
+            result.withLock { $0 = value }
             done.signal()
         }
         thread.stackSize = 512 * 1024
         thread.start()
         done.wait()
+        return result.withLock { $0 }
+    }
+
+    /// What each operation gave, on one thread.
+    struct Results: Equatable, Sendable {
+        var parsed = false
+        var evaluation: String = ""
+        var boundEvaluation: String = ""
+        var reparsedEqual = false
+        var formatted: String = ""
+        var describedNonEmpty = false
+    }
+
+    /// Runs every operation on the deepest predicate `format`.
+    private static func operations(on format: String) -> Results {
+        var results = Results()
+        guard let p = try? KeyValuePredicate(format: format) else { return results }
+        results.parsed = true
+        results.evaluation = outcome { try p.evaluate(with: ["x": 1], substitutionVariables: ["v": 1]) }
+        results.boundEvaluation = outcome { try p.withSubstitutionVariables(["v": 1]).evaluate(with: nil) }
+        results.formatted = p.predicateFormat
+        results.reparsedEqual = (try? KeyValuePredicate(format: results.formatted)) == p
+        results.describedNonEmpty = !p.debugDescription.isEmpty
+        return results
+    }
+
+    private static func outcome(_ body: () throws -> Bool) -> String {
+        do { return String(try body()) } catch { return "threw \(error)" }
     }
 
     /// The largest `n` for which `shape(n)` parses, and that format.
@@ -44,6 +75,16 @@ struct SmallStackTests {
         },
     ]
 
+    /// What `shape(depth)` gives for `$v = 1`: `NOT` and unary minus flip with each level, and
+    /// `1 IN {{1}}` compares 1 with a collection; every other shape is true.
+    static func truth(of shape: String, depth: Int) -> Bool {
+        switch shape {
+        case "not", "minus": return depth % 2 == 0
+        case "aggregate": return depth == 1
+        default: return true
+        }
+    }
+
     @Test func theParserLimitIsLow() {
         #expect(PredicateParser.maximumDepth == 100)
     }
@@ -54,14 +95,14 @@ struct SmallStackTests {
         let (count, format) = Self.deepest(build)
         #expect(count > 10, "\(shape) accepts only \(count) levels")
         #expect(throws: PredicateParseError.self) { try KeyValuePredicate(format: build(count + 1)) }
-        Self.onSmallStack {
-            guard let p = try? KeyValuePredicate(format: format) else { return }
-            _ = try? p.evaluate(with: ["x": 1], substitutionVariables: ["v": 1])
-            let bound = try? p.withSubstitutionVariables(["v": 1])
-            _ = try? bound?.evaluate(with: nil)
-            let text = p.predicateFormat
-            _ = p == (try? KeyValuePredicate(format: text))
-            _ = p.debugDescription
-        }
+        // The same operations on a large stack are the reference.
+        let reference = LargeStack.run { Self.operations(on: format) }
+        #expect(reference.parsed, "\(shape): the deepest format does not parse")
+        #expect(reference.evaluation == String(Self.truth(of: shape, depth: count)), "\(shape): \(reference.evaluation)")
+        #expect(reference.boundEvaluation == reference.evaluation, "\(shape): bound \(reference.boundEvaluation)")
+        #expect(reference.reparsedEqual, "\(shape): \(reference.formatted) does not parse back to an equal predicate")
+        #expect(reference.describedNonEmpty)
+        let small = Self.onSmallStack { Self.operations(on: format) }
+        #expect(small == reference, "\(shape) on a 512 KiB stack")
     }
 }

@@ -108,8 +108,12 @@ extension CollectionOperator {
         }
     }
 
-    /// `@min` / `@max`: compares numbers numerically, strings and dates by their order;
-    /// `nil` values are ignored; `nil` for an empty collection.
+    /// `@min` / `@max`: compares values with ``compareValues(_:_:)`` (numbers numerically
+    /// across types with NaN first, strings and dates by their order); `nil` values are
+    /// ignored; `nil` for an empty collection.
+    ///
+    /// The order is a strict weak ordering, so the extreme value does not depend on the order
+    /// of the elements; among elements that compare equal (`1` and `1.0`), the first is kept.
     static func extreme(_ collection: any KeyValueCollection, _ right: Substring, _ fullPath: String,
                         wantMaximum: Bool) throws -> Any? {
         var best: Any?
@@ -131,55 +135,5 @@ extension CollectionOperator {
             }
         }
         return best
-    }
-}
-
-/// Compares two values as `compare:` does: numbers numerically (across numeric types),
-/// strings by their characters, dates by time, enumerations with raw values by their raw
-/// values, other `Comparable` values of one type by `<`.
-///
-/// - Returns: The order, or nil when the two cannot be compared.
-public func compareValues(_ lhs: Any, _ rhs: Any) -> ComparisonResult? {
-    // Enumerations with raw values compare by their raw values.
-    if let raw = ValueKind.of(type(of: lhs)).rawValue { return compareValues(raw(lhs), rhs) }
-    if let raw = ValueKind.of(type(of: rhs)).rawValue { return compareValues(lhs, raw(rhs)) }
-    if let left = lhs as? String, let right = rhs as? String {
-        return left < right ? .orderedAscending : (left == right ? .orderedSame : .orderedDescending)
-    }
-    if let left = KeyValueNumber(lhs), let right = KeyValueNumber(rhs) {
-        return compareNumbers(left, right)
-    }
-    if let left = lhs as? Date, let right = rhs as? Date {
-        return left.compare(right)
-    }
-    if let left = lhs as? any Comparable {
-        return compareComparable(left, rhs)
-    }
-    return nil
-}
-
-private func compareComparable<T: Comparable>(_ lhs: T, _ rhs: Any) -> ComparisonResult? {
-    guard let right = castWithoutBridging(rhs, to: T.self) else { return nil }
-    return lhs < right ? .orderedAscending : (lhs == right ? .orderedSame : .orderedDescending)
-}
-
-/// Compares two bridged numbers exactly where both are integers, otherwise as `Double`s
-/// (`Decimal`s compare as decimals).
-public func compareNumbers(_ lhs: KeyValueNumber, _ rhs: KeyValueNumber) -> ComparisonResult {
-    func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
-        a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
-    }
-    switch (lhs, rhs) {
-    case let (.integer(a), .integer(b)): return order(a, b)
-    case let (.unsigned(a), .unsigned(b)): return order(a, b)
-    case let (.integer(a), .unsigned(b)): return a < 0 ? .orderedAscending : order(UInt64(a), b)
-    case let (.unsigned(a), .integer(b)): return b < 0 ? .orderedDescending : order(a, UInt64(b))
-    case let (.decimal(a), _):
-        guard let b = Decimal(bridging: rhs) else { return order(lhs.doubleValue, rhs.doubleValue) }
-        return order(a, b)
-    case let (_, .decimal(b)):
-        guard let a = Decimal(bridging: lhs) else { return order(lhs.doubleValue, rhs.doubleValue) }
-        return order(a, b)
-    default: return order(lhs.doubleValue, rhs.doubleValue)
     }
 }

@@ -70,7 +70,9 @@ extension Optional: OptionalValue {
 ///
 /// - Parameter value: A value that may be an `Optional` seen through `Any`.
 /// - Returns: The innermost wrapped value, or `nil`.
-public func flattenOptional(_ value: Any?) -> Any? {
+///
+/// `package`: shared with the key-value observing and predicate layers.
+package func flattenOptional(_ value: Any?) -> Any? {
     guard let value else { return nil }
     if let unwrap = ValueKind.of(type(of: value)).unwrap { return unwrap(value) }
     return value

@@ -32,7 +32,9 @@ extension BuiltinFunction {
             return list.isEmpty ? nil : list.reduce(0, +) / Double(list.count)
         },
         aggregate("median:") { values in
-            let list = try numbers(values, "median:").sorted()
+            // NaN first, as every other ordering of numbers (`[Double].sorted()` has no
+            // defined order with NaN).
+            let list = try numbers(values, "median:").sorted { NumberOrdering.ordered($0, $1) == .orderedAscending }
             guard !list.isEmpty else { return nil }
             let middle = list.count / 2
             return list.count % 2 == 1 ? list[middle] : (list[middle - 1] + list[middle]) / 2

@@ -119,90 +119,21 @@ enum ValueEquality {
 
     /// The order of two normalized values, or nil when either is nil.
     ///
+    /// Two strings compare with `options` (folded for `[c]`/`[d]`); every other pair goes
+    /// through key-value coding's ``KeyValueCoding/compareValues(_:_:)``, the order that
+    /// `@min`/`@max` and sort descriptors use too (numbers across types with NaN first,
+    /// dates, raw values, other `Comparable`s).
+    ///
     /// - Throws: ``PredicateEvaluationError/incomparableValues(operation:left:right:)`` for values of
     ///   kinds that have no order between them.
     static func order(_ lhs: Any?, _ rhs: Any?, options: ComparisonOptions,
                       operation: String) throws(PredicateEvaluationError) -> ComparisonResult? {
         guard let lhs, let rhs else { return nil }
-        if let a = lhs as? Int, let b = rhs as? Int { return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending) }
         if let a = lhs as? String, let b = rhs as? String {
             return StringFolding.compare(a, b, options: options)
         }
-        if let a = KeyValueNumber(lhs), let b = KeyValueNumber(rhs) {
-            return NumberOrdering.compare(a, b)
-        }
-        if let a = lhs as? Date, let b = rhs as? Date {
-            return NumberOrdering.ordered(a, b)
-        }
-        if let a = lhs as? any Comparable, let result = compareOpened(a, rhs) { return result }
-        let (rawLeft, rawRight) = (rawValue(of: lhs), rawValue(of: rhs))
-        if rawLeft != nil || rawRight != nil {
-            return try order(rawLeft ?? lhs, rawRight ?? rhs, options: options, operation: operation)
-        }
+        if let order = compareValues(lhs, rhs) { return order }
         throw .incomparableValues(operation: operation, left: ValueCollections.typeDescription(lhs),
                                   right: ValueCollections.typeDescription(rhs))
-    }
-
-    private static func compareOpened<T: Comparable>(_ lhs: T, _ rhs: Any) -> ComparisonResult? {
-        guard let rhs = rhs as? T else { return nil }
-        return lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
-    }
-}
-
-/// Numeric comparison across integer, floating-point, decimal and Boolean values.
-enum NumberOrdering {
-    static func compare(_ lhs: KeyValueNumber, _ rhs: KeyValueNumber) -> ComparisonResult {
-        switch (lhs, rhs) {
-        case let (.integer(a), .integer(b)): return ordered(a, b)
-        case let (.unsigned(a), .unsigned(b)): return ordered(a, b)
-        case let (.integer(a), .unsigned(b)): return a < 0 ? .orderedAscending : ordered(UInt64(a), b)
-        case let (.unsigned(a), .integer(b)): return b < 0 ? .orderedDescending : ordered(a, UInt64(b))
-        case let (.decimal(a), .decimal(b)): return ordered(a, b)
-        case (.decimal(let a), _): return decimal(rhs).map { ordered(a, $0) } ?? ordered(lhs.doubleValue, rhs.doubleValue)
-        case (_, .decimal(let b)): return decimal(lhs).map { ordered($0, b) } ?? ordered(lhs.doubleValue, rhs.doubleValue)
-        default:
-            if let a = integer(lhs), let b = integer(rhs) { return ordered(a, b) }
-            return ordered(lhs.doubleValue, rhs.doubleValue)
-        }
-    }
-
-    private static func integer(_ number: KeyValueNumber) -> Int64? {
-        switch number {
-        case .integer(let v): return v
-        case .boolean(let v): return v ? 1 : 0
-        case .unsigned(let v): return Int64(exactly: v)
-        case .floating, .decimal: return nil
-        }
-    }
-
-    private static func decimal(_ number: KeyValueNumber) -> Decimal? {
-        switch number {
-        case .integer(let v): return Decimal(v)
-        case .unsigned(let v): return Decimal(v)
-        case .boolean(let v): return v ? 1 : 0
-        case .decimal(let v): return v
-        case .floating: return nil
-        }
-    }
-
-    @inline(__always)
-    static func ordered<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
-        a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
-    }
-
-    /// A total order on doubles: NaN equals NaN and comes before every other number
-    /// (`-infinity` included), so sorting a column with NaN is a strict weak ordering.
-    @inline(__always)
-    static func ordered(_ a: Double, _ b: Double) -> ComparisonResult {
-        if a < b { return .orderedAscending }
-        if a > b { return .orderedDescending }
-        if a == b { return .orderedSame }
-        return a.isNaN ? (b.isNaN ? .orderedSame : .orderedAscending) : .orderedDescending
-    }
-
-    /// Dates in the order of their time intervals, NaN first (see ``ordered(_:_:)-(Double,Double)``).
-    @inline(__always)
-    static func ordered(_ a: Date, _ b: Date) -> ComparisonResult {
-        ordered(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
     }
 }

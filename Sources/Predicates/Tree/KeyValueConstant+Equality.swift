@@ -57,14 +57,14 @@ extension KeyValueConstant: Hashable {
         return true
     }
 
-    /// Hashes the constant so that equal constants hash alike: numbers by their `Double`
-    /// value, collections by their size only (an array may equal a set).
+    /// Hashes the constant so that equal constants hash alike: numbers by their floor (see
+    /// `NumberOrdering.hashKey`, exact across integer, floating-point and decimal values),
+    /// collections by their size only (an array may equal a set).
     public func hash(into hasher: inout Hasher) {
         let value = comparable
         if let number = value.number {
             hasher.combine(0)
-            let double = number.doubleValue
-            if double.isNaN { hasher.combine(1) } else { hasher.combine(double == 0 ? 0 : double) }
+            hasher.combine(NumberOrdering.hashKey(number))
             return
         }
         switch value {
