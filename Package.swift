@@ -47,9 +47,9 @@ let package = Package(
                     path: "Tests/KeyValueCodingTests", swiftSettings: strict),
         .testTarget(name: "KeyValueObservingTests", dependencies: ["KeyValueObserving", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/KeyValueObservingTests", swiftSettings: strict),
-        .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement", "TestSupport"],
+        .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/UndoManagementTests", swiftSettings: strict),
-        .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "TestSupport"],
+        .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 
         // Samples (issue 6): each sample is an executable whose logic lives in a library target.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ObjectGraphInternals
 import Testing
 @testable import Predicates
 
@@ -16,7 +17,7 @@ struct SmallStackTests {
             result.withLock { $0 = value }
             done.signal()
         }
-        thread.stackSize = 512 * 1024
+        thread.stackSize = 512 * 1024 * ThreadSanitizer.stackScale  // instrumented code needs more
         thread.start()
         done.wait()
         return result.withLock { $0 }

@@ -2,6 +2,7 @@
 // stack with the depth. Each scenario also runs on a thread with a 512 KiB stack.
 
 import Foundation
+import ObjectGraphInternals
 import Testing
 @testable import UndoManagement
 
@@ -13,7 +14,7 @@ private func onSmallStack(
         let thread = Thread {
             continuation.resume(returning: Result { try body() })
         }
-        thread.stackSize = 512 * 1024
+        thread.stackSize = 512 * 1024 * ThreadSanitizer.stackScale  // instrumented code needs more
         thread.start()
     }
 }

@@ -21,6 +21,12 @@ package enum ThreadSanitizer {
     package final class StaticOwner: Sendable {}
 
     package static let acquire: Annotation? = lookUp("__tsan_acquire")
+    /// Whether the process runs under the thread sanitizer (whose instrumentation needs
+    /// several times the stack of a normal build: stack-size tests scale by
+    /// ``stackScale``).
+    package static var isActive: Bool { acquire != nil }
+    /// How much more stack instrumented code needs: 4 under the sanitizer, otherwise 1.
+    package static var stackScale: Int { isActive ? 4 : 1 }
     package static let release: Annotation? = lookUp("__tsan_release")
 
     private static func lookUp(_ name: String) -> Annotation? {
