@@ -158,12 +158,24 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         return index[key]
     }
 
+    /// ``property(forKeyBytes:)``, unretained (properties live as long as their table).
+    @inline(__always)
+    func unmanagedProperty(forKeyBytes key: UnsafeBufferPointer<UInt8>) -> Unmanaged<KeyValueProperty>? {
+        guard let position = position(ofKeyBytes: key) else { return nil }
+        return properties.withUnsafeBufferPointer { Unmanaged.passUnretained($0[position]) }
+    }
+
     /// Returns the property whose key has the UTF-8 bytes `key`, or nil.
     func property(forKeyBytes key: UnsafeBufferPointer<UInt8>) -> KeyValueProperty? {
+        position(ofKeyBytes: key).map { properties[$0] }
+    }
+
+    /// The position of the key whose UTF-8 bytes are `key`, or nil.
+    private func position(ofKeyBytes key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard keys.count <= 16 else {
-            return property(forKey: String(decoding: key, as: UTF8.self))
+            return position(ofKey: String(decoding: key, as: UTF8.self))
         }
-        let found: Int? = keyBytes.withUnsafeBufferPointer { all in
+        return keyBytes.withUnsafeBufferPointer { all in
             keySpans.withUnsafeBufferPointer { spans in
                 for i in 0..<spans.count where spans[i].count == key.count {
                     if key.isEmpty || memcmp(all.baseAddress! + spans[i].start, key.baseAddress!, key.count) == 0 {
@@ -173,7 +185,6 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
                 return nil
             }
         }
-        return found.map { properties[$0] }
     }
 
     /// The keys of the table, in the order of ``properties``.

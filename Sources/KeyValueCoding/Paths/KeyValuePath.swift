@@ -60,7 +60,7 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
             return reading
         }
         switch try KeyValue.walk(keyPath, from: root) {
-        case .property(let object, let property): return property.reader(object)
+        case .property(let object, let property): return property._withUnsafeGuaranteedRef { $0.reader(object) }
         case .value(let value): return KeyValueReading(value)
         }
     }
@@ -73,7 +73,7 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     public func reading(of object: AnyObject) throws -> KeyValueReading {
         if let steps, let reading = steps.reading(of: object) { return reading }
         switch try KeyValue.walk(keyPath, fromObject: object) {
-        case .property(let object, let property): return property.reader(object)
+        case .property(let object, let property): return property._withUnsafeGuaranteedRef { $0.reader(object) }
         case .value(let value): return KeyValueReading(value)
         }
     }
@@ -169,12 +169,13 @@ final class PathSteps: Sendable {
 
 /// Where a key-path walk ended: at a property of an object, or at a value.
 enum PathEnd {
-    case property(AnyObject, KeyValueProperty)
+    /// A property of an object (properties live as long as their table: unretained).
+    case property(AnyObject, Unmanaged<KeyValueProperty>)
     case value(Any?)
 
     var value: Any? {
         switch self {
-        case .property(let object, let property): return property.getter(object)
+        case .property(let object, let property): return property._withUnsafeGuaranteedRef { $0.getter(object) }
         case .value(let value): return value
         }
     }
@@ -218,14 +219,15 @@ extension KeyValue {
             var end = begin
             while end < bytes.count, bytes[end] != dot { end += 1 }
             let component = UnsafeBufferPointer(rebasing: bytes[begin..<end])
+            // Tables and their properties live as long as the process: no reference counting.
             guard !component.isEmpty, component[0] != UInt8(ascii: "@"),
                   let table = KeyTableLookup.table(ofObject: object),
-                  let property = table._withUnsafeGuaranteedRef({ $0.property(forKeyBytes: component) })
+                  let found = table._withUnsafeGuaranteedRef({ $0.unmanagedProperty(forKeyBytes: component) })
             else {
                 return .value(try evaluate(rest(from: begin), fullPath: fullPath, from: object))
             }
-            if end == bytes.count { return .property(object, property) }
-            switch property.reader(object) {
+            if end == bytes.count { return .property(object, found) }
+            switch found._withUnsafeGuaranteedRef({ $0.reader(object) }) {
             case .object(let next):
                 object = next
                 begin = end + 1
@@ -233,6 +235,7 @@ extension KeyValue {
                 try checkComponents(rest(from: end + 1), fullPath: fullPath)
                 return .value(nil)
             default:
+                let property = found.takeUnretainedValue()
                 return .value(try evaluate(rest(from: end + 1), fullPath: fullPath, from: property.getter(object)))
             }
         }
