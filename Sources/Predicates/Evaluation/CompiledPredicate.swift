@@ -3,6 +3,7 @@
 /// Values bound to `$variables` during one evaluation.
 ///
 /// Not thread-safe: each evaluation that binds variables makes its own scope.
+@usableFromInline
 final class VariableScope {
     var values: [String: Any?]
 
@@ -19,6 +20,7 @@ final class VariableScope {
 /// Reads a value from the evaluated object (first argument) with bound variables.
 typealias ValueClosure = (Any?, VariableScope?) throws -> Any?
 /// Tests the evaluated object with bound variables.
+@usableFromInline
 typealias TestClosure = (Any?, VariableScope?) throws -> Bool
 
 /// A predicate compiled into closures.
@@ -46,5 +48,13 @@ extension KeyValuePredicate {
     func compiled() throws -> CompiledPredicate {
         if let cached = storage.compiled.load() { return cached }
         return storage.compiled.storeIfNil(CompiledPredicate(try PredicateCompiler.compile(self)))
+    }
+}
+
+extension KeyValuePredicate {
+    /// The compiled test, for the evaluation loops inlined into callers.
+    @usableFromInline
+    func compiledTest() throws -> TestClosure {
+        try compiled().test
     }
 }

@@ -62,8 +62,10 @@ extension Sequence {
     /// - Returns: The matching elements.
     /// - Throws: The first error the predicate throws for an element.
     /// - Complexity: O(*n*) evaluations.
+    @inlinable
     public func filtered(using predicate: KeyValuePredicate) throws -> [Element] {
-        let test = try predicate.compiled().test
+        // Inlined so that the loop is specialised for the element type (no generic copies).
+        let test = try predicate.compiledTest()
         var result: [Element] = []
         for element in self where try test(ValueEquality.box(element), nil) {
             result.append(element)

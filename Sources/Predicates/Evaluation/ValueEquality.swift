@@ -2,6 +2,7 @@
 import Foundation
 import KeyValueCoding
 
+@usableFromInline
 enum ValueEquality {
     /// Unwraps nested optionals and reads `NSNull` as nil.
     @inline(__always)
@@ -29,7 +30,7 @@ enum ValueEquality {
     /// A generic value as `Any?`, without nesting an existential inside another when the
     /// generic type is itself `Any` or `Any?`. Key-value coding reads nested values correctly
     /// too (through a cast), so this only saves that cast for `[Any]` and `[Any?]` elements.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func box<T>(_ value: T) -> Any? {
         if T.self == Any.self { return unsafeBitCast(value, to: Any.self) }
         if T.self == Optional<Any>.self { return unsafeBitCast(value, to: Optional<Any>.self) }
