@@ -27,17 +27,34 @@ extension KeyValueObservable {
     /// - Complexity: O(*k*) for a key path of *k* links, plus the keys they depend on.
     ///
     /// Corresponds to Apple's `NSObject.observe(_:options:changeHandler:)`.
+    ///
+    /// Code isolated to an actor (a `@MainActor` view, an actor) calls
+    /// ``observe(_:options:isolation:changeHandler:)`` instead, whose handler runs on that
+    /// isolation; this form is chosen only for a handler that is already typed `@Sendable`
+    /// (a stored function value), since the isolated form is preferred for closure literals.
+    @_disfavoredOverload
     public func observe(_ keyPath: String, options: KeyValueObservingOptions = [],
                         changeHandler: @escaping @Sendable (Self, KeyValueChange) -> Void)
         throws -> KeyValueObservation {
-        let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
-        let registration = Registration(root: self, keyPath: keyPath, components: components,
-                                        options: options) { object, change in
+        try register(keyPath, options: options) { object, change in
             changeHandler(unsafeDowncast(object, to: Self.self), change)
         }
+    }
+
+    /// Registers a closure observation whose changes go to `deliver` on the changing thread.
+    func register(_ keyPath: String, options: KeyValueObservingOptions,
+                  deliver: @escaping @Sendable (AnyObject, KeyValueChange) -> Void,
+                  initial: ((Registration) -> Void)? = nil,
+                  created: ((Registration) -> Void)? = nil) throws -> KeyValueObservation {
+        let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
+        let registration = Registration(root: self, keyPath: keyPath, components: components,
+                                        options: options, deliver: deliver)
         let token = KeyValueObservation(registration)
+        created?(registration)
         registration.start(on: self)
-        if options.contains(.initial) { registration.sendInitial(to: self) }
+        if options.contains(.initial) {
+            if let initial { initial(registration) } else { registration.sendInitial(to: self) }
+        }
         return token
     }
 
@@ -50,6 +67,8 @@ extension KeyValueObservable {
     /// ```
     ///
     /// The key path must name `@Observed` properties, stored properties or listed computed keys.
+    /// As with the string form, code isolated to an actor gets the overload taking
+    /// `isolation`, whose handler runs on that isolation.
     ///
     /// - Parameters:
     ///   - keyPath: The property to observe.
@@ -60,12 +79,13 @@ extension KeyValueObservable {
     ///   key-value coding name, and the errors of ``observe(_:options:changeHandler:)``.
     ///
     /// Corresponds to Apple's `NSObject.observe(_:options:changeHandler:)` with a key path.
+    @_disfavoredOverload
     public func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: KeyValueObservingOptions = [],
                                changeHandler: @escaping @Sendable (Self, KeyValueObservedChange<Value>) -> Void)
         throws -> KeyValueObservation {
         let name = try KeyPathProbe.keyPathString(for: keyPath, on: self)
-        return try observe(name, options: options) { object, change in
-            changeHandler(object, KeyValueObservedChange(change))
+        return try register(name, options: options) { object, change in
+            changeHandler(unsafeDowncast(object, to: Self.self), KeyValueObservedChange(change))
         }
     }
 
