@@ -35,6 +35,12 @@ extension KeyValueCodable {
     }
 
     public func validateValue(_ value: inout Any?, forKey key: String) throws {
+        try runValidator(&value, forKey: key)
+    }
+
+    /// The default validation: runs the validator listed for `key`, if any (shared with the
+    /// open base class of the observing layer, whose override must do the same).
+    package func runValidator(_ value: inout Any?, forKey key: String) throws {
         let table = KeyValueKeyTable.of(object: self)
         // No validator: the value is accepted as it is, whatever the key (Apple's default
         // returns YES when there is no `validate<Key>:error:` method).
