@@ -21,7 +21,9 @@ extension KeyValueObservable {
     ///     change. No lock is held while it runs; it may register or invalidate observations.
     /// - Returns: A token; the observation ends when it is invalidated or released.
     /// - Throws: ``KeyValueObservingError/malformedKeyPath(_:reason:)``,
-    ///   ``KeyValueObservingError/collectionOperatorNotObservable(_:keyPath:)``, or
+    ///   ``KeyValueObservingError/collectionOperatorNotObservable(_:keyPath:)``,
+    ///   ``KeyValueObservingError/assignmentNotObservable(_:keyPath:type:)`` for a plain stored
+    ///   `var` that notifies automatically (mark it `@Observed` or notify manually), or
     ///   ``KeyValueObservingError/undefinedKey(_:keyPath:type:)`` naming the first key the
     ///   objects along the path do not have.
     /// - Complexity: O(*k*) for a key path of *k* links, plus the keys they depend on.
@@ -171,12 +173,20 @@ enum KeyPathParser {
             }
         }
         var current: Any? = root
+        // A link that cannot notify is reported once the path itself is known to be valid.
+        var silentLink: KeyValueObservingError?
         for (index, key) in components.enumerated() {
             guard let value = current else { break }
+            if silentLink == nil, let observable = value as? any KeyValueObservable,
+               !notifiesOnAssignment(observable, key: key) {
+                silentLink = .assignmentNotObservable(key, keyPath: keyPath,
+                                                      type: String(reflecting: type(of: observable)))
+            }
             current = try validatedValue(of: value, key: key, isLast: index == components.count - 1,
                                          previousKey: index > 0 ? components[index - 1] : nil,
                                          keyPath: keyPath)
         }
+        if let silentLink { throw silentLink }
         return components
     }
 
@@ -191,6 +201,7 @@ enum KeyPathParser {
         if object == nil, let previousKey, isCollection(value) {
             throw KeyValueObservingError.notObservableThroughCollection(previousKey, keyPath: keyPath)
         }
+
         do {
             let next = try object.map { try $0.value(forKey: key) } ?? KeyValue.value(forKey: key, of: value)
             return isLast ? nil : flattenOptional(next)
@@ -198,6 +209,18 @@ enum KeyPathParser {
             throw KeyValueObservingError.undefinedKey(key, keyPath: keyPath,
                                                       type: String(reflecting: type(of: value)))
         }
+    }
+
+    /// Whether every change of `key` of `object` can be notified: false only for a plain stored
+    /// `var` whose changes are notified automatically (a plain assignment to it cannot notify)
+    /// and that depends on no other key paths. `@Observed` properties, `let` constants,
+    /// computed keys, accessor-backed keys and manually notified keys can be observed.
+    private static func notifiesOnAssignment(_ object: any KeyValueObservable, key: String) -> Bool {
+        guard let property = KeyValueKeyTable.of(object: object).property(forKey: key),
+              case .stored = property.storage, !property.isReadOnly else { return true }
+        let type = type(of: object)
+        return !type.automaticallyNotifiesObservers(forKey: key)
+            || !type.keyPathsForValuesAffectingValue(forKey: key).isEmpty
     }
 
     /// Whether `value` is an array or a set (Swift's or Foundation's).

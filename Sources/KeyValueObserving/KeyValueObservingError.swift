@@ -23,6 +23,12 @@ public enum KeyValueObservingError: Error, Equatable, Sendable {
     case unsupportedKeyPath(String)
     /// `removeObserver(_:forKeyPath:context:)` found no matching registration.
     case observerNotRegistered(keyPath: String)
+    /// `key` of `type`, reached along `keyPath`, is a plain stored `var` whose changes are
+    /// notified automatically: a plain assignment to it would never notify (Swift has no hook
+    /// there), so the observation would miss changes. Mark the property `@Observed`, or notify
+    /// manually (return `false` from `automaticallyNotifiesObservers(forKey:)` for it and call
+    /// `willChangeValue(forKey:)`/`didChangeValue(forKey:)` around its changes).
+    case assignmentNotObservable(String, keyPath: String, type: String)
 }
 
 extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
@@ -42,6 +48,11 @@ extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
             return "the key path \(path) has no key-value coding name"
         case let .observerNotRegistered(path):
             return "cannot remove an observer for the key path '\(path)' because it is not registered"
+        case let .assignmentNotObservable(key, path, type):
+            return "cannot observe '\(path)': '\(key)' of \(type) is a plain stored property, and assigning "
+                + "to it would not notify; mark it @Observed, or notify manually (return false from "
+                + "automaticallyNotifiesObservers(forKey: \"\(key)\") and call willChangeValue(forKey:) and "
+                + "didChangeValue(forKey:) around each change)"
         }
     }
 
