@@ -23,11 +23,24 @@ extension KeyValueCodable {
     }
 
     public func value(forUndefinedKey key: String) throws -> Any? {
-        throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
+        throw undefinedKeyError(key)
     }
 
     public func setValue(_ value: Any?, forUndefinedKey key: String) throws {
-        throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
+        throw undefinedKeyError(key)
+    }
+
+    /// The error for a key the object does not have: ``KeyValueCodingError/notAKey(_:type:reason:)``
+    /// when the class has a stored property of that name that is not a key (saying why),
+    /// ``KeyValueCodingError/undefinedKey(_:type:)`` otherwise.
+    ///
+    /// `package`: the open base class of the observing layer throws the same errors.
+    package func undefinedKeyError(_ key: String) -> KeyValueCodingError {
+        let type = type(of: self)
+        if let reason = KeyValueKeyTable.of(type).unavailableKeys[key] {
+            return .notAKey(key, type: typeName(type), reason: reason)
+        }
+        return .undefinedKey(key, type: typeName(type))
     }
 
     public func setNilValueForKey(_ key: String) throws {

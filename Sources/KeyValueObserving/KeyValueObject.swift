@@ -93,9 +93,10 @@ open class KeyValueObject: KeyValueObservable {
     ///
     /// - Parameter key: The missing key.
     /// - Returns: A value for the key, in an override.
-    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` by default.
+    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` by default
+    ///   (``KeyValueCodingError/notAKey(_:type:reason:)`` for a `weak` or `lazy` property).
     open func value(forUndefinedKey key: String) throws -> Any? {
-        throw KeyValueCodingError.undefinedKey(key, type: String(reflecting: type(of: self)))
+        throw undefinedKeyError(key)
     }
 
     /// Called by `setValue(_:forKey:)` for a key the class does not have. The default throws
@@ -106,7 +107,7 @@ open class KeyValueObject: KeyValueObservable {
     ///   - key: The missing key.
     /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` by default.
     open func setValue(_ value: Any?, forUndefinedKey key: String) throws {
-        throw KeyValueCodingError.undefinedKey(key, type: String(reflecting: type(of: self)))
+        throw undefinedKeyError(key)
     }
 
     /// Called by `setValue(_:forKey:)` when `nil` is set into a non-optional property. The

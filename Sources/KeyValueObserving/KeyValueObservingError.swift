@@ -45,7 +45,9 @@ extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
             return "cannot observe '\(path)': the value of '\(key)' is a collection, and key paths "
                 + "through arrays and sets are not observable; observe '\(key)' itself"
         case let .unsupportedKeyPath(path):
-            return "the key path \(path) has no key-value coding name"
+            return "the key path \(Self.readable(path)) has no key-value coding name: a computed property "
+                + "can be observed only when it is @Observed or listed in computedKeys (with "
+                + "keyPathsForValuesAffectingValue(forKey:) for the keys it depends on)"
         case let .observerNotRegistered(path):
             return "cannot remove an observer for the key path '\(path)' because it is not registered"
         case let .assignmentNotObservable(key, path, type):
@@ -58,4 +60,25 @@ extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
 
     /// The same text as ``description``, so that `localizedDescription` names the culprit too.
     public var errorDescription: String? { description }
+
+    /// A key path's description with each computed component's accessor address replaced by
+    /// what it is: `\Shape.<computed 0x00005f… (Int)>` → `\Shape.<computed property of type Int>`.
+    /// Swift keeps no name for a computed property in its key path, only the address.
+    static func readable(_ path: String) -> String {
+        var result = ""
+        var rest = Substring(path)
+        while let start = rest.range(of: "<computed 0x") {
+            result += rest[..<start.lowerBound]
+            let afterAddress = rest[start.upperBound...].drop { $0.isHexDigit }
+            guard afterAddress.hasPrefix(" ("), let close = afterAddress.range(of: ")>") else {
+                result += rest[start.lowerBound..<start.upperBound]
+                rest = rest[start.upperBound...]
+                continue
+            }
+            let valueType = afterAddress[afterAddress.index(afterAddress.startIndex, offsetBy: 2)..<close.lowerBound]
+            result += "<computed property of type \(valueType)>"
+            rest = afterAddress[close.upperBound...]
+        }
+        return result + rest
+    }
 }

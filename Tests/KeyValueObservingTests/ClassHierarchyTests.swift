@@ -54,6 +54,29 @@ struct ClassHierarchyTests {
         }
     }
 
+    @Test func unnamedComputedKeyPathMessageSaysWhatItIs() throws {
+        let square = Square()
+        let error = #expect(throws: KeyValueObservingError.self) {
+            _ = try square.observe(\.doubledSide) { _, _ in }
+        }
+        let text = error?.localizedDescription ?? ""
+        #expect(text.contains("\\Square.<computed property of type Int>"))
+        #expect(!text.contains("0x"))
+        #expect(text.contains("@Observed") && text.contains("computedKeys"))
+    }
+
+    final class Owner: KeyValueObservable {
+        weak var delegate: Shape?
+    }
+
+    @Test func observingAWeakPropertySaysWhyItIsNotAKey() throws {
+        let error = #expect(throws: KeyValueCodingError.self) {
+            _ = try Owner().observe("delegate") { _, _ in }
+        }
+        let text = error?.localizedDescription ?? ""
+        #expect(text.contains("'delegate'") && text.contains("weak"))
+    }
+
     @Test func upcastAndStringFormsAgree() throws {
         let square = Square()
         let shape: Shape = square
