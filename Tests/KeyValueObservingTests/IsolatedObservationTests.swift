@@ -41,8 +41,9 @@ struct IsolatedObservationTests {
         var totals: [Int] = []
         var token: KeyValueObservation?
         fileprivate func watch(_ cart: UncheckedBox<Cart>) throws {
-            token = try cart.value.observe("total", options: [.new]) { _, change in
-                self.totals.append(change.newValue as? Int ?? -1)
+            // The guide's actor example (typed form).
+            token = try cart.value.observe(\.total, options: [.new]) { _, change in
+                self.totals.append(change.newValue ?? 0)     // runs on the actor
             }
         }
         func stop() { token?.invalidate() }
