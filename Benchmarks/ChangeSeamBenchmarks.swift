@@ -6,6 +6,9 @@ import ObjectGraph
 private final class ManualModel: KeyValueObservable {
     var balance = 0
     @Observed var title = ""
+
+    // `balance` is notified by hand (a plain stored var cannot be observed otherwise).
+    static func automaticallyNotifiesObservers(forKey key: String) -> Bool { key != "balance" }
 }
 
 private final class CountingSink: KeyValueChangeSink {

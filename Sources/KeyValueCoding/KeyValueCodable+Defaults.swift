@@ -23,11 +23,24 @@ extension KeyValueCodable {
     }
 
     public func value(forUndefinedKey key: String) throws -> Any? {
-        throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
+        throw undefinedKeyError(key)
     }
 
     public func setValue(_ value: Any?, forUndefinedKey key: String) throws {
-        throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
+        throw undefinedKeyError(key)
+    }
+
+    /// The error for a key the object does not have: ``KeyValueCodingError/notAKey(_:type:reason:)``
+    /// when the class has a stored property of that name that is not a key (saying why),
+    /// ``KeyValueCodingError/undefinedKey(_:type:)`` otherwise.
+    ///
+    /// `package`: the open base class of the observing layer throws the same errors.
+    package func undefinedKeyError(_ key: String) -> KeyValueCodingError {
+        let type = type(of: self)
+        if let reason = KeyValueKeyTable.of(type).unavailableKeys[key] {
+            return .notAKey(key, type: typeName(type), reason: reason)
+        }
+        return .undefinedKey(key, type: typeName(type))
     }
 
     public func setNilValueForKey(_ key: String) throws {
@@ -35,6 +48,12 @@ extension KeyValueCodable {
     }
 
     public func validateValue(_ value: inout Any?, forKey key: String) throws {
+        try runValidator(&value, forKey: key)
+    }
+
+    /// The default validation: runs the validator listed for `key`, if any (shared with the
+    /// open base class of the observing layer, whose override must do the same).
+    package func runValidator(_ value: inout Any?, forKey key: String) throws {
         let table = KeyValueKeyTable.of(object: self)
         // No validator: the value is accepted as it is, whatever the key (Apple's default
         // returns YES when there is no `validate<Key>:error:` method).

@@ -26,7 +26,15 @@ import Foundation
 /// that does not fit is a thrown ``KeyValueCodingError/valueOutOfRange(key:type:value:)``).
 ///
 /// Every requirement has a default implementation. Override the customisation points in the
-/// conforming class itself (not in an extension) so that subclasses can override them again.
+/// conforming class itself (not in an extension), as `class` members, so that subclasses can
+/// override them again: Swift dispatches a requirement of a non-final class to the member
+/// visible where the class declared its conformance, so a subclass's own `computedKeys` (or
+/// other customisation) is silently ignored unless the conforming class declares it too.
+/// The observing layer's `KeyValueObject` is an open base class that declares them all.
+///
+/// `setValue(_:forKey:)` writes a stored property's storage directly: the property's
+/// `willSet`/`didSet` do not run. List such a property in ``computedKeys`` with its writable key
+/// path to have key-value coding store through its setter.
 ///
 /// Corresponds to Apple's `NSKeyValueCoding` informal protocol on `NSObject`.
 ///

@@ -38,6 +38,19 @@ public enum KeyValueCodingError: Error, Equatable, Sendable {
     /// `mutableArrayValue(forKey:)` / `mutableSetValue(forKey:)` on a property that is not an
     /// array (or set), or an index out of range through such a proxy.
     case invalidCollectionAccess(key: String, type: String, reason: String)
+    /// The type has a stored property named `key` that is not a key, for the reason given (a
+    /// `weak` or `unowned` reference, a `lazy` property). Thrown by the default
+    /// `value(forUndefinedKey:)` and `setValue(_:forUndefinedKey:)` in place of
+    /// ``undefinedKey(_:type:)``.
+    case notAKey(String, type: String, reason: String)
+    /// The property holds an enumeration (or another `RawRepresentable` type) and the value is
+    /// of its raw type but is none of its raw values (for example `"club"` for a `Suit` whose
+    /// raw values are `"clubs"`, `"hearts"`…).
+    case invalidRawValue(key: String, type: String, expected: String, value: String)
+    /// The key path reaches a value (a struct, an enumeration or a tuple) and sets a key of it:
+    /// key-value coding cannot store a changed copy back into what holds it, so the key is
+    /// read-only there (`type` is the value's type).
+    case readOnlyValue(key: String, type: String)
 }
 
 extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
@@ -45,7 +58,8 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
         case let .undefinedKey(key, type):
-            return "\(type) is not key-value coding-compliant for the key '\(key)'"
+            return "\(type) is not key-value coding-compliant for the key '\(key)' (a computed property "
+                + "is a key only when the class lists it in computedKeys)"
         case let .typeMismatch(key, type, expected, actual):
             return "cannot set a value of type \(actual) for the key '\(key)' of \(type): expected \(expected)"
         case let .valueOutOfRange(key, type, value):
@@ -68,6 +82,14 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
             return "collections nested more than \(depth) levels deep while reading the key '\(key)'"
         case let .invalidCollectionAccess(key, type, reason):
             return "invalid collection access for the key '\(key)' of \(type): \(reason)"
+        case let .notAKey(key, type, reason):
+            return "\(type) is not key-value coding-compliant for the key '\(key)': \(reason)"
+        case let .invalidRawValue(key, type, expected, value):
+            return "cannot set \(value) for the key '\(key)' of \(type): it is not a raw value of \(expected)"
+        case let .readOnlyValue(key, type):
+            return "cannot set the key '\(key)' of \(type): \(type) is a value type reached through a key "
+                + "path, and key-value coding cannot store a changed copy back into what holds it; make it a "
+                + "class conforming to KeyValueCodable, or set the whole value"
         }
     }
 

@@ -76,8 +76,9 @@ enum KeyPathProbe {
         $log.withValue(probe) { _ = object[keyPath: keyPath] }
         activeCount.subtract(1, ordering: .relaxed)
         let probed = KeyPathKey(keyPath)
-        guard let read = probe.reads.first(where: { $0.keyPath == probed && $0.object == ObjectIdentifier(object) })
-        else { return nil }
+        let reads = probe.reads.filter { $0.object == ObjectIdentifier(object) }
+        guard let read = reads.first(where: { $0.keyPath == probed })
+                ?? inheritedRead(reads, for: keyPath, on: object) else { return nil }
         for property in KeyValueKeyTable.of(type).properties {
             if case .wrapped(let offset, _) = property.storage, offset == read.offset { return property.key }
         }
@@ -97,6 +98,41 @@ enum KeyPathProbe {
                 || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
         }
+    }
+
+    /// The read that names a property inherited from a superclass, if `reads` shows one.
+    ///
+    /// Such a property's getter reports the superclass's key path (`\Shape.side` for
+    /// `\Square.side`), which is not equal to the subclass's. It is taken for the probed
+    /// property only when nothing else can explain the read: it is the only read, its key path
+    /// has a superclass of `Root` as its root and `Value` as its value, the probed key path is
+    /// writable (as every `@Observed` property is; a get-only computed property of the
+    /// subclass is not), and both key paths give equal values where `Value` is `Equatable`.
+    private static func inheritedRead<Root: AnyObject, Value>(_ reads: [ProbedRead], for keyPath: KeyPath<Root, Value>,
+                                                             on object: Root) -> ProbedRead? {
+        guard reads.count == 1, let read = reads.first, keyPath is ReferenceWritableKeyPath<Root, Value>,
+              let inherited = superclassKeyPath(read.keyPath.keyPath, below: Root.self),
+              type(of: inherited).valueType == Value.self,
+              let superValue = object[keyPath: inherited] as? Value else { return nil }
+        if let equal = valuesEqual(superValue, object[keyPath: keyPath]), !equal { return nil }
+        return read
+    }
+
+    /// `keyPath` when its root is a superclass of `root` (so it applies to `root`'s instances).
+    private static func superclassKeyPath(_ keyPath: AnyKeyPath, below root: AnyClass) -> AnyKeyPath? {
+        var ancestor: AnyClass? = _getSuperclass(root)
+        while let current = ancestor {
+            if type(of: keyPath).rootType == current { return keyPath }
+            ancestor = _getSuperclass(current)
+        }
+        return nil
+    }
+
+    /// Whether two values are equal, or nil when their type is not `Equatable`.
+    private static func valuesEqual<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
+        guard let lhs = lhs as? any Equatable else { return nil }
+        func open<T: Equatable>(_ lhs: T) -> Bool { (rhs as? T).map { $0 == lhs } ?? false }
+        return open(lhs)
     }
 
     /// Whether `type` has an `@Observed` property whose values are of type `value`.

@@ -21,23 +21,42 @@ extension KeyValueObservable {
     ///     change. No lock is held while it runs; it may register or invalidate observations.
     /// - Returns: A token; the observation ends when it is invalidated or released.
     /// - Throws: ``KeyValueObservingError/malformedKeyPath(_:reason:)``,
-    ///   ``KeyValueObservingError/collectionOperatorNotObservable(_:keyPath:)``, or
+    ///   ``KeyValueObservingError/collectionOperatorNotObservable(_:keyPath:)``,
+    ///   ``KeyValueObservingError/assignmentNotObservable(_:keyPath:type:)`` for a plain stored
+    ///   `var` that notifies automatically (mark it `@Observed` or notify manually), or
     ///   ``KeyValueObservingError/undefinedKey(_:keyPath:type:)`` naming the first key the
     ///   objects along the path do not have.
     /// - Complexity: O(*k*) for a key path of *k* links, plus the keys they depend on.
     ///
     /// Corresponds to Apple's `NSObject.observe(_:options:changeHandler:)`.
+    ///
+    /// Code isolated to an actor (a `@MainActor` view, an actor) calls
+    /// ``observe(_:options:isolation:changeHandler:)`` instead, whose handler runs on that
+    /// isolation; this form is chosen only for a handler that is already typed `@Sendable`
+    /// (a stored function value), since the isolated form is preferred for closure literals.
+    @_disfavoredOverload
     public func observe(_ keyPath: String, options: KeyValueObservingOptions = [],
                         changeHandler: @escaping @Sendable (Self, KeyValueChange) -> Void)
         throws -> KeyValueObservation {
-        let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
-        let registration = Registration(root: self, keyPath: keyPath, components: components,
-                                        options: options) { object, change in
+        try register(keyPath, options: options) { object, change in
             changeHandler(unsafeDowncast(object, to: Self.self), change)
         }
+    }
+
+    /// Registers a closure observation whose changes go to `deliver` on the changing thread.
+    func register(_ keyPath: String, options: KeyValueObservingOptions,
+                  deliver: @escaping @Sendable (AnyObject, KeyValueChange) -> Void,
+                  initial: ((Registration) -> Void)? = nil,
+                  created: ((Registration) -> Void)? = nil) throws -> KeyValueObservation {
+        let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
+        let registration = Registration(root: self, keyPath: keyPath, components: components,
+                                        options: options, deliver: deliver)
         let token = KeyValueObservation(registration)
+        created?(registration)
         registration.start(on: self)
-        if options.contains(.initial) { registration.sendInitial(to: self) }
+        if options.contains(.initial) {
+            if let initial { initial(registration) } else { registration.sendInitial(to: self) }
+        }
         return token
     }
 
@@ -50,6 +69,8 @@ extension KeyValueObservable {
     /// ```
     ///
     /// The key path must name `@Observed` properties, stored properties or listed computed keys.
+    /// As with the string form, code isolated to an actor gets the overload taking
+    /// `isolation`, whose handler runs on that isolation.
     ///
     /// - Parameters:
     ///   - keyPath: The property to observe.
@@ -60,12 +81,13 @@ extension KeyValueObservable {
     ///   key-value coding name, and the errors of ``observe(_:options:changeHandler:)``.
     ///
     /// Corresponds to Apple's `NSObject.observe(_:options:changeHandler:)` with a key path.
+    @_disfavoredOverload
     public func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: KeyValueObservingOptions = [],
                                changeHandler: @escaping @Sendable (Self, KeyValueObservedChange<Value>) -> Void)
         throws -> KeyValueObservation {
         let name = try KeyPathProbe.keyPathString(for: keyPath, on: self)
-        return try observe(name, options: options) { object, change in
-            changeHandler(object, KeyValueObservedChange(change))
+        return try register(name, options: options) { object, change in
+            changeHandler(unsafeDowncast(object, to: Self.self), KeyValueObservedChange(change))
         }
     }
 
@@ -151,12 +173,20 @@ enum KeyPathParser {
             }
         }
         var current: Any? = root
+        // A link that cannot notify is reported once the path itself is known to be valid.
+        var silentLink: KeyValueObservingError?
         for (index, key) in components.enumerated() {
             guard let value = current else { break }
+            if silentLink == nil, let observable = value as? any KeyValueObservable,
+               !notifiesOnAssignment(observable, key: key) {
+                silentLink = .assignmentNotObservable(key, keyPath: keyPath,
+                                                      type: String(reflecting: type(of: observable)))
+            }
             current = try validatedValue(of: value, key: key, isLast: index == components.count - 1,
                                          previousKey: index > 0 ? components[index - 1] : nil,
                                          keyPath: keyPath)
         }
+        if let silentLink { throw silentLink }
         return components
     }
 
@@ -171,6 +201,7 @@ enum KeyPathParser {
         if object == nil, let previousKey, isCollection(value) {
             throw KeyValueObservingError.notObservableThroughCollection(previousKey, keyPath: keyPath)
         }
+
         do {
             let next = try object.map { try $0.value(forKey: key) } ?? KeyValue.value(forKey: key, of: value)
             return isLast ? nil : flattenOptional(next)
@@ -178,6 +209,18 @@ enum KeyPathParser {
             throw KeyValueObservingError.undefinedKey(key, keyPath: keyPath,
                                                       type: String(reflecting: type(of: value)))
         }
+    }
+
+    /// Whether every change of `key` of `object` can be notified: false only for a plain stored
+    /// `var` whose changes are notified automatically (a plain assignment to it cannot notify)
+    /// and that depends on no other key paths. `@Observed` properties, `let` constants,
+    /// computed keys, accessor-backed keys and manually notified keys can be observed.
+    private static func notifiesOnAssignment(_ object: any KeyValueObservable, key: String) -> Bool {
+        guard let property = KeyValueKeyTable.of(object: object).property(forKey: key),
+              case .stored = property.storage, !property.isReadOnly else { return true }
+        let type = type(of: object)
+        return !type.automaticallyNotifiesObservers(forKey: key)
+            || !type.keyPathsForValuesAffectingValue(forKey: key).isEmpty
     }
 
     /// Whether `value` is an array or a set (Swift's or Foundation's).

@@ -10,7 +10,7 @@ import KeyValueCoding
 /// final class Person: KeyValueObservable {
 ///     @Observed var name = ""
 ///     @Observed var age = 0
-///     var nickname = ""           // notifies only through setValue(_:forKey:)
+///     var nickname = ""           // not observable: an assignment could not notify
 /// }
 ///
 /// let token = try person.observe("name", options: [.old, .new]) { person, change in
@@ -26,12 +26,18 @@ import KeyValueCoding
 ///
 /// Override ``KeyValueCodable/automaticallyNotifiesObservers(forKey:)`` to send notifications
 /// for a key yourself, and ``keyPathsForValuesAffectingValue(forKey:)`` to declare the keys a
-/// computed key depends on.
+/// computed key depends on. In a class hierarchy, a subclass's own version of these is used
+/// only when the conforming class declares them too: derive non-final classes from
+/// ``KeyValueObject``, which declares them `open` for subclasses to `override`.
+///
+/// A handler written in code isolated to an actor runs on that actor (see
+/// ``observe(_:options:isolation:changeHandler:)``).
 ///
 /// Corresponds to Apple's `NSKeyValueObserving` informal protocol on `NSObject`.
 ///
 /// - Important: Thread safety: registering, removing and notifying are thread-safe.
-///   Notifications are delivered on the thread that makes the change.
+///   Notifications are delivered on the thread that makes the change (or hopped onto the
+///   observing actor for handlers registered from one).
 public protocol KeyValueObservable: KeyValueCodable, SendableMetatype {
     /// The key paths whose values affect the value of `key`.
     ///

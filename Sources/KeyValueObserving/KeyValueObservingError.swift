@@ -23,6 +23,12 @@ public enum KeyValueObservingError: Error, Equatable, Sendable {
     case unsupportedKeyPath(String)
     /// `removeObserver(_:forKeyPath:context:)` found no matching registration.
     case observerNotRegistered(keyPath: String)
+    /// `key` of `type`, reached along `keyPath`, is a plain stored `var` whose changes are
+    /// notified automatically: a plain assignment to it would never notify (Swift has no hook
+    /// there), so the observation would miss changes. Mark the property `@Observed`, or notify
+    /// manually (return `false` from `automaticallyNotifiesObservers(forKey:)` for it and call
+    /// `willChangeValue(forKey:)`/`didChangeValue(forKey:)` around its changes).
+    case assignmentNotObservable(String, keyPath: String, type: String)
 }
 
 extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
@@ -39,12 +45,40 @@ extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
             return "cannot observe '\(path)': the value of '\(key)' is a collection, and key paths "
                 + "through arrays and sets are not observable; observe '\(key)' itself"
         case let .unsupportedKeyPath(path):
-            return "the key path \(path) has no key-value coding name"
+            return "the key path \(Self.readable(path)) has no key-value coding name: a computed property "
+                + "can be observed only when it is @Observed or listed in computedKeys (with "
+                + "keyPathsForValuesAffectingValue(forKey:) for the keys it depends on)"
         case let .observerNotRegistered(path):
             return "cannot remove an observer for the key path '\(path)' because it is not registered"
+        case let .assignmentNotObservable(key, path, type):
+            return "cannot observe '\(path)': '\(key)' of \(type) is a plain stored property, and assigning "
+                + "to it would not notify; mark it @Observed, or notify manually (return false from "
+                + "automaticallyNotifiesObservers(forKey: \"\(key)\") and call willChangeValue(forKey:) and "
+                + "didChangeValue(forKey:) around each change)"
         }
     }
 
     /// The same text as ``description``, so that `localizedDescription` names the culprit too.
     public var errorDescription: String? { description }
+
+    /// A key path's description with each computed component's accessor address replaced by
+    /// what it is: `\Shape.<computed 0x00005f… (Int)>` → `\Shape.<computed property of type Int>`.
+    /// Swift keeps no name for a computed property in its key path, only the address.
+    static func readable(_ path: String) -> String {
+        var result = ""
+        var rest = Substring(path)
+        while let start = rest.range(of: "<computed 0x") {
+            result += rest[..<start.lowerBound]
+            let afterAddress = rest[start.upperBound...].drop { $0.isHexDigit }
+            guard afterAddress.hasPrefix(" ("), let close = afterAddress.range(of: ")>") else {
+                result += rest[start.lowerBound..<start.upperBound]
+                rest = rest[start.upperBound...]
+                continue
+            }
+            let valueType = afterAddress[afterAddress.index(afterAddress.startIndex, offsetBy: 2)..<close.lowerBound]
+            result += "<computed property of type \(valueType)>"
+            rest = afterAddress[close.upperBound...]
+        }
+        return result + rest
+    }
 }

@@ -31,14 +31,35 @@ struct AutomaticNotificationTests {
         _ = token
     }
 
-    @Test func setValueForKeyOnPlainStoredPropertyNotifies() throws {
+    /// A plain stored `var` would not notify on assignment: observing it is refused, with a
+    /// message that says what to do (issue 11).
+    @Test func plainStoredPropertyIsNotObservable() throws {
         let person = Person()
-        let recorder = Recorder()
-        let token = try person.observe("plain", options: [.old, .new]) { _, change in recorder.record(change) }
-        try person.setValue(7, forKey: "plain")
-        #expect(recorder.all.map { $0.oldValue as? Int } == [0])
-        #expect(recorder.all.map { $0.newValue as? Int } == [7])
-        _ = token
+        let error = #expect(throws: KeyValueObservingError.self) {
+            _ = try person.observe("plain") { _, _ in }
+        }
+        #expect(error == .assignmentNotObservable("plain", keyPath: "plain",
+                                                  type: String(reflecting: Person.self)))
+        let message = error?.localizedDescription ?? ""
+        #expect(message.contains("'plain'"))
+        #expect(message.contains("@Observed"))
+        #expect(message.contains("automaticallyNotifiesObservers"))
+        #expect(message.contains("willChangeValue(forKey:)"))
+    }
+
+    @Test func plainStoredLinkOfAKeyPathIsNotObservable() throws {
+        let holder = PlainLinkHolder()
+        #expect(throws: KeyValueObservingError.assignmentNotObservable(
+            "person", keyPath: "person.name", type: String(reflecting: PlainLinkHolder.self))) {
+            _ = try holder.observe("person.name") { _, _ in }
+        }
+    }
+
+    @Test func letConstantsComputedKeysAndManualKeysStayObservable() throws {
+        let holder = PlainLinkHolder()
+        _ = try holder.observe("id") { _, _ in }                  // a let constant
+        _ = try Person().observe("fullName") { _, _ in }          // a computed key
+        _ = try Account().observe("balance") { _, _ in }          // notified manually
     }
 
     @Test func equalValueStillNotifies() throws {
@@ -123,4 +144,10 @@ struct TokenTests {
         person.age = 2
         #expect(recorder.count == 1)
     }
+}
+
+/// A class whose `person` link is a plain stored `var`.
+final class PlainLinkHolder: KeyValueObservable {
+    let id = 1
+    var person = Person()
 }

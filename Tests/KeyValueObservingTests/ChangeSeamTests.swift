@@ -41,6 +41,10 @@ final class HookedModel: KeyValueObservable {
 
     init(log: SharedLog) { self.log = log }
 
+    // `count` is changed through key-value coding or between manual pairs only: exposed as a
+    // computed key, since a plain stored `var` cannot be observed.
+    static var computedKeys: [String: AnyKeyPath] { ["count": \HookedModel.count] }
+
     func keyValueWillChange(_ event: KeyValueChangeEvent) { log.append("hook will \(event.key)") }
     func keyValueDidChange(_ event: KeyValueChangeEvent) { log.append("hook did \(event.key)") }
 
@@ -82,7 +86,7 @@ struct ChangeSeamTests {
                               "observer title A", "hook did title"])
         log.lines = []
         try model.setValue("B", forKey: "title")       // key-value coding
-        try model.setValue(3, forKey: "count")         // a plain stored property
+        try model.setValue(3, forKey: "count")         // a stored property exposed as a computed key
         #expect(log.lines == ["hook will title", "sink will title A -> B", "sink did title A -> B",
                               "observer title B", "hook did title",
                               "hook will count", "sink will count", "sink did count", "hook did count"])

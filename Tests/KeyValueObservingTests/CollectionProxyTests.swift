@@ -9,6 +9,10 @@ final class Playlist: KeyValueObservable {
     @Observed var observedItems: [Int] = [10, 20, 30]
     var tags: Set<String> = ["a", "b"]
     @Observed var observedTags: Set<String> = ["a", "b"]
+
+    // Edited through the proxies only: exposed as computed keys, since a plain stored `var`
+    // cannot be observed (an assignment to it would not notify).
+    static var computedKeys: [String: AnyKeyPath] { ["items": \Playlist.items, "tags": \Playlist.tags] }
 }
 
 /// The integers of a to-many change value (`[Any]`), or nil when there is none.

@@ -19,16 +19,16 @@ struct GuideExampleTests {
         @Observed var name = ""
     }
 
-    @MainActor
-    final class NameLabel {
-        var text = ""
-        private var token: KeyValueObservation?
+    final class Cart: KeyValueObservable {
+        @Observed var total = 0
+    }
 
-        func bind(to person: Person) throws {
-            token = try person.observe("name", options: [.initial, .new]) { [weak self] _, change in
-                let name = change.newValue as? String ?? ""
-                MainActor.assumeIsolated { self?.text = name }
-            }
+    /// The guide's first example, as written there.
+    @MainActor final class CartView {
+        var label = ""
+        var token: KeyValueObservation?
+        func bind(to cart: Cart) throws {
+            token = try cart.observe("total", options: [.new]) { _, change in self.label = "\(change.newValue ?? 0)" }
         }
     }
 
@@ -47,10 +47,10 @@ struct GuideExampleTests {
 
     @MainActor
     @Test func viewBindingOnTheMainActor() throws {
-        let person = Person()
-        let label = NameLabel()
-        try label.bind(to: person)
-        person.name = "Ada"
-        #expect(label.text == "Ada")
+        let cart = Cart()
+        let view = CartView()
+        try view.bind(to: cart)
+        cart.total = 12
+        #expect(view.label == "12")
     }
 }

@@ -109,4 +109,7 @@ struct ManualNotificationTests {
 final class TagSet: KeyValueObservable {
     var members: Set<String> = []
     var tags: [String] = []
+
+    // Changed between manual will/did pairs: automatic notification is off for both.
+    static func automaticallyNotifiesObservers(forKey key: String) -> Bool { key != "members" && key != "tags" }
 }

@@ -72,9 +72,9 @@ struct OptionsTests {
     }
 
     @Test func typedObserveOfStoredProperty() throws {
-        let person = Person()
-        let token = try person.observe(\.plain) { _, _ in }
-        #expect(token.keyPath == "plain")
+        let holder = PlainLinkHolder()   // `id`: a stored `let`
+        let token = try holder.observe(\.id) { _, _ in }
+        #expect(token.keyPath == "id")
     }
 
     @Test func typedObserveOfUnnamedComputedPropertyThrows() throws {

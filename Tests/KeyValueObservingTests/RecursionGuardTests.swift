@@ -11,6 +11,8 @@ struct RecursionGuardTests {
         // @unchecked: used by one thread at a time (the test's thread).
         @Observed var value = 0
         var manual = 0
+
+        static func automaticallyNotifiesObservers(forKey key: String) -> Bool { key != "manual" }
     }
 
     /// Runs `body` on a thread with a 32 MB stack, so the depth reached does not depend on the

@@ -151,8 +151,8 @@ struct LifetimeTests {
         for _ in 0..<200 {
             let person = Person()
             identifiers.insert(ObjectIdentifier(person))
-            try person.setValue(1, forKey: "plain")
-            let token = try person.observe("plain") { _, _ in }
+            try person.setValue(1, forKey: "age")
+            let token = try person.observe("age") { _, _ in }
             token.invalidate()
         }
         ObservationTable.shared.sweepNow()

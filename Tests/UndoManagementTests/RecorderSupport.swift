@@ -18,8 +18,11 @@ final class Shelf: KeyValueObservable {
     @Observed var note: String?
     @Observed var books: [Book] = []
     @Observed var tags: Set<String> = []
-    /// A plain stored property: notifies only when changed through key-value coding.
+    /// A plain stored property exposed as a computed key: it notifies only when changed
+    /// through key-value coding (a plain stored `var` cannot be observed).
     var shelfNumber = 1
+
+    static var computedKeys: [String: AnyKeyPath] { ["shelfNumber": \Shelf.shelfNumber] }
 }
 
 /// Everything a shelf holds, with books by identity, to compare exact states.

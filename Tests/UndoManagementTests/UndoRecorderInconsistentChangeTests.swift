@@ -92,7 +92,11 @@ struct UndoRecorderInconsistentChangeTests {
 /// A to-many property with no `@Observed` wrapper: only key-value coding and the manual
 /// `willChange`/`didChange` calls notify.
 private final class Crate: KeyValueObservable {
+    /// Changed through its proxy or between manual will/did pairs only, so exposed as a
+    /// computed key (a plain stored `var` cannot be observed).
     var items = [1, 2, 3]
+
+    static var computedKeys: [String: AnyKeyPath] { ["items": \Crate.items] }
 }
 
 /// Collects reported failures (the handler is not `@Sendable`: the recorder is single-threaded).

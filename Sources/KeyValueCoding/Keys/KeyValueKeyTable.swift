@@ -39,6 +39,10 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     /// runs for objects using this table.
     public let validators: [String: KeyValueValidator]
 
+    /// Stored properties of the class that are not keys, by name, with the reason (for the
+    /// message of ``KeyValueCodingError/notAKey(_:type:reason:)``).
+    package let unavailableKeys: [String: String]
+
     private let keys: [String]
     private let index: [String: Int]
     /// Every key's UTF-8 bytes, one after another, and where each key's bytes are in it.
@@ -71,8 +75,9 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     }
 
     private init(describedType: (any KeyValueCodable.Type)?, properties: [KeyValueProperty],
-                 validators: [String: KeyValueValidator]) {
+                 validators: [String: KeyValueValidator], unavailableKeys: [String: String] = [:]) {
         self.describedType = describedType
+        self.unavailableKeys = unavailableKeys.filter { note in !properties.contains { $0.key == note.key } }
         var found: [KeyValueProperty] = []
         var positions: [String: Int] = [:]
         for property in properties {
@@ -108,10 +113,14 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     /// Reflects `type`'s keys.
     private convenience init(reflecting type: any KeyValueCodable.Type) {
         var found: [KeyValueProperty] = []
+        var unavailable: [String: String] = [:]
         for field in StoredField.all(of: type) {
             // `weak`/`unowned` storage is not a plain reference: such fields are not keys
             // (list them in `computedKeys` to expose them through their key paths).
-            guard !field.name.isEmpty, !field.name.hasPrefix("$"), field.isStrong else { continue }
+            guard !field.name.isEmpty, !field.name.hasPrefix("$"), field.isStrong else {
+                Self.noteUnavailable(field, of: type, in: &unavailable)
+                continue
+            }
             if let wrapperType = field.type as? any KeyValuePropertyWrapper.Type, field.name.hasPrefix("_") {
                 found.append(PropertyBuilder.wrapped(wrapperType, key: String(field.name.dropFirst()),
                                                      offset: field.offset))
@@ -127,7 +136,25 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         if !mutators.isEmpty {
             for property in found { property.toManyMutators = mutators[property.key] }
         }
-        self.init(describedType: type, properties: found, validators: type.validators)
+        self.init(describedType: type, properties: found, validators: type.validators,
+                  unavailableKeys: unavailable)
+    }
+
+    /// Records why `field` of `type` is not a key (a `weak`/`unowned` reference or `lazy`
+    /// storage), so that the error for its name says so.
+    private static func noteUnavailable(_ field: StoredField, of type: any KeyValueCodable.Type,
+                                        in notes: inout [String: String]) {
+        let lazyPrefix = "$__lazy_storage_$_"
+        let listing = { (key: String) in
+            "list it in computedKeys (\"\(key)\": \\\(String(describing: type)).\(key)) to make it a key"
+        }
+        if field.name.hasPrefix(lazyPrefix) {
+            let key = String(field.name.dropFirst(lazyPrefix.count))
+            notes[key] = "'\(key)' is a lazy property, which is not a key by itself; " + listing(key)
+        } else if !field.name.hasPrefix("$"), !field.isStrong {
+            notes[field.name] = "'\(field.name)' is a weak or unowned stored property, which is not a key "
+                + "by itself; " + listing(field.name)
+        }
     }
 
     private static func storedProperty(_ fieldType: Any.Type, key: String, offset: Int) -> KeyValueProperty {

@@ -30,24 +30,40 @@ func coerceSlowly<T>(_ value: Any, to: T.Type, key: String, owner: AnyObject) th
         }
         return (converted as! T)
     }
-    if let rawType = T.self as? any RawRepresentable.Type, let converted = makeRaw(rawType, value) {
-        return (converted as! T)
+    if let rawType = T.self as? any RawRepresentable.Type {
+        switch makeRaw(rawType, value) {
+        case .value(let converted): return (converted as! T)
+        case .notARawValue:
+            throw KeyValueCodingError.invalidRawValue(
+                key: key, type: typeName(type(of: owner)), expected: typeName(T.self),
+                value: value is String ? "\"\(value)\"" : String(describing: value))
+        case .otherType: break
+        }
     }
     throw KeyValueCodingError.typeMismatch(
         key: key, type: typeName(type(of: owner)), expected: typeName(T.self),
         actual: typeName(type(of: value)))
 }
 
+/// The outcome of building a raw-representable value from a value.
+private enum RawConversion {
+    case value(Any)
+    /// The value is of the raw type (or a number bridging to it) but no case has it.
+    case notARawValue
+    /// The value is not of the raw type.
+    case otherType
+}
+
 /// Builds an enumeration (or other raw-representable) value from its raw value, so that an
 /// `Int`-backed enum property accepts numbers and a `String`-backed one strings.
-private func makeRaw<R: RawRepresentable>(_: R.Type, _ value: Any) -> R? {
-    if let raw = value as? R.RawValue { return R(rawValue: raw) }
+private func makeRaw<R: RawRepresentable>(_: R.Type, _ value: Any) -> RawConversion {
+    if let raw = value as? R.RawValue { return R(rawValue: raw).map { .value($0) } ?? .notARawValue }
     if let numericRaw = R.RawValue.self as? any KeyValueNumeric.Type,
        let number = KeyValueNumber(value),
        let raw = numericRaw.init(bridging: number) as? R.RawValue {
-        return R(rawValue: raw)
+        return R(rawValue: raw).map { .value($0) } ?? .notARawValue
     }
-    return nil
+    return .otherType
 }
 
 /// An optional, seen through `Any`: lets nested optionals be flattened.

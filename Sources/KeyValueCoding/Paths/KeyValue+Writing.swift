@@ -26,7 +26,9 @@ extension KeyValue {
     ///   ``KeyValueCodable/setValue(_:forKey:)`` do; setting into `NSNull`, into a value that
     ///   is neither a ``KeyValueCodable`` object, a collection nor a dictionary, or into a
     ///   Swift dictionary that is not held by an object, throws
-    ///   ``KeyValueCodingError/undefinedKey(_:type:)``.
+    ///   ``KeyValueCodingError/undefinedKey(_:type:)``; setting a key that a struct (an
+    ///   enumeration, a tuple) reached on the way has throws
+    ///   ``KeyValueCodingError/readOnlyValue(key:type:)``.
     /// - Complexity: O(*n*) in the length of the path, plus the size of the collections and
     ///   the dictionaries it changes (a Swift dictionary is copied when it is changed).
     ///
@@ -48,6 +50,23 @@ extension KeyValue {
         if try assign(value, at: Substring(keyPath), in: root) != nil {
             let first = keyPath.prefix { $0 != "." }
             throw KeyValueCodingError.undefinedKey(String(first), type: typeName(type(of: root!)))
+        }
+    }
+
+    /// The error for setting `key` of `target`, a value that is not a key-value coding object:
+    /// ``KeyValueCodingError/readOnlyValue(key:type:)`` when it is a struct, an enumeration or
+    /// a tuple that has the key (a changed copy could not be stored back),
+    /// ``KeyValueCodingError/undefinedKey(_:type:)`` otherwise.
+    static func unsettableKeyError(_ key: String, of target: Any) -> KeyValueCodingError {
+        let style = Mirror(reflecting: target).displayStyle
+        guard style == .struct || style == .enum || style == .tuple else {
+            return .undefinedKey(key, type: typeName(type(of: target)))
+        }
+        do {
+            _ = try self.value(forKey: key, of: target)
+            return .readOnlyValue(key: key, type: typeName(type(of: target)))
+        } catch {
+            return .undefinedKey(key, type: typeName(type(of: target)))
         }
     }
 
@@ -92,12 +111,12 @@ extension KeyValue {
             return try assign(value, at: path, in: kind.unwrap?(target))
         case .null, .string, .number, .other, .codableObject:
             guard let rest else {
-                throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: target)))
+                throw unsettableKeyError(key, of: target)
             }
             // Read through (a struct's property), then set on what it holds; a changed value
             // cannot be stored back into a value that is not key-value coding-compliant.
             if try assign(value, at: rest, in: self.value(forKey: key, of: target)) != nil {
-                throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: target)))
+                throw unsettableKeyError(key, of: target)
             }
             return nil
         }

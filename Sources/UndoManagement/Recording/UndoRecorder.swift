@@ -107,9 +107,12 @@ public final class UndoRecorder {
     /// try recorder.record(theater, keys: ["name", "movies"])
     /// ```
     ///
-    /// Record stored properties (`@Observed` ones, or plain ones changed through key-value coding)
-    /// and array or set properties edited through their mutable proxies. A computed key is
-    /// reverted through `setValue(_:forKey:)` too, so it needs a setter.
+    /// Record `@Observed` properties, manually notified properties, and computed keys (a stored
+    /// property listed in `computedKeys` is changed through key-value coding and its mutable
+    /// proxies only). A plain stored `var` cannot be recorded: observing it throws
+    /// `KeyValueObservingError.assignmentNotObservable`, since an assignment to it would go
+    /// unrecorded. A computed key is reverted through `setValue(_:forKey:)` too, so it needs a
+    /// setter.
     ///
     /// - Parameters:
     ///   - object: The object to watch. It is not kept alive.
