@@ -117,7 +117,7 @@ extension KeyValueObservable {
     /// `-[NSObject removeObserver:forKeyPath:]`.
     public func removeObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String,
                                context: UnsafeMutableRawPointer? = nil) throws {
-        guard let registration = ObservationCenter.existingStorage(of: self)?.takeObserverRegistration(
+        guard let registration = ObservationCenter.storageForRemoval(of: self)?.takeObserverRegistration(
             observer: ObjectIdentifier(observer), keyPath: keyPath,
             context: context.map { UInt(bitPattern: $0) }) else {
             throw KeyValueObservingError.observerNotRegistered(keyPath: keyPath)
@@ -129,8 +129,9 @@ extension KeyValueObservable {
 extension Registration {
     /// Sends the notification of ``KeyValueObservingOptions/initial``.
     func sendInitial(to root: AnyObject) {
-        guard isActive.load(ordering: .relaxed) else { return }
-        deliver(root, KeyValueChange(kind: .setting, newValue: wantsNew ? currentValue() : nil))
+        guard isActive.load(ordering: .relaxed),
+              let node = tree.withTrackedLock(self, { $0.root }) else { return }
+        node.deliver(root, KeyValueChange(kind: .setting, newValue: wantsNew ? currentValue() : nil))
     }
 }
 

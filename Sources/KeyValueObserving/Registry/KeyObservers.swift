@@ -95,8 +95,7 @@ final class KeyObservers: Sendable {
             sink?.observedObject(object, didChange: event)
             for node in nodes {
                 let registration = node.registration
-                guard registration.isActive.load(ordering: .relaxed) else { continue }
-                registration.deliver(object, KeyValueChange(
+                node.deliver(object, KeyValueChange(
                     kind: .setting, oldValue: registration.wantsOld ? oldValue : nil,
                     newValue: registration.wantsNew ? newValue : nil))
             }
@@ -174,7 +173,7 @@ final class KeyObservers: Sendable {
             var change = KeyValueChange(kind: entry.isToMany ? pending.kind : .setting, isPrior: true)
             if registration.wantsOld { change.oldValue = entry.old }
             if entry.isToMany && setMutation == nil { change.indexes = indexes }
-            registration.deliver(root, change)
+            entry.node.deliver(root, change)
         }
         return pending
     }
@@ -263,7 +262,7 @@ final class KeyObservers: Sendable {
                     }
                 }
             }
-            registration.deliver(root, change)
+            entry.node.deliver(root, change)
         }
     }
 }

@@ -16,6 +16,8 @@ final class ObservationNode: @unchecked Sendable {
     // registration's `tree` mutex; `object`, `anchor` and `owner` are weak lets.
 
     @usableFromInline let registration: Registration
+    /// The registration's handler (nodes hold it, so that it goes with the tree).
+    let handler: ChangeHandler
     let key: String
     let remaining: ArraySlice<String>
     let depth: Int
@@ -32,9 +34,10 @@ final class ObservationNode: @unchecked Sendable {
     var next: ObservationNode?
     var dependencies: [ObservationNode] = []
 
-    init(registration: Registration, object: AnyObject, key: String, remaining: ArraySlice<String>,
+    init(registration: Registration, handler: @escaping ChangeHandler, object: AnyObject, key: String, remaining: ArraySlice<String>,
          depth: Int, anchor: ObservationNode?, owner: ObservationNode?, list: KeyObservers) {
         self.registration = registration
+        self.handler = handler
         self.object = object
         self.key = key
         self.remaining = remaining
@@ -47,11 +50,11 @@ final class ObservationNode: @unchecked Sendable {
     }
 
     /// Creates the node for `key` of `object`, its dependency nodes and its next node.
-    static func attach(registration: Registration, object: AnyObject, key: String,
+    static func attach(registration: Registration, handler: @escaping ChangeHandler, object: AnyObject, key: String,
                        remaining: ArraySlice<String>, depth: Int, anchor: ObservationNode?,
                        owner: ObservationNode?, ancestors: inout [AncestorKey]) -> ObservationNode {
         let list = ObservationCenter.storage(of: object).observers(of: object, key: key)
-        let node = ObservationNode(registration: registration, object: object, key: key,
+        let node = ObservationNode(registration: registration, handler: handler, object: object, key: key,
                                    remaining: remaining, depth: depth, anchor: anchor, owner: owner,
                                    list: list)
         list.add(node)
@@ -66,7 +69,7 @@ final class ObservationNode: @unchecked Sendable {
                   !ancestors.contains(AncestorKey(object: ObjectIdentifier(object), key: first)) else {
                 continue
             }
-            let dependency = attach(registration: registration, object: object, key: first,
+            let dependency = attach(registration: registration, handler: handler, object: object, key: first,
                                     remaining: parts.dropFirst(), depth: depth,
                                     anchor: dependencyAnchor, owner: node, ancestors: &ancestors)
             node.dependencies.append(dependency)
@@ -79,7 +82,7 @@ final class ObservationNode: @unchecked Sendable {
     private func attachNext(ancestors: inout [AncestorKey]) -> ObservationNode? {
         guard let nextKey = remaining.first, let object,
               let child = valueAlong(object, [key][...]) as? any KeyValueCodable else { return nil }
-        return ObservationNode.attach(registration: registration, object: child, key: nextKey,
+        return ObservationNode.attach(registration: registration, handler: handler, object: child, key: nextKey,
                                       remaining: remaining.dropFirst(), depth: depth + 1,
                                       anchor: anchor, owner: owner, ancestors: &ancestors)
     }
@@ -91,6 +94,13 @@ final class ObservationNode: @unchecked Sendable {
         next?.detachSubtree()
         var ancestors: [AncestorKey] = []
         next = attachNext(ancestors: &ancestors)
+    }
+
+    /// Delivers `change` to the registration's handler, unless the registration has ended.
+    @inline(__always)
+    func deliver(_ root: AnyObject, _ change: KeyValueChange) {
+        guard registration.isActive.load(ordering: .relaxed) else { return }
+        handler(root, change)
     }
 
     /// Removes this node and everything below it from their lists.

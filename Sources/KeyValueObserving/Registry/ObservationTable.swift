@@ -63,6 +63,23 @@ final class ObservationTable: Sendable {
         }
     }
 
+    /// The state of `object` for removing an observer, also while `object` runs its `deinit`.
+    ///
+    /// A weak reference to an object reads `nil` once its `deinit` has started, so an entry
+    /// whose reference is `nil` is taken as `object`'s: the caller holds `object`, so its
+    /// address cannot belong to a newer object yet. (The entry may also be that of an older,
+    /// released object at the same address that was not swept yet; its registrations are
+    /// ended anyway, and only an observer registered there and never removed could match.)
+    func storageForRemoval(of object: AnyObject) -> KeyValueObservationStorage? {
+        let identifier = ObjectIdentifier(object)
+        guard slots[Self.slot(of: identifier)].load(ordering: .acquiring) > 0 else { return nil }
+        return state.withTrackedLock(self) { state in
+            guard let entry = state.entries[identifier] else { return nil }
+            let current = entry.object
+            return current == nil || current === object ? entry.storage : nil
+        }
+    }
+
     /// The state of `object`, created on first use.
     func storage(of object: AnyObject) -> KeyValueObservationStorage {
         let identifier = ObjectIdentifier(object)
