@@ -23,6 +23,9 @@ public enum KeyValueObservingError: Error, Equatable, Sendable {
     case unsupportedKeyPath(String)
     /// `removeObserver(_:forKeyPath:context:)` found no matching registration.
     case observerNotRegistered(keyPath: String)
+    /// An index given to the array forms of `addObserver` / `removeObserver` is not a position
+    /// of the array (Apple raises `NSRangeException`).
+    case indexOutOfRange(Int, count: Int)
 }
 
 extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
@@ -42,6 +45,8 @@ extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
             return "the key path \(path) has no key-value coding name"
         case let .observerNotRegistered(path):
             return "cannot remove an observer for the key path '\(path)' because it is not registered"
+        case let .indexOutOfRange(index, count):
+            return "index \(index) is out of range for an array of \(count) elements"
         }
     }
 
