@@ -30,8 +30,9 @@ extension KeyValueObservable {
     public func observe(_ keyPath: String, options: KeyValueObservingOptions = [],
                         changeHandler: @escaping @Sendable (Self, KeyValueChange) -> Void)
         throws -> KeyValueObservation {
-        let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
-        let registration = Registration(root: self, keyPath: keyPath, components: components,
+        let parsed = try KeyPathParser.parse(keyPath, validatingOn: self)
+        let registration = Registration(root: self, keyPath: keyPath, components: parsed.components,
+                                        countsElements: parsed.countsElements,
                                         options: options) { object, change in
             changeHandler(unsafeDowncast(object, to: Self.self), change)
         }
@@ -85,12 +86,13 @@ extension KeyValueObservable {
     public func addObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String,
                             options: KeyValueObservingOptions = [],
                             context: UnsafeMutableRawPointer? = nil) throws {
-        let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
+        let parsed = try KeyPathParser.parse(keyPath, validatingOn: self)
         let contextBits = UInt(bitPattern: context)
         let reference = WeakObserver(observer)
         let storage = ObservationCenter.storage(of: self)
         let registration = Registration(
-            root: self, keyPath: keyPath, components: components, options: options,
+            root: self, keyPath: keyPath, components: parsed.components,
+            countsElements: parsed.countsElements, options: options,
             observerIdentity: ObjectIdentifier(observer), context: contextBits, observerStorage: storage
         ) { object, change in
             reference.observer?.observeValue(forKeyPath: keyPath, of: object, change: change,
@@ -126,6 +128,19 @@ extension KeyValueObservable {
     }
 }
 
+/// The number of elements of `value` (an array, a set, an ordered set or a dictionary), as an
+/// `Int`; `nil` when `value` is `nil` or not a collection. What a key path ending in `@count`
+/// reports.
+func elementCount(of value: Any?) -> Any? {
+    guard let value else { return nil }
+    if let collection = value as? any Collection { return collection.count }
+    if let array = value as? NSArray { return array.count }
+    if let set = value as? NSSet { return set.count }
+    if let set = value as? NSOrderedSet { return set.count }
+    if let dictionary = value as? NSDictionary { return dictionary.count }
+    return nil
+}
+
 extension Registration {
     /// Sends the notification of ``KeyValueObservingOptions/initial``.
     func sendInitial(to root: AnyObject) {
@@ -137,28 +152,52 @@ extension Registration {
 
 /// Splits and checks key paths given to the observing methods.
 enum KeyPathParser {
+    /// A key path split into its keys.
+    struct Parsed {
+        /// The keys, without a final `@count`.
+        var components: [String]
+        /// Whether the key path ended in `@count`: the observation reports the number of
+        /// elements of the collection the other keys lead to.
+        var countsElements: Bool
+    }
+
     /// The keys of `keyPath`, checked against the objects currently along it.
-    static func components(of keyPath: String, validatingOn root: any KeyValueCodable) throws -> [String] {
+    ///
+    /// The only collection operator accepted is a final `@count` after at least one key (the
+    /// number of elements of a to-many key); the value it counts, when there is one now, must
+    /// be a collection.
+    static func parse(_ keyPath: String, validatingOn root: any KeyValueCodable) throws -> Parsed {
         guard !keyPath.isEmpty else {
             throw KeyValueObservingError.malformedKeyPath(keyPath, reason: "the key path is empty")
         }
-        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        for key in components {
+        var components = keyPath.utf8.contains(UInt8(ascii: "."))
+            ? keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            : [keyPath]
+        var countsElements = false
+        for (index, key) in components.enumerated() {
             if key.isEmpty {
                 throw KeyValueObservingError.malformedKeyPath(keyPath, reason: "a key is empty")
             }
-            if key.hasPrefix("@") {
-                throw KeyValueObservingError.collectionOperatorNotObservable(key, keyPath: keyPath)
+            if key.utf8.first == UInt8(ascii: "@") {
+                guard key == "@count", index > 0, index == components.count - 1 else {
+                    throw KeyValueObservingError.collectionOperatorNotObservable(key, keyPath: keyPath)
+                }
+                countsElements = true
             }
         }
+        if countsElements { components.removeLast() }
         var current: Any? = root
         for (index, key) in components.enumerated() {
             guard let value = current else { break }
-            current = try validatedValue(of: value, key: key, isLast: index == components.count - 1,
+            let isLast = index == components.count - 1
+            current = try validatedValue(of: value, key: key, isLast: isLast && !countsElements,
                                          previousKey: index > 0 ? components[index - 1] : nil,
                                          keyPath: keyPath)
         }
-        return components
+        if countsElements, let counted = current, !isCollection(counted) {
+            throw KeyValueObservingError.collectionOperatorNotObservable("@count", keyPath: keyPath)
+        }
+        return Parsed(components: components, countsElements: countsElements)
     }
 
     /// Reads `key` of `value` (an object or any other value) while checking a key path.
@@ -182,7 +221,7 @@ enum KeyPathParser {
     }
 
     /// Whether `value` is an array or a set (Swift's or Foundation's).
-    private static func isCollection(_ value: Any) -> Bool {
+    static func isCollection(_ value: Any) -> Bool {
         if value is NSArray || value is NSSet || value is NSOrderedSet { return true }
         let style = Mirror(reflecting: value).displayStyle
         return style == .collection || style == .set

@@ -12,7 +12,9 @@ public enum KeyValueObservingError: Error, Equatable, Sendable {
     case malformedKeyPath(String, reason: String)
     /// The object reached along `keyPath` has no property for `key`.
     case undefinedKey(String, keyPath: String, type: String)
-    /// Collection operators (`@count`, `@sum`, ...) cannot be observed (as on Apple platforms).
+    /// Collection operators (`@sum`, `@avg`, ...) cannot be observed. The one exception is a
+    /// final `@count` after a to-many key (`"items.@count"`); this error is thrown for `@count`
+    /// elsewhere in a key path, or when the value it would count is not a collection.
     case collectionOperatorNotObservable(String, keyPath: String)
     /// The value of `key` is an array or a set and the key path goes on through it: key paths
     /// through to-many values are not observable (as on Apple platforms, where arrays and sets
@@ -37,6 +39,10 @@ extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
         case let .undefinedKey(key, path, type):
             return "cannot observe '\(path)': \(type) has no key '\(key)'"
         case let .collectionOperatorNotObservable(op, path):
+            if op == "@count" {
+                return "cannot observe '\(path)': '@count' is observable only as the last key, "
+                    + "after a key whose value is an array, a set or a dictionary"
+            }
             return "cannot observe '\(path)': the collection operator '\(op)' is not observable"
         case let .notObservableThroughCollection(key, path):
             return "cannot observe '\(path)': the value of '\(key)' is a collection, and key paths "

@@ -45,7 +45,7 @@ final class KeyObservers: Sendable {
     func add(_ node: ObservationNode) {
         state.withTrackedLock(self) { state in
             state.nodes.append(node)
-            state.isSimple = state.isSimple && node.isDirect && !node.registration.wantsPrior
+            state.isSimple = state.isSimple && node.isSimple
         }
     }
 
@@ -53,7 +53,7 @@ final class KeyObservers: Sendable {
         state.withTrackedLock(self) { state in
             guard let position = state.nodes.firstIndex(where: { $0 === node }) else { return }
             state.nodes.remove(at: position)
-            state.isSimple = state.nodes.allSatisfy { $0.isDirect && !$0.registration.wantsPrior }
+            state.isSimple = state.nodes.allSatisfy(\.isSimple)
         }
     }
 
@@ -157,9 +157,15 @@ final class KeyObservers: Sendable {
                 continue
             }
             var entry = PendingEntry(node: node)
-            entry.isToMany = node.isLeaf && (kind != .setting || setMutation != nil)
+            // A key path ending in @count reports every change of the collection as a setting
+            // of its count.
+            entry.isToMany = node.isLeaf && (kind != .setting || setMutation != nil) && !registration.countsElements
             if !entry.isToMany && registration.wantsOld {
-                if node.isLeaf, let suppliedOld { entry.old = suppliedOld } else { entry.old = node.reportedValue() }
+                if node.isLeaf, let suppliedOld {
+                    entry.old = node.reported(supplied: suppliedOld)
+                } else {
+                    entry.old = node.reportedValue()
+                }
             }
             entries.append(entry)
         }
@@ -256,7 +262,7 @@ final class KeyObservers: Sendable {
                 if registration.wantsOld { change.oldValue = entry.old }
                 if registration.wantsNew {
                     if entry.node.isLeaf, let suppliedNew {
-                        change.newValue = suppliedNew
+                        change.newValue = entry.node.reported(supplied: suppliedNew)
                     } else {
                         change.newValue = entry.node.reportedValue()
                     }

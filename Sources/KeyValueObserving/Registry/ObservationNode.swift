@@ -29,6 +29,9 @@ final class ObservationNode: @unchecked Sendable {
     /// Whether the node's key is the registration's key path itself, on its root: its value
     /// is the reported value, so an `@Observed` setter can report its old and new values as is.
     @usableFromInline let isDirect: Bool
+    /// Whether an `@Observed` setter can deliver the values it has in hand to this node as
+    /// they are: a direct node of a registration without prior notifications or `@count`.
+    let isSimple: Bool
     /// Whether the node is the last link of a main path: its key's value is the reported value.
     let isLeaf: Bool
     var next: ObservationNode?
@@ -47,6 +50,7 @@ final class ObservationNode: @unchecked Sendable {
         self.list = list
         isLeaf = remaining.isEmpty && owner == nil
         isDirect = isLeaf && depth == 0
+        isSimple = isDirect && !registration.wantsPrior && !registration.countsElements
     }
 
     /// Creates the node for `key` of `object`, its dependency nodes and its next node.
@@ -122,16 +126,24 @@ final class ObservationNode: @unchecked Sendable {
     }
 
     /// The value the registration reports, read now: `key` of `object` for a leaf, or the
-    /// anchor's path.
+    /// anchor's path (its element count, for a key path ending in `@count`).
     func reportedValue() -> Any? {
+        let value: Any?
         if isLeaf {
             guard let object else { return nil }
-            return valueAlong(object, [key][...])
+            value = valueAlong(object, [key][...])
+        } else {
+            let main = anchor ?? self
+            guard let object = main.object else { return nil }
+            var path = [main.key]
+            path.append(contentsOf: main.remaining)
+            value = valueAlong(object, path[...])
         }
-        let main = anchor ?? self
-        guard let object = main.object else { return nil }
-        var path = [main.key]
-        path.append(contentsOf: main.remaining)
-        return valueAlong(object, path[...])
+        return registration.countsElements ? elementCount(of: value) : value
+    }
+
+    /// A value of this leaf's key supplied by the store, as the registration reports it.
+    func reported(supplied value: Any?) -> Any? {
+        registration.countsElements ? elementCount(of: value) : value
     }
 }

@@ -24,6 +24,9 @@ final class Registration: @unchecked Sendable {
     @usableFromInline let wantsOld: Bool
     @usableFromInline let wantsNew: Bool
     let wantsPrior: Bool
+    /// Whether the key path ended in `@count`: the values reported are the element counts of
+    /// the collection that `components` lead to, and every change of it is a `.setting`.
+    let countsElements: Bool
     /// The object the key path starts from.
     @usableFromInline weak let root: AnyObject?
     /// For observer-object registrations: who observes, and with which context.
@@ -41,13 +44,15 @@ final class Registration: @unchecked Sendable {
         var handler: ChangeHandler?
     }
 
-    init(root: AnyObject, keyPath: String, components: [String], options: KeyValueObservingOptions,
+    init(root: AnyObject, keyPath: String, components: [String], countsElements: Bool = false,
+         options: KeyValueObservingOptions,
          observerIdentity: ObjectIdentifier? = nil, context: UInt = 0,
          observerStorage: KeyValueObservationStorage? = nil,
          deliver: @escaping ChangeHandler) {
         self.root = root
         self.keyPath = keyPath
         self.components = components
+        self.countsElements = countsElements
         wantsOld = options.contains(.old)
         wantsNew = options.contains(.new)
         wantsPrior = options.contains(.prior)
@@ -84,7 +89,8 @@ final class Registration: @unchecked Sendable {
     /// The current value of the whole key path.
     func currentValue() -> Any? {
         guard let root else { return nil }
-        return valueAlong(root, components[...])
+        let value = valueAlong(root, components[...])
+        return countsElements ? elementCount(of: value) : value
     }
 
     /// Rebuilds the part of the tree below each of `nodes` (whose objects changed).
