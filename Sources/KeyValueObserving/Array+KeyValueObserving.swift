@@ -164,7 +164,7 @@ extension KeyValueObservationStorage {
     /// How many observer-object registrations match the arguments (any context when `context`
     /// is nil).
     func observerRegistrationCount(observer: ObjectIdentifier, keyPath: String, context: UInt?) -> Int {
-        state.withTrackedLock(self) { state in
+        state.withObservationLock(self) { state in
             state.observerRegistrations.count {
                 $0.observerIdentity == observer && $0.keyPath == keyPath && (context == nil || $0.context == context)
             }

@@ -30,14 +30,16 @@ extension KeyValueObservable {
     public func observe(_ keyPath: String, options: KeyValueObservingOptions = [],
                         changeHandler: @escaping @Sendable (Self, KeyValueChange) -> Void)
         throws -> KeyValueObservation {
-        let parsed = try KeyPathParser.parse(keyPath, validatingOn: self)
+        let known = KeyPathParser.knownList(for: keyPath, on: self)
+        let parsed = known == nil ? try KeyPathParser.parse(keyPath, validatingOn: self)
+            : KeyPathParser.Parsed(components: [keyPath], countsElements: false)
         let registration = Registration(root: self, keyPath: keyPath, components: parsed.components,
                                         countsElements: parsed.countsElements,
                                         options: options) { object, change in
             changeHandler(unsafeDowncast(object, to: Self.self), change)
         }
         let token = KeyValueObservation(registration)
-        registration.start(on: self)
+        registration.start(on: self, list: known)
         if options.contains(.initial) { registration.sendInitial(to: self) }
         return token
     }
@@ -86,7 +88,9 @@ extension KeyValueObservable {
     public func addObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String,
                             options: KeyValueObservingOptions = [],
                             context: UnsafeMutableRawPointer? = nil) throws {
-        let parsed = try KeyPathParser.parse(keyPath, validatingOn: self)
+        let known = KeyPathParser.knownList(for: keyPath, on: self)
+        let parsed = known == nil ? try KeyPathParser.parse(keyPath, validatingOn: self)
+            : KeyPathParser.Parsed(components: [keyPath], countsElements: false)
         let contextBits = UInt(bitPattern: context)
         let reference = WeakObserver(observer)
         let storage = ObservationCenter.storage(of: self)
@@ -98,7 +102,7 @@ extension KeyValueObservable {
             reference.observer?.observeValue(forKeyPath: keyPath, of: object, change: change,
                                              context: UnsafeMutableRawPointer(bitPattern: contextBits))
         }
-        registration.start(on: self)
+        registration.start(on: self, list: known)
         storage.addObserverRegistration(registration)
         if options.contains(.initial) { registration.sendInitial(to: self) }
     }
@@ -145,7 +149,7 @@ extension Registration {
     /// Sends the notification of ``KeyValueObservingOptions/initial``.
     func sendInitial(to root: AnyObject) {
         guard isActive.load(ordering: .relaxed),
-              let node = tree.withTrackedLock(self, { $0.root }) else { return }
+              let node = tree.withObservationLock(self, { $0.root }) else { return }
         node.deliver(root, KeyValueChange(kind: .setting, newValue: wantsNew ? currentValue() : nil))
     }
 }
@@ -159,6 +163,15 @@ enum KeyPathParser {
         /// Whether the key path ended in `@count`: the observation reports the number of
         /// elements of the collection the other keys lead to.
         var countsElements: Bool
+    }
+
+    /// The list of `keyPath` on `object` when `keyPath` is a single key that has a list
+    /// there already: such a key was checked when the list was made, so registering skips the
+    /// parse and the check.
+    @inline(__always)
+    static func knownList<Object: KeyValueObservable>(for keyPath: String, on object: Object) -> KeyObservers? {
+        guard let storage = ObservationCenter.existingStorage(of: object) else { return nil }
+        return storage.existingObservers(key: keyPath)
     }
 
     /// The keys of `keyPath`, checked against the objects currently along it.

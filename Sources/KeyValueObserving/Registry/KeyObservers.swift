@@ -22,7 +22,15 @@ final class KeyObservers: Sendable {
     /// storage in the object, so its setter can store without a key path; otherwise -1.
     @usableFromInline let storageOffset: Int
     /// The observation state of the object this list belongs to (for its change sink).
-    weak let owner: KeyValueObservationStorage?
+    ///
+    /// `unowned`, not `weak`: a weak reference would move the storage's reference counts to a
+    /// side table, making every retain and release of it slow. The storage lives as long as its
+    /// object (in the object, or in the table until the object is gone), and the list reads it
+    /// only while notifying a change of that live object.
+    unowned let owner: KeyValueObservationStorage
+    /// The key paths that affect `key` (`keyPathsForValuesAffectingValue(forKey:)`), looked
+    /// up once when the list is made.
+    let dependencyKeyPaths: [String]
     let state = Mutex(State())
 
     struct State {
@@ -34,7 +42,8 @@ final class KeyObservers: Sendable {
     }
 
     init(key: String, notifiesAutomatically: Bool, valueIsOptional: Bool, storageOffset: Int = -1,
-         owner: KeyValueObservationStorage) {
+         dependencyKeyPaths: [String] = [], owner: KeyValueObservationStorage) {
+        self.dependencyKeyPaths = dependencyKeyPaths
         self.key = key
         self.notifiesAutomatically = notifiesAutomatically
         self.valueIsOptional = valueIsOptional
@@ -43,21 +52,21 @@ final class KeyObservers: Sendable {
     }
 
     func add(_ node: ObservationNode) {
-        state.withTrackedLock(self) { state in
+        state.withObservationLock(self) { state in
             state.nodes.append(node)
             state.isSimple = state.isSimple && node.isSimple
         }
     }
 
     func remove(_ node: ObservationNode) {
-        state.withTrackedLock(self) { state in
+        state.withObservationLock(self) { state in
             guard let position = state.nodes.firstIndex(where: { $0 === node }) else { return }
             state.nodes.remove(at: position)
             state.isSimple = state.nodes.allSatisfy(\.isSimple)
         }
     }
 
-    var observerCount: Int { state.withTrackedLock(self) { $0.nodes.count } }
+    var observerCount: Int { state.withObservationLock(self) { $0.nodes.count } }
 
     // MARK: Setting through an @Observed property
 
@@ -84,9 +93,9 @@ final class KeyObservers: Sendable {
         event.suppliesValues = true
         event.oldValue = oldValue
         object.keyValueWillChange(event)
-        let sink = owner?.sink
+        let sink = owner.sink
         sink?.observedObject(object, willChange: event)
-        let (nodes, isSimple) = state.withTrackedLock(self) { ($0.nodes, $0.isSimple) }
+        let (nodes, isSimple) = state.withObservationLock(self) { ($0.nodes, $0.isSimple) }
         let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
         event.phase = .didChange
         event.newValue = newValue
@@ -117,20 +126,20 @@ final class KeyObservers: Sendable {
         guard let depth = NotificationDepth.enter() else {
             // Too deep: the matching didChange finds nothing to deliver.
             let empty = PendingChange(kind: kind, indexes: indexes, setMutation: setMutation, entries: [])
-            state.withTrackedLock(self) { $0.pending.append(empty) }
+            state.withObservationLock(self) { $0.pending.append(empty) }
             return
         }
         defer { NotificationDepth.leave(depth) }
-        let nodes = state.withTrackedLock(self) { $0.nodes }
+        let nodes = state.withObservationLock(self) { $0.nodes }
         let pending = prepare(nodes, object: object, kind: kind, indexes: indexes,
                               setMutation: setMutation, suppliedOld: nil)
-        state.withTrackedLock(self) { $0.pending.append(pending) }
+        state.withObservationLock(self) { $0.pending.append(pending) }
     }
 
     /// Finishes the innermost announced change (Apple: `didChangeValueForKey:` and relatives).
     /// Does nothing without a matching announcement.
     func didChange(object: AnyObject) {
-        guard let pending = state.withTrackedLock(self, { $0.pending.popLast() }) else { return }
+        guard let pending = state.withObservationLock(self, { $0.pending.popLast() }) else { return }
         guard let depth = NotificationDepth.enter() else {
             KeyValueObservingDiagnostics.reportSuppressed(key: key, object: object)
             return

@@ -30,6 +30,8 @@ public final class KeyValueObservationStorage: Sendable {
     let state = Mutex(State())
     /// Whether the object has any list or a sink: read without the lock on every notification.
     let isInUse = Atomic<Bool>(false)
+    /// Whether a sink was ever installed: read without the lock on every notification.
+    let hasSink = Atomic<Bool>(false)
 
     /// Creates empty observation state for one object.
     public init() {}
@@ -37,7 +39,7 @@ public final class KeyValueObservationStorage: Sendable {
     /// Returns the list for `key` of `object`, creating it (and attaching it to an `@Observed`
     /// property's storage) on first use.
     func observers(of object: AnyObject, key: String) -> KeyObservers {
-        state.withTrackedLock(self) { state -> KeyObservers in
+        state.withObservationLock(self) { state -> KeyObservers in
             if let existing = state.lists[key] { return existing }
             let list = KeyObservers.make(for: object, key: key, in: self)
             state.lists[key] = list
@@ -50,29 +52,32 @@ public final class KeyValueObservationStorage: Sendable {
     @inline(__always)
     func existingObservers(key: String) -> KeyObservers? {
         guard isInUse.load(ordering: .acquiring) else { return nil }
-        return state.withTrackedLock(self) { $0.lists[key] }
+        return state.withObservationLock(self) { $0.lists[key] }
     }
 
     /// The change sink, if one is installed and still alive.
     var sink: (any KeyValueChangeSink)? {
-        guard isInUse.load(ordering: .acquiring) else { return nil }
-        return state.withTrackedLock(self) { $0.sink }?.sink
+        guard hasSink.load(ordering: .acquiring) else { return nil }
+        return state.withObservationLock(self) { $0.sink }?.sink
     }
 
     func setSink(_ sink: (any KeyValueChangeSink)?) {
         let reference = sink.map(SinkReference.init)
-        state.withTrackedLock(self) { $0.sink = reference }
-        if reference != nil { isInUse.store(true, ordering: .releasing) }
+        state.withObservationLock(self) { $0.sink = reference }
+        if reference != nil {
+            hasSink.store(true, ordering: .releasing)
+            isInUse.store(true, ordering: .releasing)
+        }
     }
 
     func addObserverRegistration(_ registration: Registration) {
-        state.withTrackedLock(self) { $0.observerRegistrations.append(registration) }
+        state.withObservationLock(self) { $0.observerRegistrations.append(registration) }
     }
 
     /// Finds and forgets the newest observer-object registration matching the arguments
     /// (any context when `context` is nil).
     func takeObserverRegistration(observer: ObjectIdentifier, keyPath: String, context: UInt?) -> Registration? {
-        state.withTrackedLock(self) { state in
+        state.withObservationLock(self) { state in
             guard let position = state.observerRegistrations.lastIndex(where: {
                 $0.observerIdentity == observer && $0.keyPath == keyPath && (context == nil || $0.context == context)
             }) else { return nil }
@@ -81,14 +86,14 @@ public final class KeyValueObservationStorage: Sendable {
     }
 
     func removeObserverRegistration(_ registration: Registration) {
-        state.withTrackedLock(self) { state in
+        state.withObservationLock(self) { state in
             state.observerRegistrations.removeAll { $0 === registration }
         }
     }
 
     /// Forgets every observer-object registration (the object is gone) and returns them.
     func takeAllObserverRegistrations() -> [Registration] {
-        state.withTrackedLock(self) { state in
+        state.withObservationLock(self) { state in
             defer { state.observerRegistrations = [] }
             return state.observerRegistrations
         }

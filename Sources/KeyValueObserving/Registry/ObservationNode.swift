@@ -56,18 +56,22 @@ final class ObservationNode: @unchecked Sendable {
     /// Creates the node for `key` of `object`, its dependency nodes and its next node.
     static func attach(registration: Registration, handler: @escaping ChangeHandler, object: AnyObject, key: String,
                        remaining: ArraySlice<String>, depth: Int, anchor: ObservationNode?,
-                       owner: ObservationNode?, ancestors: inout [AncestorKey]) -> ObservationNode {
-        let list = ObservationCenter.storage(of: object).observers(of: object, key: key)
+                       owner: ObservationNode?, ancestors: inout [AncestorKey],
+                       knownList: KeyObservers? = nil) -> ObservationNode {
+        let list = knownList ?? ObservationCenter.storage(of: object).observers(of: object, key: key)
         let node = ObservationNode(registration: registration, handler: handler, object: object, key: key,
                                    remaining: remaining, depth: depth, anchor: anchor, owner: owner,
                                    list: list)
         list.add(node)
+        let dependencyPaths = list.dependencyKeyPaths
+        // The common case, a plain key: no dependencies, no next link, no bookkeeping.
+        if dependencyPaths.isEmpty && remaining.isEmpty { return node }
         guard ancestors.count < 64 else { return node }
         let here = AncestorKey(object: ObjectIdentifier(object), key: key)
         ancestors.append(here)
         defer { ancestors.removeLast() }
         let dependencyAnchor = anchor ?? node
-        for path in DependencyCache.keyPaths(affecting: key, of: object) {
+        for path in dependencyPaths {
             let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard let first = parts.first, !first.isEmpty,
                   !ancestors.contains(AncestorKey(object: ObjectIdentifier(object), key: first)) else {

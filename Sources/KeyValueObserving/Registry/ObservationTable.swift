@@ -20,9 +20,17 @@ final class ObservationTable: Sendable {
 
     /// `@unchecked Sendable`: the weak reference is only loaded (atomically) to compare
     /// identities, never used to call the object; the storage is Sendable.
-    private struct Entry: @unchecked Sendable {
+    ///
+    /// A class, so that reading an entry out of the dictionary retains it rather than copying
+    /// (and then destroying) a weak reference.
+    private final class Entry: @unchecked Sendable {
         weak var object: AnyObject?
         let storage: KeyValueObservationStorage
+
+        init(object: AnyObject, storage: KeyValueObservationStorage) {
+            self.object = object
+            self.storage = storage
+        }
     }
 
     private struct State {
@@ -57,7 +65,7 @@ final class ObservationTable: Sendable {
 
     @inline(never)
     private func lockedStorage(of object: AnyObject, identifier: ObjectIdentifier) -> KeyValueObservationStorage? {
-        state.withTrackedLock(self) { state in
+        state.withObservationLock(self) { state in
             guard let entry = state.entries[identifier], entry.object === object else { return nil }
             return entry.storage
         }
@@ -73,7 +81,7 @@ final class ObservationTable: Sendable {
     func storageForRemoval(of object: AnyObject) -> KeyValueObservationStorage? {
         let identifier = ObjectIdentifier(object)
         guard slots[Self.slot(of: identifier)].load(ordering: .acquiring) > 0 else { return nil }
-        return state.withTrackedLock(self) { state in
+        return state.withObservationLock(self) { state in
             guard let entry = state.entries[identifier] else { return nil }
             let current = entry.object
             return current == nil || current === object ? entry.storage : nil
@@ -84,7 +92,7 @@ final class ObservationTable: Sendable {
     func storage(of object: AnyObject) -> KeyValueObservationStorage {
         let identifier = ObjectIdentifier(object)
         var ended: [Registration] = []
-        let storage = state.withTrackedLock(self) { state -> KeyValueObservationStorage in
+        let storage = state.withObservationLock(self) { state -> KeyValueObservationStorage in
             if state.entries.count >= state.sweepThreshold { ended = sweep(&state) }
             if let entry = state.entries[identifier] {
                 if entry.object === object { return entry.storage }
@@ -104,7 +112,7 @@ final class ObservationTable: Sendable {
     /// Removes the entries of released objects now. Returns how many entries remain.
     @discardableResult
     func sweepNow() -> Int {
-        let (ended, count) = state.withTrackedLock(self) { state in (sweep(&state), state.entries.count) }
+        let (ended, count) = state.withObservationLock(self) { state in (sweep(&state), state.entries.count) }
         for registration in ended { registration.invalidate() }
         return count
     }
@@ -112,7 +120,7 @@ final class ObservationTable: Sendable {
     /// How many of the objects named by `identifiers` still have an entry whose object was
     /// released (for tests: after `sweepNow()` there should be none).
     func releasedEntryCount(among identifiers: Set<ObjectIdentifier>) -> Int {
-        state.withTrackedLock(self) { state in
+        state.withObservationLock(self) { state in
             identifiers.count { identifier in state.entries[identifier].map { $0.object == nil } ?? false }
         }
     }
@@ -139,18 +147,20 @@ extension KeyObservers {
         }
         let type = type(of: codable)
         let property = KeyValueKeyTable.of(object: codable).property(forKey: key)
+        let dependencies = DependencyCache.keyPaths(affecting: key, of: object)
         if case .wrapped(let offset, let wrapperType)? = property?.storage,
            let observedType = wrapperType as? any ObservedStorage.Type {
             let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
             if let existing = observedType.attachedObservers(at: address) { return existing }
             let list = KeyObservers(key: key, notifiesAutomatically: type.automaticallyNotifiesObservers(forKey: key),
                                     valueIsOptional: property?.isOptional ?? false, storageOffset: offset,
-                                    owner: owner)
+                                    dependencyKeyPaths: dependencies, owner: owner)
             observedType.attach(list, at: address)
             return list
         }
         return KeyObservers(key: key, notifiesAutomatically: type.automaticallyNotifiesObservers(forKey: key),
-                            valueIsOptional: property?.isOptional ?? false, owner: owner)
+                            valueIsOptional: property?.isOptional ?? false, dependencyKeyPaths: dependencies,
+                            owner: owner)
     }
 }
 
@@ -172,9 +182,9 @@ enum DependencyCache {
     static func keyPaths(affecting key: String, of object: AnyObject) -> [String] {
         guard let type = type(of: object) as? any KeyValueObservable.Type else { return [] }
         let cacheKey = CacheKey(type: ObjectIdentifier(type), key: key)
-        if let cached = cache.withTrackedLock(ThreadSanitizer.staticOwner, { $0[cacheKey] }) { return cached }
+        if let cached = cache.withObservationLock(ThreadSanitizer.staticOwner, { $0[cacheKey] }) { return cached }
         let found = type.keyPathsForValuesAffectingValue(forKey: key).sorted()
-        cache.withTrackedLock(ThreadSanitizer.staticOwner) { $0[cacheKey] = found }
+        cache.withObservationLock(ThreadSanitizer.staticOwner) { $0[cacheKey] = found }
         return found
     }
 }

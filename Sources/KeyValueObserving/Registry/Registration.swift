@@ -63,13 +63,16 @@ final class Registration: @unchecked Sendable {
     }
 
     /// Attaches the node tree to `root`. Called once, before the registration is returned.
-    func start(on root: AnyObject) {
-        tree.withTrackedLock(self) { tree in
+    ///
+    /// - Parameter list: The list of the first key on `root`, when the caller has it.
+    func start(on root: AnyObject, list: KeyObservers? = nil) {
+        tree.withObservationLock(self) { tree in
             guard let handler = tree.handler else { return }
             var ancestors: [AncestorKey] = []
             tree.root = ObservationNode.attach(registration: self, handler: handler, object: root,
                                                key: components[0], remaining: components.dropFirst(),
-                                               depth: 0, anchor: nil, owner: nil, ancestors: &ancestors)
+                                               depth: 0, anchor: nil, owner: nil, ancestors: &ancestors,
+                                               knownList: list)
         }
     }
 
@@ -77,7 +80,7 @@ final class Registration: @unchecked Sendable {
     /// from any thread, and from inside a delivery.
     func invalidate() {
         guard isActive.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        let (root, handler) = tree.withTrackedLock(self) { tree -> (ObservationNode?, ChangeHandler?) in
+        let (root, handler) = tree.withObservationLock(self) { tree -> (ObservationNode?, ChangeHandler?) in
             defer { tree = Tree() }
             return (tree.root, tree.handler)
         }
@@ -95,7 +98,7 @@ final class Registration: @unchecked Sendable {
 
     /// Rebuilds the part of the tree below each of `nodes` (whose objects changed).
     func rewire(_ nodes: [ObservationNode]) {
-        tree.withTrackedLock(self) { tree in
+        tree.withObservationLock(self) { tree in
             guard tree.root != nil else { return }
             for node in nodes { node.rebuildNext() }
         }
