@@ -32,8 +32,9 @@ extension KeyValueObservable {
         throws -> KeyValueObservation {
         let known = KeyPathParser.knownList(for: keyPath, on: self)
         let parsed = known == nil ? try KeyPathParser.parse(keyPath, validatingOn: self)
-            : KeyPathParser.Parsed(components: [keyPath], countsElements: false)
-        let registration = Registration(root: self, keyPath: keyPath, components: parsed.components,
+            : KeyPathParser.Parsed(knownKey: keyPath)
+        let registration = Registration(root: self, keyPath: keyPath, firstKey: parsed.firstKey,
+                                        laterKeys: parsed.laterKeys,
                                         countsElements: parsed.countsElements,
                                         options: options) { object, change in
             changeHandler(unsafeDowncast(object, to: Self.self), change)
@@ -90,12 +91,12 @@ extension KeyValueObservable {
                             context: UnsafeMutableRawPointer? = nil) throws {
         let known = KeyPathParser.knownList(for: keyPath, on: self)
         let parsed = known == nil ? try KeyPathParser.parse(keyPath, validatingOn: self)
-            : KeyPathParser.Parsed(components: [keyPath], countsElements: false)
+            : KeyPathParser.Parsed(knownKey: keyPath)
         let contextBits = UInt(bitPattern: context)
         let reference = WeakObserver(observer)
         let storage = ObservationCenter.storage(of: self)
         let registration = Registration(
-            root: self, keyPath: keyPath, components: parsed.components,
+            root: self, keyPath: keyPath, firstKey: parsed.firstKey, laterKeys: parsed.laterKeys,
             countsElements: parsed.countsElements, options: options,
             observerIdentity: ObjectIdentifier(observer), context: contextBits, observerStorage: storage
         ) { object, change in
@@ -158,11 +159,26 @@ extension Registration {
 enum KeyPathParser {
     /// A key path split into its keys.
     struct Parsed {
-        /// The keys, without a final `@count`.
-        var components: [String]
+        /// The first key.
+        var firstKey: String
+        /// The keys after the first, without a final `@count`.
+        var laterKeys: [String]
         /// Whether the key path ended in `@count`: the observation reports the number of
         /// elements of the collection the other keys lead to.
         var countsElements: Bool
+
+        /// A key path of one key, already known to be valid.
+        init(knownKey: String) {
+            firstKey = knownKey
+            laterKeys = []
+            countsElements = false
+        }
+
+        init(components: [String], countsElements: Bool) {
+            firstKey = components[0]
+            laterKeys = Array(components.dropFirst())
+            self.countsElements = countsElements
+        }
     }
 
     /// The list of `keyPath` on `object` when `keyPath` is a single key that has a list

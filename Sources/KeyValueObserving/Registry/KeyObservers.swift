@@ -31,6 +31,8 @@ final class KeyObservers: Sendable {
     /// The key paths that affect `key` (`keyPathsForValuesAffectingValue(forKey:)`), looked
     /// up once when the list is made.
     let dependencyKeyPaths: [String]
+    /// Whether the owner has a change sink: read without touching the owner on every store.
+    let hasSink = Atomic<Bool>(false)
     let state = Mutex(State())
 
     struct State {
@@ -93,7 +95,7 @@ final class KeyObservers: Sendable {
         event.suppliesValues = true
         event.oldValue = oldValue
         object.keyValueWillChange(event)
-        let sink = owner.sink
+        let sink = hasSink.load(ordering: .acquiring) ? owner.sink : nil
         sink?.observedObject(object, willChange: event)
         let (nodes, isSimple) = state.withObservationLock(self) { ($0.nodes, $0.isSimple) }
         let newValue: Any? = valueIsOptional ? flattenOptional(new) : new

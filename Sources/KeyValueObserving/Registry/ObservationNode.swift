@@ -13,7 +13,7 @@ import KeyValueCoding
 @usableFromInline
 final class ObservationNode: @unchecked Sendable {
     // @unchecked: mutable state (`next`, `dependencies`) is only touched under the owning
-    // registration's `tree` mutex; `object`, `anchor` and `owner` are weak lets.
+    // registration's `tree` mutex; `objectBelowRoot`, `anchor` and `owner` are weak lets.
 
     @usableFromInline let registration: Registration
     /// The registration's handler (nodes hold it, so that it goes with the tree).
@@ -23,7 +23,8 @@ final class ObservationNode: @unchecked Sendable {
     let depth: Int
     /// The list this node is in.
     let list: KeyObservers
-    weak let object: AnyObject?
+    /// The object of a node below the root (`nil` at depth 0: see ``object``).
+    private weak let objectBelowRoot: AnyObject?
     weak let anchor: ObservationNode?
     weak let owner: ObservationNode?
     /// Whether the node's key is the registration's key path itself, on its root: its value
@@ -41,7 +42,10 @@ final class ObservationNode: @unchecked Sendable {
          depth: Int, anchor: ObservationNode?, owner: ObservationNode?, list: KeyObservers) {
         self.registration = registration
         self.handler = handler
-        self.object = object
+        // Every node at depth 0 (the first link and its dependencies) is on the registration's
+        // root, which the registration references weakly already: a second weak reference
+        // per node would cost a side-table update on creation and release.
+        objectBelowRoot = depth == 0 ? nil : object
         self.key = key
         self.remaining = remaining
         self.depth = depth
@@ -103,6 +107,9 @@ final class ObservationNode: @unchecked Sendable {
         var ancestors: [AncestorKey] = []
         next = attachNext(ancestors: &ancestors)
     }
+
+    /// The object whose `key` this node listens to, while it is alive.
+    var object: AnyObject? { depth == 0 ? registration.root : objectBelowRoot }
 
     /// Delivers `change` to the registration's handler, unless the registration has ended.
     @inline(__always)

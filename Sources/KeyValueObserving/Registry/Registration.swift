@@ -20,7 +20,10 @@ final class Registration: @unchecked Sendable {
     // property is immutable or a Mutex/Atomic; the handler is @Sendable.
 
     @usableFromInline let keyPath: String
-    let components: [String]
+    /// The first key of the key path (without a final `@count`).
+    let firstKey: String
+    /// The keys after the first (none for a plain key: no array is allocated then).
+    let laterKeys: [String]
     @usableFromInline let wantsOld: Bool
     @usableFromInline let wantsNew: Bool
     let wantsPrior: Bool
@@ -44,14 +47,15 @@ final class Registration: @unchecked Sendable {
         var handler: ChangeHandler?
     }
 
-    init(root: AnyObject, keyPath: String, components: [String], countsElements: Bool = false,
+    init(root: AnyObject, keyPath: String, firstKey: String, laterKeys: [String], countsElements: Bool = false,
          options: KeyValueObservingOptions,
          observerIdentity: ObjectIdentifier? = nil, context: UInt = 0,
          observerStorage: KeyValueObservationStorage? = nil,
          deliver: @escaping ChangeHandler) {
         self.root = root
         self.keyPath = keyPath
-        self.components = components
+        self.firstKey = firstKey
+        self.laterKeys = laterKeys
         self.countsElements = countsElements
         wantsOld = options.contains(.old)
         wantsNew = options.contains(.new)
@@ -70,7 +74,7 @@ final class Registration: @unchecked Sendable {
             guard let handler = tree.handler else { return }
             var ancestors: [AncestorKey] = []
             tree.root = ObservationNode.attach(registration: self, handler: handler, object: root,
-                                               key: components[0], remaining: components.dropFirst(),
+                                               key: firstKey, remaining: laterKeys[...],
                                                depth: 0, anchor: nil, owner: nil, ancestors: &ancestors,
                                                knownList: list)
         }
@@ -92,7 +96,7 @@ final class Registration: @unchecked Sendable {
     /// The current value of the whole key path.
     func currentValue() -> Any? {
         guard let root else { return nil }
-        let value = valueAlong(root, components[...])
+        let value = valueAlong(root, ([firstKey] + laterKeys)[...])
         return countsElements ? elementCount(of: value) : value
     }
 
