@@ -186,6 +186,7 @@ enum KeyPathParser {
     /// parse and the check.
     @inline(__always)
     static func knownList<Object: KeyValueObservable>(for keyPath: String, on object: Object) -> KeyObservers? {
+        if let attached = ObservedSlots.attachedList(of: object, key: keyPath) { return attached }
         guard let storage = ObservationCenter.existingStorage(of: object) else { return nil }
         return storage.existingObservers(key: keyPath)
     }
