@@ -14,7 +14,9 @@ extension KeyValueObservable {
     /// ```
     ///
     /// - Parameters:
-    ///   - keyPath: A key path of this object, without collection operators.
+    ///   - keyPath: A key path of this object. The only collection operator it may hold is a
+    ///     final `@count` after a to-many key (`"items.@count"`): each change of the collection
+    ///     is then reported as a `.setting` change of its element count (`Int`).
     ///   - options: What the change records carry, and whether to send initial and prior
     ///     notifications.
     ///   - changeHandler: Called on the thread that makes each change, with this object and the
@@ -112,6 +114,9 @@ extension KeyValueObservable {
     ///
     /// With a `context`, removes the newest registration of `observer` for `keyPath` with that
     /// context; without one, the newest registration of `observer` for `keyPath`.
+    ///
+    /// It may be called from the observer's `deinit`, and from this object's own `deinit` (for
+    /// an observer it owns, or for itself), as Apple's guide asks of `dealloc`.
     ///
     /// - Parameters:
     ///   - observer: The registered observer.
