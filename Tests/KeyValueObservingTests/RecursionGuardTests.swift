@@ -99,7 +99,8 @@ struct RecursionGuardTests {
     }
 
     /// Runs `body` with the work budget set to `budget` and the handler collecting events.
-    private func withBudget(_ budget: Int, _ body: (borrowing Mutex<[KeyValueNestingLimitEvent]>) throws -> Void) rethrows {
+    private func withBudget(_ budget: Int,
+                            _ body: (borrowing Mutex<[KeyValueNestingLimitEvent]>) throws -> Void) rethrows {
         let saved = KeyValueObservingDiagnostics.maximumNotificationsPerChange
         let events = Mutex<[KeyValueNestingLimitEvent]>([])
         KeyValueObservingDiagnostics.maximumNotificationsPerChange = budget

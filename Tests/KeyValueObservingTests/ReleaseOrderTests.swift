@@ -69,7 +69,8 @@ struct ReleaseOrderTests {
         #expect(box.error == nil)
         // The registration is gone: removing again throws, and stores notify no one.
         person.age = 3
-        #expect(ObservationCenter.existingStorage(of: person)?.state.withLock { $0.observerRegistrations.isEmpty } ?? true)
+        let storage = ObservationCenter.existingStorage(of: person)
+        #expect(storage?.state.withLock { $0.observerRegistrations.isEmpty } ?? true)
     }
 
     @Test func observerRemovesItselfInItsDeinitFromAChain() throws {

@@ -38,8 +38,9 @@ final class ObservationNode: @unchecked Sendable {
     var next: ObservationNode?
     var dependencies: [ObservationNode] = []
 
-    init(registration: Registration, handler: @escaping ChangeHandler, object: AnyObject, key: String, remaining: ArraySlice<String>,
-         depth: Int, anchor: ObservationNode?, owner: ObservationNode?, list: KeyObservers) {
+    init(registration: Registration, handler: @escaping ChangeHandler, object: AnyObject, key: String,
+         remaining: ArraySlice<String>, depth: Int, anchor: ObservationNode?, owner: ObservationNode?,
+         list: KeyObservers) {
         self.registration = registration
         self.handler = handler
         // Every node at depth 0 (the first link and its dependencies) is on the registration's
@@ -58,8 +59,8 @@ final class ObservationNode: @unchecked Sendable {
     }
 
     /// Creates the node for `key` of `object`, its dependency nodes and its next node.
-    static func attach(registration: Registration, handler: @escaping ChangeHandler, object: AnyObject, key: String,
-                       remaining: ArraySlice<String>, depth: Int, anchor: ObservationNode?,
+    static func attach(registration: Registration, handler: @escaping ChangeHandler, object: AnyObject,
+                       key: String, remaining: ArraySlice<String>, depth: Int, anchor: ObservationNode?,
                        owner: ObservationNode?, ancestors: inout [AncestorKey],
                        knownList: KeyObservers? = nil) -> ObservationNode {
         let list = knownList ?? ObservationCenter.storage(of: object).observers(of: object, key: key)
