@@ -149,6 +149,27 @@ struct ReleaseOrderTests {
         #expect(weakPerson == nil)
     }
 
+    @Test func aHandlerThatInvalidatesItselfKeepsItsCapturesUntilItReturns() throws {
+        final class Counter: @unchecked Sendable {
+            // @unchecked: used on one thread in tests.
+            var value = 0
+        }
+        let person = Person()
+        let holder = TokenHolder()
+        var counter: Counter? = Counter()
+        weak let weakCounter = counter
+        holder.token = try person.observe("age") { [counter] _, _ in
+            holder.token?.invalidate()
+            holder.token = nil
+            counter?.value += 1          // still alive while the handler runs
+        }
+        counter = nil                    // now only the handler holds it
+        #expect(weakCounter != nil)
+        person.age = 1                   // invalidates, then uses the capture
+        #expect(weakCounter == nil)      // released once the call returned
+        person.age = 2                   // not called again
+    }
+
     @Test func removeObserverReleasesTheRegistrationsHandler() throws {
         let person = Person()
         let inspector = Inspector()
