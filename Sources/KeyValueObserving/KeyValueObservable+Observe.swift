@@ -246,6 +246,9 @@ enum KeyPathParser {
         if object == nil, let previousKey, isCollection(value) {
             throw KeyValueObservingError.notObservableThroughCollection(previousKey, keyPath: keyPath)
         }
+        // The last key of a path needs no value: a key the object's key table lists is known
+        // without reading it (no getter runs, nothing is boxed).
+        if isLast, let object, KeyValueKeyTable.of(object: object).property(forKey: key) != nil { return nil }
         do {
             let next = try object.map { try $0.value(forKey: key) } ?? KeyValue.value(forKey: key, of: value)
             return isLast ? nil : flattenOptional(next)

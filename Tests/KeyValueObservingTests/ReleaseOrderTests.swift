@@ -234,3 +234,33 @@ struct SelfObservationReleaseTests {
         _ = lonely
     }
 }
+
+/// A computed key whose getter counts its reads.
+private final class Gauge: KeyValueObservable, @unchecked Sendable {
+    // @unchecked: used on one thread in tests.
+    var reads = 0
+    @Observed var level = 0
+    var reading: Int {
+        reads += 1
+        return level
+    }
+
+    class var computedKeys: [String: AnyKeyPath] { ["reading": \Gauge.reading] }
+
+    class func keyPathsForValuesAffectingValue(forKey key: String) -> Set<String> {
+        key == "reading" ? ["level"] : []
+    }
+}
+
+@Suite("Registration checks")
+struct RegistrationCheckTests {
+    @Test func registeringALastKeyDoesNotReadIt() throws {
+        let gauge = Gauge()
+        let recorder = Recorder()
+        let token = try gauge.observe("reading", options: [.new]) { _, change in recorder.record(change) }
+        #expect(gauge.reads == 0)
+        gauge.level = 3
+        #expect(recorder.all.first?.newValue as? Int == 3)
+        token.invalidate()
+    }
+}
