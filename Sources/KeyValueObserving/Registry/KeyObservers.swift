@@ -90,32 +90,38 @@ final class KeyObservers: Sendable {
             return
         }
         defer { NotificationDepth.leave(depth) }
-        let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
+        // The event holds the values; the change records copy them from it.
         var event = KeyValueChangeEvent(.willChange, key: key)
         event.suppliesValues = true
-        event.oldValue = oldValue
+        event.oldValue = valueIsOptional ? flattenOptional(old) : old
         object.keyValueWillChange(event)
         let sink = hasSink.load(ordering: .acquiring) ? owner.sink : nil
         sink?.observedObject(object, willChange: event)
         let (nodes, isSimple) = state.withObservationLock(self) { ($0.nodes, $0.isSimple) }
-        let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
         event.phase = .didChange
-        event.newValue = newValue
+        event.newValue = valueIsOptional ? flattenOptional(new) : new
         if isSimple {
             store()
             sink?.observedObject(object, didChange: event)
+            // One record per combination of options, shared by the observers asking for it
+            // (a record holds two existentials and an optional index set: copying it is not free).
+            var change = KeyValueChange(kind: .setting)
+            var madeFor = -1
             for node in nodes {
-                let registration = node.registration
-                node.deliver(object, KeyValueChange(
-                    kind: .setting, oldValue: registration.wantsOld ? oldValue : nil,
-                    newValue: registration.wantsNew ? newValue : nil))
+                let options = (node.wantsOld ? 1 : 0) | (node.wantsNew ? 2 : 0)
+                if options != madeFor {
+                    madeFor = options
+                    change.oldValue = node.wantsOld ? event.oldValue : nil
+                    change.newValue = node.wantsNew ? event.newValue : nil
+                }
+                node.deliver(object, change)
             }
         } else {
             let pending = prepare(nodes, object: object, kind: .setting, indexes: nil,
-                                  setMutation: nil, suppliedOld: .some(oldValue))
+                                  setMutation: nil, suppliedOld: .some(event.oldValue))
             store()
             sink?.observedObject(object, didChange: event)
-            finish(pending, object: object, suppliedNew: .some(newValue))
+            finish(pending, object: object, suppliedNew: .some(event.newValue))
         }
         object.keyValueDidChange(event)
     }

@@ -33,6 +33,10 @@ final class ObservationNode: @unchecked Sendable {
     /// Whether an `@Observed` setter can deliver the values it has in hand to this node as
     /// they are: a direct node of a registration without prior notifications or `@count`.
     let isSimple: Bool
+    /// The registration's ``KeyValueObservingOptions/old`` and ``KeyValueObservingOptions/new``,
+    /// copied here for the setter's loop.
+    let wantsOld: Bool
+    let wantsNew: Bool
     /// Whether the node is the last link of a main path: its key's value is the reported value.
     let isLeaf: Bool
     var next: ObservationNode?
@@ -56,6 +60,8 @@ final class ObservationNode: @unchecked Sendable {
         isLeaf = remaining.isEmpty && owner == nil
         isDirect = isLeaf && depth == 0
         isSimple = isDirect && !registration.wantsPrior && !registration.countsElements
+        wantsOld = registration.wantsOld
+        wantsNew = registration.wantsNew
     }
 
     /// Creates the node for `key` of `object`, its dependency nodes and its next node.
