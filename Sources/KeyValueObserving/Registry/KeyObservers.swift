@@ -83,7 +83,7 @@ final class KeyObservers: Sendable {
     /// When the thread is already ``KeyValueObservingDiagnostics/maximumNestingDepth``
     /// notifications deep, only stores and reports the suppressed notification.
     @usableFromInline
-    func notifyingSet(object: some KeyValueObservable, old: Any, new: Any, store: () -> Void) {
+    func notifyingSet(object: some KeyValueObservable, old: consuming Any, new: consuming Any, store: () -> Void) {
         guard let depth = NotificationDepth.enter() else {
             store()
             KeyValueObservingDiagnostics.reportSuppressed(key: key, object: object)
@@ -93,13 +93,13 @@ final class KeyObservers: Sendable {
         // The event holds the values; the change records copy them from it.
         var event = KeyValueChangeEvent(.willChange, key: key)
         event.suppliesValues = true
-        event.oldValue = valueIsOptional ? flattenOptional(old) : old
+        event.oldValue = valueIsOptional ? flattenOptional(old) : consume old
         object.keyValueWillChange(event)
         let sink = hasSink.load(ordering: .acquiring) ? owner.sink : nil
         sink?.observedObject(object, willChange: event)
         let (nodes, isSimple) = state.withObservationLock(self) { ($0.nodes, $0.isSimple) }
         event.phase = .didChange
-        event.newValue = valueIsOptional ? flattenOptional(new) : new
+        event.newValue = valueIsOptional ? flattenOptional(new) : consume new
         if isSimple {
             store()
             sink?.observedObject(object, didChange: event)
@@ -107,7 +107,8 @@ final class KeyObservers: Sendable {
             // (a record holds two existentials and an optional index set: copying it is not free).
             var change = KeyValueChange(kind: .setting)
             var madeFor = -1
-            for node in nodes {
+            for index in nodes.indices {
+                let node = nodes[index]
                 let options = (node.wantsOld ? 1 : 0) | (node.wantsNew ? 2 : 0)
                 if options != madeFor {
                     madeFor = options
