@@ -229,7 +229,7 @@ enum KeyPathParser {
                                          previousKey: index > 0 ? components[index - 1] : nil,
                                          keyPath: keyPath)
         }
-        if countsElements, let counted = current, !isCollection(counted) {
+        if countsElements, let counted = current, !isCollection(counted), !isDictionary(counted) {
             throw KeyValueObservingError.collectionOperatorNotObservable("@count", keyPath: keyPath)
         }
         return Parsed(components: components, countsElements: countsElements)
@@ -256,6 +256,11 @@ enum KeyPathParser {
             throw KeyValueObservingError.undefinedKey(key, keyPath: keyPath,
                                                       type: String(reflecting: type(of: value)))
         }
+    }
+
+    /// Whether `value` is a dictionary (Swift's or Foundation's), whose elements `@count` counts.
+    static func isDictionary(_ value: Any) -> Bool {
+        value is NSDictionary || Mirror(reflecting: value).displayStyle == .dictionary
     }
 
     /// Whether `value` is an array or a set (Swift's or Foundation's).

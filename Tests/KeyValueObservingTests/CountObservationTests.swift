@@ -163,6 +163,25 @@ struct CountObservationTests {
     }
 }
 
+final class Inventory: KeyValueObservable {
+    @Observed var stock: [String: Int] = ["a": 1]
+}
+
+@Suite("Observing @count of a dictionary")
+struct DictionaryCountTests {
+    @Test func dictionaryCountsAreReported() throws {
+        let inventory = Inventory()
+        let recorder = Recorder()
+        let token = try inventory.observe("stock.@count", options: [.old, .new]) { _, change in
+            recorder.record(change)
+        }
+        inventory.stock["b"] = 2
+        #expect(recorder.all.first?.oldValue as? Int == 1)
+        #expect(recorder.all.first?.newValue as? Int == 2)
+        token.invalidate()
+    }
+}
+
 final class Team: KeyValueObservable {
     @Observed var members: [Person]
     init(members: [Person]) { self.members = members }
