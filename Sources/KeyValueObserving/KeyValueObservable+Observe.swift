@@ -14,7 +14,9 @@ extension KeyValueObservable {
     /// ```
     ///
     /// - Parameters:
-    ///   - keyPath: A key path of this object, without collection operators.
+    ///   - keyPath: A key path of this object. The only collection operator it may hold is a
+    ///     final `@count` after a to-many key (`"items.@count"`): each change of the collection
+    ///     is then reported as a `.setting` change of its element count (`Int`).
     ///   - options: What the change records carry, and whether to send initial and prior
     ///     notifications.
     ///   - changeHandler: Called on the thread that makes each change, with this object and the
@@ -48,12 +50,16 @@ extension KeyValueObservable {
                   deliver: @escaping @Sendable (AnyObject, KeyValueChange) -> Void,
                   initial: ((Registration) -> Void)? = nil,
                   created: ((Registration) -> Void)? = nil) throws -> KeyValueObservation {
-        let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
-        let registration = Registration(root: self, keyPath: keyPath, components: components,
+        let known = KeyPathParser.knownList(for: keyPath, on: self)
+        let parsed = known == nil ? try KeyPathParser.parse(keyPath, validatingOn: self)
+            : KeyPathParser.Parsed(knownKey: keyPath)
+        let registration = Registration(root: self, keyPath: keyPath, firstKey: parsed.firstKey,
+                                        laterKeys: parsed.laterKeys,
+                                        countsElements: parsed.countsElements,
                                         options: options, deliver: deliver)
         let token = KeyValueObservation(registration)
         created?(registration)
-        registration.start(on: self)
+        registration.start(on: self, list: known)
         if options.contains(.initial) {
             if let initial { initial(registration) } else { registration.sendInitial(to: self) }
         }
@@ -107,18 +113,21 @@ extension KeyValueObservable {
     public func addObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String,
                             options: KeyValueObservingOptions = [],
                             context: UnsafeMutableRawPointer? = nil) throws {
-        let components = try KeyPathParser.components(of: keyPath, validatingOn: self)
+        let known = KeyPathParser.knownList(for: keyPath, on: self)
+        let parsed = known == nil ? try KeyPathParser.parse(keyPath, validatingOn: self)
+            : KeyPathParser.Parsed(knownKey: keyPath)
         let contextBits = UInt(bitPattern: context)
         let reference = WeakObserver(observer)
         let storage = ObservationCenter.storage(of: self)
         let registration = Registration(
-            root: self, keyPath: keyPath, components: components, options: options,
+            root: self, keyPath: keyPath, firstKey: parsed.firstKey, laterKeys: parsed.laterKeys,
+            countsElements: parsed.countsElements, options: options,
             observerIdentity: ObjectIdentifier(observer), context: contextBits, observerStorage: storage
         ) { object, change in
             reference.observer?.observeValue(forKeyPath: keyPath, of: object, change: change,
                                              context: UnsafeMutableRawPointer(bitPattern: contextBits))
         }
-        registration.start(on: self)
+        registration.start(on: self, list: known)
         storage.addObserverRegistration(registration)
         if options.contains(.initial) { registration.sendInitial(to: self) }
     }
@@ -127,6 +136,9 @@ extension KeyValueObservable {
     ///
     /// With a `context`, removes the newest registration of `observer` for `keyPath` with that
     /// context; without one, the newest registration of `observer` for `keyPath`.
+    ///
+    /// It may be called from the observer's `deinit`, and from this object's own `deinit` (for
+    /// an observer it owns, or for itself), as Apple's guide asks of `dealloc`.
     ///
     /// - Parameters:
     ///   - observer: The registered observer.
@@ -139,7 +151,7 @@ extension KeyValueObservable {
     /// `-[NSObject removeObserver:forKeyPath:]`.
     public func removeObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String,
                                context: UnsafeMutableRawPointer? = nil) throws {
-        guard let registration = ObservationCenter.existingStorage(of: self)?.takeObserverRegistration(
+        guard let registration = ObservationCenter.storageForRemoval(of: self)?.takeObserverRegistration(
             observer: ObjectIdentifier(observer), keyPath: keyPath,
             context: context.map { UInt(bitPattern: $0) }) else {
             throw KeyValueObservingError.observerNotRegistered(keyPath: keyPath)
@@ -148,30 +160,89 @@ extension KeyValueObservable {
     }
 }
 
+/// The number of elements of `value` (an array, a set, an ordered set or a dictionary), as an
+/// `Int`; `nil` when `value` is `nil` or not a collection. What a key path ending in `@count`
+/// reports.
+func elementCount(of value: Any?) -> Any? {
+    guard let value else { return nil }
+    if let collection = value as? any Collection { return collection.count }
+    if let array = value as? NSArray { return array.count }
+    if let set = value as? NSSet { return set.count }
+    if let set = value as? NSOrderedSet { return set.count }
+    if let dictionary = value as? NSDictionary { return dictionary.count }
+    return nil
+}
+
 extension Registration {
     /// Sends the notification of ``KeyValueObservingOptions/initial``.
     func sendInitial(to root: AnyObject) {
-        guard isActive.load(ordering: .relaxed) else { return }
-        deliver(root, KeyValueChange(kind: .setting, newValue: wantsNew ? currentValue() : nil))
+        guard isActive.load(ordering: .relaxed),
+              let node = tree.withTrackedLock(self, { $0.root }) else { return }
+        node.deliver(root, KeyValueChange(kind: .setting, newValue: wantsNew ? currentValue() : nil))
     }
 }
 
 /// Splits and checks key paths given to the observing methods.
 enum KeyPathParser {
+    /// A key path split into its keys.
+    struct Parsed {
+        /// The first key.
+        var firstKey: String
+        /// The keys after the first, without a final `@count`.
+        var laterKeys: [String]
+        /// Whether the key path ended in `@count`: the observation reports the number of
+        /// elements of the collection the other keys lead to.
+        var countsElements: Bool
+
+        /// A key path of one key, already known to be valid.
+        init(knownKey: String) {
+            firstKey = knownKey
+            laterKeys = []
+            countsElements = false
+        }
+
+        init(components: [String], countsElements: Bool) {
+            firstKey = components[0]
+            laterKeys = Array(components.dropFirst())
+            self.countsElements = countsElements
+        }
+    }
+
+    /// The list of `keyPath` on `object` when `keyPath` is a single key that has a list
+    /// there already: such a key was checked when the list was made, so registering skips the
+    /// parse and the check.
+    @inline(__always)
+    static func knownList<Object: KeyValueObservable>(for keyPath: String, on object: Object) -> KeyObservers? {
+        if let attached = ObservedSlots.attachedList(of: object, key: keyPath) { return attached }
+        guard let storage = ObservationCenter.existingStorage(of: object) else { return nil }
+        return storage.existingObservers(key: keyPath)
+    }
+
     /// The keys of `keyPath`, checked against the objects currently along it.
-    static func components(of keyPath: String, validatingOn root: any KeyValueCodable) throws -> [String] {
+    ///
+    /// The only collection operator accepted is a final `@count` after at least one key (the
+    /// number of elements of a to-many key); the value it counts, when there is one now, must
+    /// be a collection.
+    static func parse(_ keyPath: String, validatingOn root: any KeyValueCodable) throws -> Parsed {
         guard !keyPath.isEmpty else {
             throw KeyValueObservingError.malformedKeyPath(keyPath, reason: "the key path is empty")
         }
-        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        for key in components {
+        var components = keyPath.utf8.contains(UInt8(ascii: "."))
+            ? keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            : [keyPath]
+        var countsElements = false
+        for (index, key) in components.enumerated() {
             if key.isEmpty {
                 throw KeyValueObservingError.malformedKeyPath(keyPath, reason: "a key is empty")
             }
-            if key.hasPrefix("@") {
-                throw KeyValueObservingError.collectionOperatorNotObservable(key, keyPath: keyPath)
+            if key.utf8.first == UInt8(ascii: "@") {
+                guard key == "@count", index > 0, index == components.count - 1 else {
+                    throw KeyValueObservingError.collectionOperatorNotObservable(key, keyPath: keyPath)
+                }
+                countsElements = true
             }
         }
+        if countsElements { components.removeLast() }
         var current: Any? = root
         // A link that cannot notify is reported once the path itself is known to be valid.
         var silentLink: KeyValueObservingError?
@@ -182,12 +253,16 @@ enum KeyPathParser {
                 silentLink = .assignmentNotObservable(key, keyPath: keyPath,
                                                       type: String(reflecting: type(of: observable)))
             }
-            current = try validatedValue(of: value, key: key, isLast: index == components.count - 1,
+            let isLast = index == components.count - 1
+            current = try validatedValue(of: value, key: key, isLast: isLast && !countsElements,
                                          previousKey: index > 0 ? components[index - 1] : nil,
                                          keyPath: keyPath)
         }
+        if countsElements, let counted = current, !isCollection(counted), !isDictionary(counted) {
+            throw KeyValueObservingError.collectionOperatorNotObservable("@count", keyPath: keyPath)
+        }
         if let silentLink { throw silentLink }
-        return components
+        return Parsed(components: components, countsElements: countsElements)
     }
 
     /// Reads `key` of `value` (an object or any other value) while checking a key path.
@@ -201,7 +276,9 @@ enum KeyPathParser {
         if object == nil, let previousKey, isCollection(value) {
             throw KeyValueObservingError.notObservableThroughCollection(previousKey, keyPath: keyPath)
         }
-
+        // The last key of a path needs no value: a key the object's key table lists is known
+        // without reading it (no getter runs, nothing is boxed).
+        if isLast, let object, KeyValueKeyTable.of(object: object).property(forKey: key) != nil { return nil }
         do {
             let next = try object.map { try $0.value(forKey: key) } ?? KeyValue.value(forKey: key, of: value)
             return isLast ? nil : flattenOptional(next)
@@ -223,8 +300,13 @@ enum KeyPathParser {
             || !type.keyPathsForValuesAffectingValue(forKey: key).isEmpty
     }
 
+    /// Whether `value` is a dictionary (Swift's or Foundation's), whose elements `@count` counts.
+    static func isDictionary(_ value: Any) -> Bool {
+        value is NSDictionary || Mirror(reflecting: value).displayStyle == .dictionary
+    }
+
     /// Whether `value` is an array or a set (Swift's or Foundation's).
-    private static func isCollection(_ value: Any) -> Bool {
+    static func isCollection(_ value: Any) -> Bool {
         if value is NSArray || value is NSSet || value is NSOrderedSet { return true }
         let style = Mirror(reflecting: value).displayStyle
         return style == .collection || style == .set

@@ -26,8 +26,9 @@ public final class KeyValueObservation: Sendable {
     /// Whether the observation still delivers changes.
     public var isValid: Bool { registration.isActive.load(ordering: .acquiring) }
 
-    /// Ends the observation. After it returns, the handler is not called for later changes.
-    /// Calling it again does nothing.
+    /// Ends the observation. After it returns, the handler is not called for later changes,
+    /// and the observation no longer holds the handler: whatever it captures (often the observed
+    /// object itself) is released now, not when the token is. Calling it again does nothing.
     ///
     /// Corresponds to `-[NSKeyValueObservation invalidate]`.
     public func invalidate() {

@@ -12,7 +12,9 @@ public enum KeyValueObservingError: Error, Equatable, Sendable {
     case malformedKeyPath(String, reason: String)
     /// The object reached along `keyPath` has no property for `key`.
     case undefinedKey(String, keyPath: String, type: String)
-    /// Collection operators (`@count`, `@sum`, ...) cannot be observed (as on Apple platforms).
+    /// Collection operators (`@sum`, `@avg`, ...) cannot be observed. The one exception is a
+    /// final `@count` after a to-many key (`"items.@count"`); this error is thrown for `@count`
+    /// elsewhere in a key path, or when the value it would count is not a collection.
     case collectionOperatorNotObservable(String, keyPath: String)
     /// The value of `key` is an array or a set and the key path goes on through it: key paths
     /// through to-many values are not observable (as on Apple platforms, where arrays and sets
@@ -29,6 +31,9 @@ public enum KeyValueObservingError: Error, Equatable, Sendable {
     /// manually (return `false` from `automaticallyNotifiesObservers(forKey:)` for it and call
     /// `willChangeValue(forKey:)`/`didChangeValue(forKey:)` around its changes).
     case assignmentNotObservable(String, keyPath: String, type: String)
+    /// An index given to the array forms of `addObserver` / `removeObserver` is not a position
+    /// of the array (Apple raises `NSRangeException`).
+    case indexOutOfRange(Int, count: Int)
 }
 
 extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
@@ -40,6 +45,10 @@ extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
         case let .undefinedKey(key, path, type):
             return "cannot observe '\(path)': \(type) has no key '\(key)'"
         case let .collectionOperatorNotObservable(op, path):
+            if op == "@count" {
+                return "cannot observe '\(path)': '@count' is observable only as the last key, "
+                    + "after a key whose value is an array, a set or a dictionary"
+            }
             return "cannot observe '\(path)': the collection operator '\(op)' is not observable"
         case let .notObservableThroughCollection(key, path):
             return "cannot observe '\(path)': the value of '\(key)' is a collection, and key paths "
@@ -55,6 +64,8 @@ extension KeyValueObservingError: CustomStringConvertible, LocalizedError {
                 + "to it would not notify; mark it @Observed, or notify manually (return false from "
                 + "automaticallyNotifiesObservers(forKey: \"\(key)\") and call willChangeValue(forKey:) and "
                 + "didChangeValue(forKey:) around each change)"
+        case let .indexOutOfRange(index, count):
+            return "index \(index) is out of range for an array of \(count) elements"
         }
     }
 

@@ -59,6 +59,25 @@ struct ConcurrencyTests {
         }
         #expect(ObservationCenter.existingStorage(ofAny: person)?.existingObservers(key: "age")?.observerCount == 0)
     }
+
+    @Test func handlersInvalidatedWhileNotifyingAreReleased() async throws {
+        final class Payload: Sendable {}
+        let person = Person()
+        var payload: Payload? = Payload()
+        weak let weakPayload = payload
+        let tokens = try (0..<40).map { _ in try person.observe("age") { [payload] _, _ in _ = payload } }
+        payload = nil
+        let box = SendableBox(tokens)
+        await withTaskGroup(of: Void.self) { group in
+            for part in 0..<2 {
+                group.addTask {
+                    for index in stride(from: part, to: 40, by: 2) { box.value[index].invalidate() }
+                }
+            }
+            group.addTask { for value in 0..<200 { person.age = value } }
+        }
+        #expect(weakPayload == nil)
+    }
 }
 
 /// Hands values to tasks in tests. `@unchecked Sendable`: the tests only share objects whose

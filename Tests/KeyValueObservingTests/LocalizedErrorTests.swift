@@ -26,9 +26,9 @@ struct LocalizedErrorTests {
 
     @Test func collectionOperatorNamesOperatorAndKeyPath() throws {
         let person = Person()
-        let message = try localizedMessage { _ = try person.observe("tags.@count") { _, _ in } }
-        #expect(message.contains("'@count'"))
-        #expect(message.contains("'tags.@count'"))
+        let message = try localizedMessage { _ = try person.observe("tags.@max") { _, _ in } }
+        #expect(message.contains("'@max'"))
+        #expect(message.contains("'tags.@max'"))
     }
 
     @Test func malformedKeyPathNamesIt() throws {

@@ -99,4 +99,121 @@ struct RecursionGuardTests {
         #expect(calls.load(ordering: .relaxed) == 10)
         #expect(counter.value == 11)
     }
+
+    /// Runs `body` with the work budget set to `budget` and the handler collecting events.
+    private func withBudget(_ budget: Int,
+                            _ body: (borrowing Mutex<[KeyValueNestingLimitEvent]>) throws -> Void) rethrows {
+        let saved = KeyValueObservingDiagnostics.maximumNotificationsPerChange
+        let events = Mutex<[KeyValueNestingLimitEvent]>([])
+        KeyValueObservingDiagnostics.maximumNotificationsPerChange = budget
+        KeyValueObservingDiagnostics.setNestingLimitHandler { event in events.withLock { $0.append(event) } }
+        defer {
+            KeyValueObservingDiagnostics.maximumNotificationsPerChange = saved
+            KeyValueObservingDiagnostics.setNestingLimitHandler(nil)
+        }
+        try body(events)
+    }
+
+    @Test func twoObserversChangingTheirKeyReturnAtTheDefaultLimits() throws {
+        // Without a bound on the work, this makes 2^1001 - 2 handler calls and never returns.
+        let counter = Counter()
+        let calls = Atomic<Int>(0)
+        KeyValueObservingDiagnostics.setNestingLimitHandler { _ in }
+        defer { KeyValueObservingDiagnostics.setNestingLimitHandler(nil) }
+        let first = try counter.observe("value") { object, _ in
+            calls.add(1, ordering: .relaxed)
+            object.value += 1
+        }
+        let second = try counter.observe("value") { object, _ in
+            calls.add(1, ordering: .relaxed)
+            object.value += 1
+        }
+        onLargeStack { counter.value = 1 }
+        first.invalidate()
+        second.invalidate()
+        let budget = KeyValueObservingDiagnostics.maximumNotificationsPerChange
+        #expect(calls.load(ordering: .relaxed) <= 2 * budget)
+        #expect(calls.load(ordering: .relaxed) >= budget)
+    }
+
+    @Test func twoObserversChangingTheirKeyMakeTwoCallsPerNotificationInTheBudget() throws {
+        try withBudget(100) { events in
+            let counter = Counter()
+            let calls = Atomic<Int>(0)
+            let tokens = try (0..<2).map { _ in
+                try counter.observe("value") { object, _ in
+                    calls.add(1, ordering: .relaxed)
+                    object.value += 1
+                }
+            }
+            let before = KeyValueObservingDiagnostics.suppressedNotificationCount
+            onLargeStack { counter.value = 1 }
+            for token in tokens { token.invalidate() }
+            // 100 notified stores, two handler calls each; each call stores once more.
+            #expect(calls.load(ordering: .relaxed) == 200)
+            #expect(counter.value == 201)
+            #expect(KeyValueObservingDiagnostics.suppressedNotificationCount == before + 101)
+            let first = try #require(events.withLock { $0.first })
+            #expect(first.limit == .notificationsPerChange)
+            #expect(first.key == "value")
+            #expect(first.objectType == String(reflecting: Counter.self))
+        }
+    }
+
+    @Test func priorObserverChangingItsKeyIsBounded() throws {
+        try withBudget(50) { events in
+            let counter = Counter()
+            let calls = Atomic<Int>(0)
+            let token = try counter.observe("value", options: [.prior]) { object, _ in
+                calls.add(1, ordering: .relaxed)
+                object.value += 1
+            }
+            onLargeStack { counter.value = 1 }
+            token.invalidate()
+            #expect(calls.load(ordering: .relaxed) == 100)
+            #expect(events.withLock { $0.allSatisfy { $0.limit == .notificationsPerChange } })
+        }
+    }
+
+    @Test func manualNotificationFanOutIsBounded() throws {
+        try withBudget(40) { _ in
+            let counter = Counter()
+            let calls = Atomic<Int>(0)
+            let tokens = try (0..<2).map { _ in
+                try counter.observe("manual") { object, _ in
+                    calls.add(1, ordering: .relaxed)
+                    object.willChangeValue(forKey: "manual")
+                    object.manual += 1
+                    object.didChangeValue(forKey: "manual")
+                }
+            }
+            onLargeStack {
+                counter.willChangeValue(forKey: "manual")
+                counter.manual = 1
+                counter.didChangeValue(forKey: "manual")
+            }
+            for token in tokens { token.invalidate() }
+            #expect(calls.load(ordering: .relaxed) > 0)
+            #expect(calls.load(ordering: .relaxed) <= 2 * 40)
+        }
+    }
+
+    @Test func theBudgetStartsAgainWithEachOutermostChange() throws {
+        try withBudget(3) { events in
+            let counter = Counter()
+            let calls = Atomic<Int>(0)
+            let token = try counter.observe("value") { _, _ in calls.add(1, ordering: .relaxed) }
+            for step in 1...10 { counter.value = step }
+            token.invalidate()
+            #expect(calls.load(ordering: .relaxed) == 10)
+            #expect(events.withLock { $0.isEmpty })
+        }
+    }
+
+    @Test func theBudgetIsAtLeastOne() {
+        let saved = KeyValueObservingDiagnostics.maximumNotificationsPerChange
+        KeyValueObservingDiagnostics.maximumNotificationsPerChange = 0
+        #expect(KeyValueObservingDiagnostics.maximumNotificationsPerChange == 1)
+        KeyValueObservingDiagnostics.maximumNotificationsPerChange = saved
+    }
 }

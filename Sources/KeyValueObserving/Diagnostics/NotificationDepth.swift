@@ -4,13 +4,28 @@ import Glibc
 import Darwin
 #endif
 
-/// The per-thread count of notifications being delivered, for the recursion guard of
-/// ``KeyValueObservingDiagnostics``.
+/// The per-thread counts of notifications, for the guards of ``KeyValueObservingDiagnostics``:
+/// how many are being delivered inside one another (depth), and how many have been delivered
+/// since the outermost one began (work).
 ///
-/// Each thread's count lives in a heap cell found through a POSIX thread-specific key (one
+/// Each thread's counts live in a heap cell found through a POSIX thread-specific key (one
 /// `pthread_getspecific` per notified change); the cell is freed when the thread exits.
 /// Thread safety: each thread touches only its own cell.
 enum NotificationDepth {
+    /// One thread's counts.
+    struct Counts {
+        /// Notifications being delivered inside one another.
+        var depth = 0
+        /// Notifications entered since the outermost one began.
+        var work = 0
+    }
+
+    /// Why ``enter()`` refused.
+    enum Refusal {
+        case depth
+        case work
+    }
+
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         #if canImport(Glibc)
@@ -22,13 +37,13 @@ enum NotificationDepth {
         return key
     }()
 
-    /// This thread's counter.
+    /// This thread's counters.
     @inline(__always)
-    static func counter() -> UnsafeMutablePointer<Int> {
+    static func counter() -> UnsafeMutablePointer<Counts> {
         let key = self.key
-        if let cell = pthread_getspecific(key) { return cell.assumingMemoryBound(to: Int.self) }
-        let cell = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        cell.initialize(to: 0)
+        if let cell = pthread_getspecific(key) { return cell.assumingMemoryBound(to: Counts.self) }
+        let cell = UnsafeMutablePointer<Counts>.allocate(capacity: 1)
+        cell.initialize(to: Counts())
         pthread_setspecific(key, cell)
         return cell
     }
@@ -36,18 +51,28 @@ enum NotificationDepth {
     /// Enters one level of notification on this thread.
     ///
     /// - Returns: The counter to pass to ``leave(_:)``, or `nil` when the thread is already
-    ///   ``KeyValueObservingDiagnostics/maximumNestingDepth`` levels deep (nothing entered).
+    ///   ``KeyValueObservingDiagnostics/maximumNestingDepth`` levels deep or the outermost
+    ///   change already caused ``KeyValueObservingDiagnostics/maximumNotificationsPerChange``
+    ///   notifications (nothing entered; ``refusal()`` tells which).
     @inline(__always)
-    static func enter() -> UnsafeMutablePointer<Int>? {
-        let depth = counter()
-        guard depth.pointee < KeyValueObservingDiagnostics.maximumNestingDepth else { return nil }
-        depth.pointee += 1
-        return depth
+    static func enter() -> UnsafeMutablePointer<Counts>? {
+        let counts = counter()
+        if counts.pointee.depth == 0 { counts.pointee.work = 0 }
+        guard counts.pointee.depth < KeyValueObservingDiagnostics.maximumNestingDepth,
+              counts.pointee.work < KeyValueObservingDiagnostics.maximumNotificationsPerChange else { return nil }
+        counts.pointee.depth += 1
+        counts.pointee.work += 1
+        return counts
+    }
+
+    /// Why the last ``enter()`` on this thread returned `nil`.
+    static func refusal() -> Refusal {
+        counter().pointee.depth >= KeyValueObservingDiagnostics.maximumNestingDepth ? .depth : .work
     }
 
     /// Leaves the level entered by ``enter()``.
     @inline(__always)
-    static func leave(_ depth: UnsafeMutablePointer<Int>) {
-        depth.pointee -= 1
+    static func leave(_ counts: UnsafeMutablePointer<Counts>) {
+        counts.pointee.depth -= 1
     }
 }

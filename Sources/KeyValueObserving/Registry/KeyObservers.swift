@@ -21,10 +21,18 @@ final class KeyObservers: Sendable {
     /// For the list attached to an `@Observed` property: the byte offset of the property's
     /// storage in the object, so its setter can store without a key path; otherwise -1.
     @usableFromInline let storageOffset: Int
-    /// The observation state of the object this list belongs to (for its change sink). It
-    /// lives as long as the object (the object holds it, or the table does until the object is
-    /// gone), and is only used while the object is being changed.
-    unowned(unsafe) let owner: KeyValueObservationStorage
+    /// The observation state of the object this list belongs to (for its change sink).
+    ///
+    /// `unowned`, not `weak`: a weak reference would move the storage's reference counts to a
+    /// side table, making every retain and release of it slow. The storage lives as long as its
+    /// object (in the object, or in the table until the object is gone), and the list reads it
+    /// only while notifying a change of that live object.
+    unowned let owner: KeyValueObservationStorage
+    /// The key paths that affect `key` (`keyPathsForValuesAffectingValue(forKey:)`), looked
+    /// up once when the list is made.
+    let dependencyKeyPaths: [String]
+    /// Whether the owner has a change sink: read without touching the owner on every store.
+    let hasSink = Atomic<Bool>(false)
     let state = Mutex(State())
 
     struct State {
@@ -36,7 +44,8 @@ final class KeyObservers: Sendable {
     }
 
     init(key: String, notifiesAutomatically: Bool, valueIsOptional: Bool, storageOffset: Int = -1,
-         owner: KeyValueObservationStorage) {
+         dependencyKeyPaths: [String] = [], owner: KeyValueObservationStorage) {
+        self.dependencyKeyPaths = dependencyKeyPaths
         self.key = key
         self.notifiesAutomatically = notifiesAutomatically
         self.valueIsOptional = valueIsOptional
@@ -47,7 +56,7 @@ final class KeyObservers: Sendable {
     func add(_ node: ObservationNode) {
         state.withTrackedLock(self) { state in
             state.nodes.append(node)
-            state.isSimple = state.isSimple && node.isDirect && !node.registration.wantsPrior
+            state.isSimple = state.isSimple && node.isSimple
         }
     }
 
@@ -55,7 +64,7 @@ final class KeyObservers: Sendable {
         state.withTrackedLock(self) { state in
             guard let position = state.nodes.firstIndex(where: { $0 === node }) else { return }
             state.nodes.remove(at: position)
-            state.isSimple = state.nodes.allSatisfy { $0.isDirect && !$0.registration.wantsPrior }
+            state.isSimple = state.nodes.allSatisfy(\.isSimple)
         }
     }
 
@@ -74,18 +83,19 @@ final class KeyObservers: Sendable {
     /// When the thread is already ``KeyValueObservingDiagnostics/maximumNestingDepth``
     /// notifications deep, only stores and reports the suppressed notification.
     @usableFromInline
-    func notifyingSet(object: some KeyValueObservable, old: Any, new: Any, store: () -> Void) {
+    func notifyingSet(object: some KeyValueObservable, old: consuming Any, new: consuming Any, store: () -> Void) {
         guard let depth = NotificationDepth.enter() else {
             store()
             KeyValueObservingDiagnostics.reportSuppressed(key: key, object: object)
             return
         }
         defer { NotificationDepth.leave(depth) }
-        let oldValue: Any? = valueIsOptional ? flattenOptional(old) : old
-        let newValue: Any? = valueIsOptional ? flattenOptional(new) : new
-        // The hooks get the plain event; the sink, when there is one, the values too.
+        let oldValue: Any? = valueIsOptional ? flattenOptional(old) : consume old
+        let newValue: Any? = valueIsOptional ? flattenOptional(new) : consume new
+        // The hooks get the plain event (no values: nothing to allocate); the sink, when
+        // there is one, the values too.
         object.keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
-        let sink = owner.sink
+        let sink = hasSink.load(ordering: .acquiring) ? owner.sink : nil
         var event = KeyValueChangeEvent(.willChange, key: key)
         if let sink {
             event = KeyValueChangeEvent(.willChange, key: key, oldValue: oldValue, newValue: newValue)
@@ -96,12 +106,19 @@ final class KeyObservers: Sendable {
         if isSimple {
             store()
             sink?.observedObject(object, didChange: event)
-            for node in nodes {
-                let registration = node.registration
-                guard registration.isActive.load(ordering: .relaxed) else { continue }
-                registration.deliver(object, KeyValueChange(
-                    kind: .setting, oldValue: registration.wantsOld ? oldValue : nil,
-                    newValue: registration.wantsNew ? newValue : nil))
+            // One record per combination of options, shared by the observers asking for it
+            // (a record holds two existentials and an optional index set: copying it is not free).
+            var change = KeyValueChange(kind: .setting)
+            var madeFor = -1
+            for index in nodes.indices {
+                let node = nodes[index]
+                let options = (node.wantsOld ? 1 : 0) | (node.wantsNew ? 2 : 0)
+                if options != madeFor {
+                    madeFor = options
+                    change.oldValue = node.wantsOld ? oldValue : nil
+                    change.newValue = node.wantsNew ? newValue : nil
+                }
+                node.deliver(object, change)
             }
         } else {
             let pending = prepare(nodes, object: object, kind: .setting, indexes: nil,
@@ -161,9 +178,15 @@ final class KeyObservers: Sendable {
                 continue
             }
             var entry = PendingEntry(node: node)
-            entry.isToMany = node.isLeaf && (kind != .setting || setMutation != nil)
+            // A key path ending in @count reports every change of the collection as a setting
+            // of its count.
+            entry.isToMany = node.isLeaf && (kind != .setting || setMutation != nil) && !registration.countsElements
             if !entry.isToMany && registration.wantsOld {
-                if node.isLeaf, let suppliedOld { entry.old = suppliedOld } else { entry.old = node.reportedValue() }
+                if node.isLeaf, let suppliedOld {
+                    entry.old = node.reported(supplied: suppliedOld)
+                } else {
+                    entry.old = node.reportedValue()
+                }
             }
             entries.append(entry)
         }
@@ -177,7 +200,7 @@ final class KeyObservers: Sendable {
             var change = KeyValueChange(kind: entry.isToMany ? pending.kind : .setting, isPrior: true)
             if registration.wantsOld { change.oldValue = entry.old }
             if entry.isToMany && setMutation == nil { change.indexes = indexes }
-            registration.deliver(root, change)
+            entry.node.deliver(root, change)
         }
         return pending
     }
@@ -260,13 +283,13 @@ final class KeyObservers: Sendable {
                 if registration.wantsOld { change.oldValue = entry.old }
                 if registration.wantsNew {
                     if entry.node.isLeaf, let suppliedNew {
-                        change.newValue = suppliedNew
+                        change.newValue = entry.node.reported(supplied: suppliedNew)
                     } else {
                         change.newValue = entry.node.reportedValue()
                     }
                 }
             }
-            registration.deliver(root, change)
+            entry.node.deliver(root, change)
         }
     }
 }

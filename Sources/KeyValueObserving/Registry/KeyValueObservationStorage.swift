@@ -42,6 +42,7 @@ public final class KeyValueObservationStorage: Sendable {
         state.withTrackedLock(self) { state -> KeyObservers in
             if let existing = state.lists[key] { return existing }
             let list = KeyObservers.make(for: object, key: key, in: self)
+            if state.sink != nil { list.hasSink.store(true, ordering: .releasing) }
             state.lists[key] = list
             isInUse.store(true, ordering: .releasing)
             return list
@@ -63,7 +64,10 @@ public final class KeyValueObservationStorage: Sendable {
 
     func setSink(_ sink: (any KeyValueChangeSink)?) {
         let reference = sink.map(SinkReference.init)
-        state.withTrackedLock(self) { $0.sink = reference }
+        state.withTrackedLock(self) { state in
+            state.sink = reference
+            for list in state.lists.values { list.hasSink.store(reference != nil, ordering: .releasing) }
+        }
         if reference != nil {
             hasSink.store(true, ordering: .releasing)
             isInUse.store(true, ordering: .releasing)

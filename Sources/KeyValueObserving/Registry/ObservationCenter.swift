@@ -15,6 +15,13 @@ enum ObservationCenter {
         return ObservationTable.shared.existingStorage(of: object)
     }
 
+    /// The observation state of `object` for removing an observer, found also while the
+    /// object runs its `deinit` (see ``ObservationTable/storageForRemoval(of:)``).
+    static func storageForRemoval<Object: KeyValueObservable>(of object: Object) -> KeyValueObservationStorage? {
+        if let own = object.keyValueObservationStorage { return own }
+        return ObservationTable.shared.storageForRemoval(of: object)
+    }
+
     /// The observation state of `object` (of any class), created in the table on first use
     /// unless the object keeps its own.
     static func storage(of object: AnyObject) -> KeyValueObservationStorage {

@@ -21,9 +21,17 @@ final class ObservationTable: Sendable {
 
     /// `@unchecked Sendable`: the weak reference is only loaded (atomically) to compare
     /// identities, never used to call the object; the storage is Sendable.
-    private struct Entry: @unchecked Sendable {
+    ///
+    /// A class, so that reading an entry out of the dictionary retains it rather than copying
+    /// (and then destroying) a weak reference.
+    private final class Entry: @unchecked Sendable {
         weak var object: AnyObject?
         let storage: KeyValueObservationStorage
+
+        init(object: AnyObject, storage: KeyValueObservationStorage) {
+            self.object = object
+            self.storage = storage
+        }
     }
 
     private struct State {
@@ -61,6 +69,23 @@ final class ObservationTable: Sendable {
         state.withTrackedLock(self) { state in
             guard let entry = state.entries[identifier], entry.object === object else { return nil }
             return entry.storage
+        }
+    }
+
+    /// The state of `object` for removing an observer, also while `object` runs its `deinit`.
+    ///
+    /// A weak reference to an object reads `nil` once its `deinit` has started, so an entry
+    /// whose reference is `nil` is taken as `object`'s: the caller holds `object`, so its
+    /// address cannot belong to a newer object yet. (The entry may also be that of an older,
+    /// released object at the same address that was not swept yet; its registrations are
+    /// ended anyway, and only an observer registered there and never removed could match.)
+    func storageForRemoval(of object: AnyObject) -> KeyValueObservationStorage? {
+        let identifier = ObjectIdentifier(object)
+        guard slots[Self.slot(of: identifier)].load(ordering: .acquiring) > 0 else { return nil }
+        return state.withTrackedLock(self) { state in
+            guard let entry = state.entries[identifier] else { return nil }
+            let current = entry.object
+            return current == nil || current === object ? entry.storage : nil
         }
     }
 
@@ -123,18 +148,20 @@ extension KeyObservers {
         }
         let type = type(of: codable)
         let property = KeyValueKeyTable.of(object: codable).property(forKey: key)
+        let dependencies = DependencyCache.keyPaths(affecting: key, of: object)
         if case .wrapped(let offset, let wrapperType)? = property?.storage,
            let observedType = wrapperType as? any ObservedStorage.Type {
             let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
             if let existing = observedType.attachedObservers(at: address) { return existing }
             let list = KeyObservers(key: key, notifiesAutomatically: type.automaticallyNotifiesObservers(forKey: key),
                                     valueIsOptional: property?.isOptional ?? false, storageOffset: offset,
-                                    owner: owner)
+                                    dependencyKeyPaths: dependencies, owner: owner)
             observedType.attach(list, at: address)
             return list
         }
         return KeyObservers(key: key, notifiesAutomatically: type.automaticallyNotifiesObservers(forKey: key),
-                            valueIsOptional: property?.isOptional ?? false, owner: owner)
+                            valueIsOptional: property?.isOptional ?? false, dependencyKeyPaths: dependencies,
+                            owner: owner)
     }
 }
 

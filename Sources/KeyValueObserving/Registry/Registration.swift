@@ -8,20 +8,28 @@ import Synchronization
 /// links of its key path and the keys its keys depend on. The tree is rebuilt below a link
 /// when the object at that link changes.
 ///
+/// The change handler lives in the tree: each node holds it, and the registration holds it only
+/// until the tree is attached. Invalidating drops the tree, so whatever the handler captures (often
+/// the observed object itself) is released then, not when the token is.
+///
 /// Thread safety: `isActive` is atomic; the tree is guarded by `tree`'s mutex. Delivery happens
 /// without any lock held.
 @usableFromInline
 final class Registration: @unchecked Sendable {
     // @unchecked: `root` is a `weak let` (reads are atomic in the runtime), every other stored
-    // property is immutable or a Mutex/Atomic; `deliver` is @Sendable.
+    // property is immutable or a Mutex/Atomic; the handler is @Sendable.
 
     @usableFromInline let keyPath: String
-    let components: [String]
+    /// The first key of the key path (without a final `@count`).
+    let firstKey: String
+    /// The keys after the first (none for a plain key: no array is allocated then).
+    let laterKeys: [String]
     @usableFromInline let wantsOld: Bool
     @usableFromInline let wantsNew: Bool
     let wantsPrior: Bool
-    /// Delivers a change for `keyPath` of `root`.
-    @usableFromInline let deliver: @Sendable (AnyObject, KeyValueChange) -> Void
+    /// Whether the key path ended in `@count`: the values reported are the element counts of
+    /// the collection that `components` lead to, and every change of it is a `.setting`.
+    let countsElements: Bool
     /// The object the key path starts from.
     @usableFromInline weak let root: AnyObject?
     /// For observer-object registrations: who observes, and with which context.
@@ -31,31 +39,44 @@ final class Registration: @unchecked Sendable {
     weak let observerStorage: KeyValueObservationStorage?
 
     @usableFromInline let isActive = Atomic<Bool>(true)
-    let tree = Mutex<ObservationNode?>(nil)
+    let tree: Mutex<Tree>
 
-    init(root: AnyObject, keyPath: String, components: [String], options: KeyValueObservingOptions,
+    /// The nodes of the registration, and the handler until the registration ends.
+    struct Tree {
+        var root: ObservationNode?
+        var handler: ChangeHandler?
+    }
+
+    init(root: AnyObject, keyPath: String, firstKey: String, laterKeys: [String], countsElements: Bool = false,
+         options: KeyValueObservingOptions,
          observerIdentity: ObjectIdentifier? = nil, context: UInt = 0,
          observerStorage: KeyValueObservationStorage? = nil,
-         deliver: @escaping @Sendable (AnyObject, KeyValueChange) -> Void) {
+         deliver: @escaping ChangeHandler) {
         self.root = root
         self.keyPath = keyPath
-        self.components = components
+        self.firstKey = firstKey
+        self.laterKeys = laterKeys
+        self.countsElements = countsElements
         wantsOld = options.contains(.old)
         wantsNew = options.contains(.new)
         wantsPrior = options.contains(.prior)
         self.observerIdentity = observerIdentity
         self.context = context
         self.observerStorage = observerStorage
-        self.deliver = deliver
+        tree = Mutex(Tree(root: nil, handler: deliver))
     }
 
     /// Attaches the node tree to `root`. Called once, before the registration is returned.
-    func start(on root: AnyObject) {
+    ///
+    /// - Parameter list: The list of the first key on `root`, when the caller has it.
+    func start(on root: AnyObject, list: KeyObservers? = nil) {
         tree.withTrackedLock(self) { tree in
+            guard let handler = tree.handler else { return }
             var ancestors: [AncestorKey] = []
-            tree = ObservationNode.attach(registration: self, object: root, key: components[0],
-                                          remaining: components.dropFirst(), depth: 0,
-                                          anchor: nil, owner: nil, ancestors: &ancestors)
+            tree.root = ObservationNode.attach(registration: self, handler: handler, object: root,
+                                               key: firstKey, remaining: laterKeys[...],
+                                               depth: 0, anchor: nil, owner: nil, ancestors: &ancestors,
+                                               knownList: list)
         }
     }
 
@@ -63,29 +84,33 @@ final class Registration: @unchecked Sendable {
     /// from any thread, and from inside a delivery.
     func invalidate() {
         guard isActive.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        let root = tree.withTrackedLock(self) { tree -> ObservationNode? in
-            let root = tree
-            tree = nil
-            return root
+        let (root, handler) = tree.withTrackedLock(self) { tree -> (ObservationNode?, ChangeHandler?) in
+            defer { tree = Tree() }
+            return (tree.root, tree.handler)
         }
         root?.detachSubtree()
+        withExtendedLifetime(handler) {}   // released here, outside the lock
         if observerIdentity != nil { observerStorage?.removeObserverRegistration(self) }
     }
 
     /// The current value of the whole key path.
     func currentValue() -> Any? {
         guard let root else { return nil }
-        return valueAlong(root, components[...])
+        let value = valueAlong(root, ([firstKey] + laterKeys)[...])
+        return countsElements ? elementCount(of: value) : value
     }
 
     /// Rebuilds the part of the tree below each of `nodes` (whose objects changed).
     func rewire(_ nodes: [ObservationNode]) {
         tree.withTrackedLock(self) { tree in
-            guard tree != nil else { return }
+            guard tree.root != nil else { return }
             for node in nodes { node.rebuildNext() }
         }
     }
 }
+
+/// Receives a change for the registration's key path of its root object.
+typealias ChangeHandler = @Sendable (AnyObject, KeyValueChange) -> Void
 
 /// Reads `path` starting at `object`, through key-value coding: objects answer for themselves,
 /// other values (structs, enums, dictionaries) as ``KeyValue/value(forKey:of:)`` reads them.

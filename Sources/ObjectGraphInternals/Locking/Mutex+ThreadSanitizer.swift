@@ -12,7 +12,9 @@ import Synchronization
 /// critical sections. When the sanitizer's runtime is loaded, its `__tsan_acquire` /
 /// `__tsan_release` annotations are found by `dlsym` and called around each critical section;
 /// otherwise this costs one load and branch.
+@usableFromInline
 package enum ThreadSanitizer {
+    @usableFromInline
     package typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// The owner named for the critical sections of static tables.
@@ -20,6 +22,7 @@ package enum ThreadSanitizer {
 
     package final class StaticOwner: Sendable {}
 
+    @usableFromInline
     package static let acquire: Annotation? = lookUp("__tsan_acquire")
     /// Whether the process runs under the thread sanitizer (whose instrumentation needs
     /// several times the stack of a normal build: stack-size tests scale by
@@ -27,6 +30,7 @@ package enum ThreadSanitizer {
     package static var isActive: Bool { acquire != nil }
     /// How much more stack instrumented code needs: 4 under the sanitizer, otherwise 1.
     package static var stackScale: Int { isActive ? 4 : 1 }
+    @usableFromInline
     package static let release: Annotation? = lookUp("__tsan_release")
 
     private static func lookUp(_ name: String) -> Annotation? {
@@ -51,6 +55,7 @@ extension Mutex where Value: ~Copyable {
     ///   - owner: The object holding this mutex (its address names the critical section).
     ///   - body: The critical section.
     /// - Returns: What `body` returns.
+    @inlinable @inline(__always)
     package borrowing func withTrackedLock<Result>(
         _ owner: AnyObject, _ body: (inout sending Value) throws -> sending Result
     ) rethrows -> sending Result {
