@@ -47,9 +47,10 @@ func makeSet(from members: Set<AnyHashable>, as type: Any.Type) -> Any? {
     return make(member)
 }
 
-/// The members of the Swift `Set` held in `value`, each as `AnyHashable`; nil when `value` is
-/// not a Swift set.
+/// The members of the Swift `Set` held in `value` (or in an optional in it), each as
+/// `AnyHashable`; nil when `value` is not a Swift set.
 func setMembers(of value: Any) -> Set<AnyHashable>? {
+    guard let value = flattenOptional(value) else { return nil }
     let valueType = type(of: value)
     guard let member = setMemberType(of: valueType), valueType == unwrappedType(valueType) else { return nil }
     func members<H: Hashable>(_: H.Type) -> Set<AnyHashable> {

@@ -71,7 +71,7 @@ public final class KeyValueMutableSet {
 
     /// The property's current members.
     public var members: Set<AnyHashable> {
-        guard let value = flattenOptional(currentValue) else { return [] }
+        guard let value = currentValue else { return [] }
         return setMembers(of: value) ?? []
     }
 
