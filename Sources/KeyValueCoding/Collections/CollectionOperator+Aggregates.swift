@@ -1,7 +1,10 @@
 import Foundation
 
 /// A running sum that keeps integers exact and switches to `Double` or `Decimal` as needed.
-struct NumericAccumulator {
+///
+/// `package` only because ``KeyValueCollection`` names it in a requirement (its members stay
+/// internal to key-value coding).
+package struct NumericAccumulator {
     private enum Total {
         case integer(Int)
         case floating(Double)

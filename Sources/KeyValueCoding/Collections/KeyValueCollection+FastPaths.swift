@@ -1,19 +1,7 @@
 import Foundation
 
-extension Set {
-    func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool {
-        false
-    }
-}
-
-extension ContiguousArray {
-    func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool {
-        false
-    }
-}
-
 extension Array {
-    func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool {
+    package func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool {
         guard Element.self is AnyClass, MemoryLayout<Element>.size == MemoryLayout<AnyObject>.size,
               let first = first else { return false }
         let firstObject = unsafeBitCast(first, to: AnyObject.self)

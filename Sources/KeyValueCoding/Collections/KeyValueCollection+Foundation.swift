@@ -5,46 +5,52 @@ import Foundation
 // map over their elements and the collection operators apply.
 
 extension NSArray: KeyValueCollection {
-    var keyValueElements: [Any?] { map { flattenOptional($0) } }
-    var keyValueIsUnordered: Bool { false }
-    var keyValueCount: Int { count }
-    func keyValueMap(forKey key: String, depth: Int) throws -> Any {
-        try map { try KeyValue.value(forKey: key, of: $0, depth: depth) ?? NSNull() } as [Any]
+    package var keyValueCount: Int { count }
+    package var keyValueIsUnordered: Bool { false }
+    package static var keyValueElementType: Any.Type { Any.self }
+    package var keyValueElements: [Any?] { map { flattenOptional($0) } }
+
+    package func keyValueElements(at indexes: IndexSet) -> [Any?] {
+        positions(indexes, count: count).map { flattenOptional(object(at: $0)) }
     }
 }
 
 extension NSOrderedSet: KeyValueCollection {
-    var keyValueElements: [Any?] { array.map { flattenOptional($0) } }
-    var keyValueIsUnordered: Bool { false }
-    var keyValueCount: Int { count }
-    func keyValueMap(forKey key: String, depth: Int) throws -> Any {
-        try array.map { try KeyValue.value(forKey: key, of: $0, depth: depth) ?? NSNull() } as [Any]
-    }
-    func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool {
-        false
+    package var keyValueCount: Int { count }
+    package var keyValueIsUnordered: Bool { false }
+    package static var keyValueElementType: Any.Type { Any.self }
+    package var keyValueElements: [Any?] { array.map { flattenOptional($0) } }
+
+    package func keyValueElements(at indexes: IndexSet) -> [Any?] {
+        positions(indexes, count: count).map { flattenOptional(object(at: $0)) }
     }
 }
 
 extension NSSet: KeyValueCollection {
-    var keyValueElements: [Any?] { allObjects.map { flattenOptional($0) } }
-    var keyValueIsUnordered: Bool { true }
-    var keyValueCount: Int { count }
-    func keyValueMap(forKey key: String, depth: Int) throws -> Any {
-        var result = Set<AnyHashable>()
-        for element in allObjects {
-            if let value = try KeyValue.value(forKey: key, of: element, depth: depth) {
-                result.insert(hashableForSet(value))
-            }
-        }
-        return result
+    package var keyValueCount: Int { count }
+    package var keyValueIsUnordered: Bool { true }
+    package static var keyValueElementType: Any.Type { Any.self }
+    package var keyValueElements: [Any?] { allObjects.map { flattenOptional($0) } }
+
+    package func keyValueElements(at indexes: IndexSet) -> [Any?] {
+        let members = allObjects
+        return positions(indexes, count: members.count).map { flattenOptional(members[$0]) }
     }
-    func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool {
-        false
+
+    package func keyValueContains(_ member: Any) -> Bool {
+        // A Swift collection is never a member here, and asking would bridge it.
+        guard let flat = flattenOptional(member), !isSwiftCollection(type(of: flat)) else { return false }
+        return contains(flat)
     }
 }
 
-extension NSArray {
-    func keyValueSumStoredNumbers(forKey key: String, into accumulator: inout NumericAccumulator) -> Bool {
-        false
+/// The positions in `indexes` below `count` (indexes ascend, so the first one past the end
+/// ends the walk).
+private func positions(_ indexes: IndexSet, count: Int) -> [Int] {
+    var result: [Int] = []
+    for index in indexes {
+        guard index < count else { break }
+        if index >= 0 { result.append(index) }
     }
+    return result
 }

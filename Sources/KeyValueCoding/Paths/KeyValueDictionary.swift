@@ -7,15 +7,29 @@ import Foundation
 /// with `@` names a property of the dictionary itself (`@count`, `@allKeys`, `@allValues`,
 /// `@description`, `@self`). As `-[NSMutableDictionary setValue:forKey:]` does, setting a key
 /// stores the entry and setting `nil` removes it.
-protocol KeyValueDictionary {
+///
+/// Part of the collection views that every layer shares (with ``KeyValueCollection``); find the
+/// view of a value held in an `Any` with ``keyValueDictionary(of:)``.
+package protocol KeyValueDictionary {
     /// The number of entries.
     var keyValueCount: Int { get }
     /// The entry for `key` (optional values flattened), or nil.
     func keyValueLookUp(_ key: String) -> Any?
     /// The keys, in the dictionary's order.
     var keyValueAllKeys: [Any] { get }
-    /// The values, in the dictionary's order.
+    /// The values, in the dictionary's order (`nil` values left out, as a Foundation
+    /// dictionary cannot hold them).
     var keyValueAllValues: [Any] { get }
+    /// The entries, in the dictionary's order: each key as it is, each value with nested
+    /// optionals flattened (a `nil` value is `nil`).
+    ///
+    /// - Complexity: O(n).
+    var keyValueEntries: [(key: Any, value: Any?)] { get }
+    /// The entry whose key equals `key` by the dictionary's own key equality (no conversion
+    /// between key types beyond a cast), optionals flattened; `.none` when there is none.
+    ///
+    /// - Complexity: O(1) on average.
+    func keyValueEntry(forKey key: Any) -> Any??
     /// Stores `value` for `key`, or removes the entry when `value` is nil.
     ///
     /// - Returns: The changed dictionary when the dictionary is a value (a Swift `Dictionary`),
@@ -44,16 +58,24 @@ extension KeyValueDictionary {
 }
 
 extension Dictionary: KeyValueDictionary {
-    var keyValueCount: Int { count }
-    var keyValueAllKeys: [Any] { keys.map { $0 } }
-    var keyValueAllValues: [Any] { values.compactMap { flattenOptional($0) } }
+    package var keyValueCount: Int { count }
+    package var keyValueAllKeys: [Any] { keys.map { $0 } }
+    package var keyValueAllValues: [Any] { values.compactMap { flattenOptional($0) } }
+    package var keyValueEntries: [(key: Any, value: Any?)] {
+        map { (key: $0.key as Any, value: flattenedElement($0.value)) }
+    }
 
-    func keyValueLookUp(_ key: String) -> Any? {
+    package func keyValueEntry(forKey key: Any) -> Any?? {
+        guard let typed = castWithoutBridging(key, to: Key.self), let value = self[typed] else { return .none }
+        return .some(flattenedElement(value))
+    }
+
+    package func keyValueLookUp(_ key: String) -> Any? {
         guard let dictionaryKey = Self.dictionaryKey(key) else { return nil }
         return flattenOptional(self[dictionaryKey])
     }
 
-    func keyValueSetting(_ value: Any?, forKey key: String) throws -> Any? {
+    package func keyValueSetting(_ value: Any?, forKey key: String) throws -> Any? {
         guard key.utf8.first != UInt8(ascii: "@") else {
             throw KeyValueCodingError.undefinedKey(key, type: typeName(Self.self))
         }
@@ -94,15 +116,25 @@ extension Dictionary: KeyValueDictionary {
 }
 
 extension NSDictionary: KeyValueDictionary {
-    var keyValueCount: Int { count }
-    var keyValueAllKeys: [Any] { allKeys }
-    var keyValueAllValues: [Any] { allValues }
+    package var keyValueCount: Int { count }
+    package var keyValueAllKeys: [Any] { allKeys }
+    package var keyValueAllValues: [Any] { allValues }
+    package var keyValueEntries: [(key: Any, value: Any?)] {
+        map { (key: $0.key, value: flattenOptional($0.value)) }
+    }
 
-    func keyValueLookUp(_ key: String) -> Any? {
+    package func keyValueEntry(forKey key: Any) -> Any?? {
+        // A Swift collection is never a key here, and asking would bridge it.
+        guard !isSwiftCollection(type(of: key)), let hashable = key as? AnyHashable,
+              let value = self[hashable] else { return .none }
+        return .some(flattenOptional(value))
+    }
+
+    package func keyValueLookUp(_ key: String) -> Any? {
         flattenOptional(object(forKey: key))
     }
 
-    func keyValueSetting(_ value: Any?, forKey key: String) throws -> Any? {
+    package func keyValueSetting(_ value: Any?, forKey key: String) throws -> Any? {
         guard let mutable = self as? NSMutableDictionary, key.utf8.first != UInt8(ascii: "@") else {
             throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
         }

@@ -14,9 +14,9 @@ protocol ArrayEditing {
 
 /// Makes the editor of an array property (`[E]` or `[E]?`).
 func makeArrayEditor(for property: KeyValueProperty) -> any ArrayEditing {
-    let elementType = (property.valueType as? any ArrayTypeProtocol.Type)?.elementType ?? Any.self
+    let elementType = arrayElementType(of: property.valueType) ?? Any.self
     var inPlaceOffset: Int?
-    if case .stored(let offset) = property.storage, property.valueType is any ArrayValueProtocol.Type {
+    if case .stored(let offset) = property.storage, arrayElementType(of: property.valueType, allowingOptional: false) != nil {
         inPlaceOffset = offset  // a stored, non-optional array: edited where it lies
     }
     var mutators: KeyValueArrayMutators?
@@ -119,10 +119,6 @@ struct ArrayEditor<E>: ArrayEditing {
             actual: element.map { typeName(type(of: $0)) } ?? "nil")
     }
 }
-
-/// A non-optional `Array` type (the `ArrayTypeProtocol` also matches `Optional<Array>`).
-protocol ArrayValueProtocol {}
-extension Array: ArrayValueProtocol {}
 
 /// Applies one proxy edit to an array (indexes already checked).
 func applyArrayChange<E>(_ change: KeyValueChangeKind, _ indexes: IndexSet, _ typed: [E], to array: inout [E]) {

@@ -23,7 +23,7 @@ extension KeyValueCodable {
     /// Corresponds to `-[NSObject mutableArrayValueForKey:]`.
     public func mutableArrayValue(forKey key: String) throws -> KeyValueMutableArray {
         let property = try toManyProperty(forKey: key)
-        guard property.valueType is any ArrayTypeProtocol.Type else {
+        guard arrayElementType(of: property.valueType) != nil else {
             throw KeyValueCodingError.invalidCollectionAccess(
                 key: key, type: typeName(type(of: self)),
                 reason: "the property is not an array (its type is \(typeName(property.valueType)))")
@@ -202,17 +202,4 @@ public final class KeyValueMutableArray: RandomAccessCollection {
     private func failure(_ reason: String) -> KeyValueCodingError {
         .invalidCollectionAccess(key: key, type: typeName(type(of: object)), reason: reason)
     }
-}
-
-/// An `Array` type, seen through its metatype: tells the element type.
-protocol ArrayTypeProtocol {
-    static var elementType: Any.Type { get }
-}
-
-extension Array: ArrayTypeProtocol {
-    static var elementType: Any.Type { Element.self }
-}
-
-extension Optional: ArrayTypeProtocol where Wrapped: ArrayTypeProtocol {
-    static var elementType: Any.Type { Wrapped.elementType }
 }

@@ -16,7 +16,7 @@ extension KeyValueCodable {
     /// Corresponds to `-[NSObject mutableSetValueForKey:]`.
     public func mutableSetValue(forKey key: String) throws -> KeyValueMutableSet {
         let property = try toManyProperty(forKey: key)
-        guard property.valueType is any SetTypeProtocol.Type else {
+        guard setMemberType(of: property.valueType) != nil else {
             throw KeyValueCodingError.invalidCollectionAccess(
                 key: key, type: typeName(type(of: self)), reason: "the property is not a set")
         }
@@ -71,8 +71,8 @@ public final class KeyValueMutableSet {
 
     /// The property's current members.
     public var members: Set<AnyHashable> {
-        guard let value = currentValue as? any SetProtocolValue else { return [] }
-        return value.anyHashableMembers
+        guard let value = currentValue else { return [] }
+        return setMembers(of: value) ?? []
     }
 
     /// The number of members.
@@ -141,7 +141,7 @@ public final class KeyValueMutableSet {
             let current = try KeyValue.value(forKeyPath: keyPath, of: object)
             var setType: Any.Type = Set<AnyHashable>.self
             if let current {
-                guard current is any SetProtocolValue else {
+                guard setMembers(of: current) != nil else {
                     throw KeyValueCodingError.invalidCollectionAccess(
                         key: key, type: typeName(type(of: object)),
                         reason: "the value at '\(keyPath)' is not a set (its type is \(typeName(type(of: current))))")
@@ -153,41 +153,12 @@ public final class KeyValueMutableSet {
     }
 
     private func convertedSet(_ result: Set<AnyHashable>, as valueType: Any.Type) throws -> Any {
-        guard let setType = valueType as? any SetTypeProtocol.Type else { return result }
-        guard let converted = setType.make(from: result) else {
+        guard setMemberType(of: valueType) != nil else { return result }
+        guard let converted = makeSet(from: result, as: valueType) else {
             throw KeyValueCodingError.typeMismatch(
                 key: key, type: typeName(type(of: object)), expected: typeName(valueType),
                 actual: "a set with members of other types")
         }
         return converted
     }
-}
-
-/// A `Set` type, seen through its metatype.
-protocol SetTypeProtocol {
-    static func make(from members: Set<AnyHashable>) -> Any?
-}
-
-extension Set: SetTypeProtocol {
-    static func make(from members: Set<AnyHashable>) -> Any? {
-        var result = Set<Element>()
-        for member in members {
-            guard let typed = castWithoutBridging(member.base, to: Element.self) else { return nil }
-            result.insert(typed)
-        }
-        return result
-    }
-}
-
-extension Optional: SetTypeProtocol where Wrapped: SetTypeProtocol {
-    static func make(from members: Set<AnyHashable>) -> Any? { Wrapped.make(from: members) }
-}
-
-/// A `Set` value, seen through `Any`.
-protocol SetProtocolValue {
-    var anyHashableMembers: Set<AnyHashable> { get }
-}
-
-extension Set: SetProtocolValue {
-    var anyHashableMembers: Set<AnyHashable> { Set<AnyHashable>(map { AnyHashable($0) }) }
 }

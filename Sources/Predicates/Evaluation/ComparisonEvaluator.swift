@@ -73,7 +73,7 @@ enum ComparisonEvaluator {
 
     /// `value BETWEEN {low, high}`, bounds included.
     static func between(_ value: Any?, _ bounds: Any?, options: ComparisonOptions) throws -> Bool {
-        guard !(bounds is any PredicateDictionaryValue), let elements = ValueCollections.elements(of: bounds),
+        guard !ValueCollections.isDictionary(bounds), let elements = ValueCollections.elements(of: bounds),
               elements.count == 2 else {
             throw PredicateEvaluationError.invalidBetweenBounds(ValueCollections.typeDescription(bounds))
         }

@@ -139,15 +139,15 @@ enum ExpressionCompiler {
     /// as `objectForKey:`), or an array position, `FIRST`, `LAST`, `SIZE`.
     static func element(of collection: Any?, at index: Any?) throws -> Any? {
         guard let collection else { return nil }
-        if let dictionary = collection as? any PredicateDictionaryValue {
+        if let dictionary = keyValueDictionary(of: collection) {
             if let symbol = index as? KeyValueExpression.IndexSymbol {
                 guard symbol == .size else {
                     throw PredicateEvaluationError.invalidFunctionArgument(
                         function: "objectFrom:withIndex:", reason: "a dictionary has no \(symbol.rawValue) element")
                 }
-                return dictionary.predicateEntries.count
+                return dictionary.keyValueCount
             }
-            return dictionary.predicateValue(forKey: index) ?? nil
+            return ValueCollections.value(in: dictionary, forKey: index) ?? nil
         }
         let elements = try ValueCollections.requireElements(of: collection, for: "an index subscript")
         if let symbol = index as? KeyValueExpression.IndexSymbol {

@@ -1,86 +1,71 @@
-// Reading the elements of collection values (arrays, sets, dictionaries, Foundation types).
+// Reading the elements of collection values (arrays, sets, dictionaries, Foundation types)
+// through key-value coding's shared collection views.
 import Foundation
 import KeyValueCoding
 
-/// A value the evaluator treats as a collection of elements.
-protocol PredicateCollectionValue {
-    /// The elements, optionals flattened and `NSNull` read as nil. Dictionaries give their
-    /// values, as `NSDictionary`'s `objectEnumerator` does.
-    var predicateElements: [Any?] { get }
-}
-
-extension Array: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize(ValueEquality.box($0)) } }
-}
-
-extension ContiguousArray: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize(ValueEquality.box($0)) } }
-}
-
-extension ArraySlice: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize(ValueEquality.box($0)) } }
-}
-
-extension Set: PredicateCollectionValue {
-    /// Objects that key-value coding put in a set by identity come back unwrapped.
-    var predicateElements: [Any?] {
-        if Element.self == AnyHashable.self {
-            // Sets built by set expressions and constants: unwrap the `AnyHashable` boxes (and
-            // the constants standing for values that are not `Hashable`).
-            return map { element in
-                let base = (element as AnyHashable).base
-                if let constant = base as? KeyValueConstant { return constant.anyValue }
-                return ValueEquality.normalize(base)
-            }
-        }
-        return map { element in
-            if let identity = (element as Any) as? ObjectIdentity { return identity.object }
-            return ValueEquality.normalize(ValueEquality.box(element))
-        }
-    }
-}
-
-extension Dictionary: PredicateCollectionValue {
-    var predicateElements: [Any?] { values.map { ValueEquality.normalize(ValueEquality.box($0)) } }
-}
-
-extension NSArray: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
-}
-
-extension NSSet: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
-}
-
-extension NSOrderedSet: PredicateCollectionValue {
-    var predicateElements: [Any?] { map { ValueEquality.normalize($0) } }
-}
-
-extension NSDictionary: PredicateCollectionValue {
-    var predicateElements: [Any?] { allValues.map { ValueEquality.normalize($0) } }
-}
-
-/// A collection without an order (sets), compared as sets are.
-///
-/// A marker protocol rather than `is NSSet`: casting a Swift array to a class makes the
-/// runtime bridge the whole array (every nested level) first.
-protocol PredicateUnorderedValue {}
-extension Set: PredicateUnorderedValue {}
-extension NSSet: PredicateUnorderedValue {}
-
 enum ValueCollections {
-    /// The elements of `value`, or nil when it is not a collection. Strings are not
-    /// collections here.
+    /// The elements of `value`, optionals flattened and `NSNull` read as nil, or nil when it is
+    /// not a collection (strings are not). Dictionaries give their values, as `NSDictionary`'s
+    /// `objectEnumerator` does.
     static func elements(of value: Any?) -> [Any?]? {
         guard let value else { return nil }
-        if value is String { return nil }
-        return (value as? any PredicateCollectionValue)?.predicateElements
+        if let collection = keyValueCollection(of: value) {
+            var elements = collection.keyValueElements
+            // Sets built by set expressions and constants hold constants standing for values
+            // that are not `Hashable`.
+            let unwrapConstants = type(of: value) == Set<AnyHashable>.self
+            for index in elements.indices {
+                guard let element = elements[index] else { continue }
+                if ValueEquality.isNull(element) {
+                    elements[index] = nil
+                } else if unwrapConstants, let constant = element as? KeyValueConstant {
+                    elements[index] = constant.anyValue
+                }
+            }
+            return elements
+        }
+        if let dictionary = keyValueDictionary(of: value) {
+            return dictionary.keyValueEntries.map { ValueEquality.droppingNull($0.value) }
+        }
+        return nil
     }
 
-    /// Whether `value` is a collection (strings are not).
+    /// Whether `value` is a collection or a dictionary (strings are not).
     static func isCollection(_ value: Any?) -> Bool {
-        guard let value, !(value is String) else { return false }
-        return value is any PredicateCollectionValue
+        guard let value else { return false }
+        return keyValueCollection(of: value) != nil || keyValueDictionary(of: value) != nil
+    }
+
+    /// Whether `value` is a collection without an order (a set), compared as sets are.
+    static func isUnordered(_ value: Any) -> Bool {
+        keyValueCollection(of: value)?.keyValueIsUnordered ?? false
+    }
+
+    /// Whether `value` is a dictionary.
+    static func isDictionary(_ value: Any?) -> Bool {
+        guard let value else { return false }
+        return keyValueDictionary(of: value) != nil
+    }
+
+    /// The entries of the dictionary `value` (keys and values normalized), or nil when it is not
+    /// a dictionary.
+    static func entries(of value: Any) -> [(key: Any?, value: Any?)]? {
+        guard let dictionary = keyValueDictionary(of: value) else { return nil }
+        return dictionary.keyValueEntries.map { (ValueEquality.normalize($0.key), ValueEquality.droppingNull($0.value)) }
+    }
+
+    /// The value of the dictionary `dictionary` for `key`: a direct lookup when `key` has the
+    /// dictionary's key type, then keys equal as predicate values (`4` finds the key `4.0`);
+    /// `.none` when no key matches.
+    static func value(in dictionary: any KeyValueDictionary, forKey key: Any?) -> Any?? {
+        if let key, let value = dictionary.keyValueEntry(forKey: key) {
+            return .some(ValueEquality.droppingNull(value))
+        }
+        for entry in dictionary.keyValueEntries
+        where (try? ValueEquality.equal(ValueEquality.normalize(entry.key), key, options: [])) == true {
+            return .some(ValueEquality.droppingNull(entry.value))
+        }
+        return .none
     }
 
     /// The elements of `value`, or a thrown error naming `operation`.

@@ -99,7 +99,7 @@ enum ValueEquality {
         guard depth <= maximumNesting else { throw .nestedTooDeeply(limit: maximumNesting) }
         guard let a = ValueCollections.elements(of: lhs), let b = ValueCollections.elements(of: rhs),
               a.count == b.count else { return false }
-        if lhs is any PredicateUnorderedValue || rhs is any PredicateUnorderedValue {
+        if ValueCollections.isUnordered(lhs) || ValueCollections.isUnordered(rhs) {
             for x in a {
                 var found = false
                 for y in b where try equal(x, y, options: options, depth: depth) {

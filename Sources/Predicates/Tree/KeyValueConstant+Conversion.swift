@@ -26,7 +26,7 @@ extension KeyValueConstant {
             self = .data(data)
         } else if let uuid = value as? UUID {
             self = .uuid(uuid)
-        } else if ValueCollections.isCollection(value) || value is any PredicateDictionaryValue {
+        } else if ValueCollections.isCollection(value) {
             if depth < ValueEquality.maximumNesting, let collection = Self(collection: value, depth: depth) {
                 self = collection
             } else {
@@ -50,9 +50,9 @@ extension KeyValueConstant {
     }
 
     private init?(collection value: Any, depth: Int) {
-        if let dictionary = value as? any PredicateDictionaryValue {
+        if let dictionaryEntries = ValueCollections.entries(of: value) {
             var entries: [KeyValueConstant: KeyValueConstant] = [:]
-            for (key, element) in dictionary.predicateEntries {
+            for (key, element) in dictionaryEntries {
                 entries[KeyValueConstant(any: key, depth: depth + 1)] = KeyValueConstant(any: element, depth: depth + 1)
             }
             self = .dictionary(entries)
@@ -60,7 +60,7 @@ extension KeyValueConstant {
         }
         guard let elements = ValueCollections.elements(of: value) else { return nil }
         let constants = elements.map { KeyValueConstant(any: $0, depth: depth + 1) }
-        self = value is any PredicateUnorderedValue ? .set(Set(constants)) : .array(constants)
+        self = ValueCollections.isUnordered(value) ? .set(Set(constants)) : .array(constants)
     }
 
     // MARK: Values for evaluation
@@ -133,41 +133,5 @@ extension KeyValueConstant {
         case .decimal(let v): return .decimal(v)
         default: return nil
         }
-    }
-}
-
-/// A dictionary value: its keys and values, for constants and for `dictionary[key]`.
-protocol PredicateDictionaryValue {
-    var predicateEntries: [(key: Any?, value: Any?)] { get }
-    /// The value for `key`: a direct lookup when `key` has the dictionary's key type, then keys
-    /// equal as predicate values (`4` finds the key `4.0`); `.none` when no key matches.
-    func predicateValue(forKey key: Any?) -> Any??
-}
-
-extension Dictionary: PredicateDictionaryValue {
-    var predicateEntries: [(key: Any?, value: Any?)] {
-        map { (ValueEquality.box($0.key), ValueEquality.normalize(ValueEquality.box($0.value))) }
-    }
-
-    func predicateValue(forKey key: Any?) -> Any?? {
-        if let key = key as? Key, let value = self[key] { return .some(ValueEquality.normalize(ValueEquality.box(value))) }
-        for (candidate, value) in self where (try? ValueEquality.equal(ValueEquality.normalize(ValueEquality.box(candidate)), key, options: [])) == true {
-            return .some(ValueEquality.normalize(ValueEquality.box(value)))
-        }
-        return .none
-    }
-}
-
-extension NSDictionary: PredicateDictionaryValue {
-    var predicateEntries: [(key: Any?, value: Any?)] {
-        map { (ValueEquality.normalize($0.key), ValueEquality.normalize($0.value)) }
-    }
-
-    func predicateValue(forKey key: Any?) -> Any?? {
-        if let key = key as? AnyHashable, let value = self[key] { return .some(ValueEquality.normalize(value)) }
-        for (candidate, value) in self where (try? ValueEquality.equal(ValueEquality.normalize(candidate), key, options: [])) == true {
-            return .some(ValueEquality.normalize(value))
-        }
-        return .none
     }
 }

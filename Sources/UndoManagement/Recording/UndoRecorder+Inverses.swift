@@ -148,8 +148,8 @@ extension UndoRecorder {
     private static func currentCount<Object: KeyValueObservable>(of object: Object,
                                                                  key: String) -> Int? {
         guard let value = try? object.value(forKey: key),
-              let array = value as? any RecordedArray else { return nil }
-        return array.recordedCount
+              let array = keyValueCollection(of: value), !array.keyValueIsUnordered else { return nil }
+        return array.keyValueCount
     }
 
     private static func elementCount(_ value: Any?) -> Int {

@@ -200,7 +200,7 @@ public final class UndoRecorder {
     /// inverse of an insertion removes at the indexes, and leaving them out spares every edit
     /// of a long array a copy of it (the new elements are read out of the whole array).
     static func observingOptions(forValue value: Any?) -> KeyValueObservingOptions {
-        if let value, value is any RecordedArray { return [.old] }
+        if let value, let collection = keyValueCollection(of: value), !collection.keyValueIsUnordered { return [.old] }
         return [.old, .new]
     }
 
@@ -226,16 +226,6 @@ private struct RecordedObject {
     func invalidate() {
         for observation in observations.values { observation.invalidate() }
     }
-}
-
-/// An array of any element type, seen without converting its elements.
-protocol RecordedArray {
-    /// The number of elements.
-    var recordedCount: Int { get }
-}
-
-extension Array: RecordedArray {
-    var recordedCount: Int { count }
 }
 
 /// Carries a weak reference to the recorder into the `@Sendable` observation handlers.
