@@ -1,40 +1,15 @@
 import Foundation
+import KeyValueCoding
 
-/// An array whose elements at some positions can be picked without boxing the others.
+/// The elements of a to-many value at `indexes` (those that exist), for change records.
 ///
-/// To-many change records carry only the affected elements. Casting the whole property value
-/// to `[Any]` would box every element of the array (O(n) per read); through this protocol the
-/// value is opened once, as its own array type, and only the elements at the changed indexes
-/// are boxed (O(k) for k indexes).
-protocol IndexedElementsReading {
-    /// The elements at `indexes` that exist, each boxed as `Any` as `[Any]` would hold it
-    /// (an optional element stays an optional).
-    ///
-    /// - Complexity: O(k) for k indexes (IndexSet iteration), independent of the array's size.
-    func observedElements(at indexes: IndexSet) -> [Any]
-}
-
-extension Array: IndexedElementsReading {
-    func observedElements(at indexes: IndexSet) -> [Any] {
-        var result: [Any] = []
-        result.reserveCapacity(Swift.min(indexes.count, count))
-        for index in indexes {
-            guard index < count else { break }  // indexes are ascending: none further exists
-            guard index >= 0 else { continue }
-            result.append(self[index] as Any)
-        }
-        return result
-    }
-}
-
-/// The elements of an array value at `indexes` (those that exist).
-///
-/// Swift arrays are read through ``IndexedElementsReading`` (O(k)); any other value that casts
-/// to `[Any]` (a bridged `NSArray` on Apple platforms) is converted as before.
+/// Read through key-value coding's collection views (Swift and Foundation arrays, ordered sets
+/// and sets), which box only the elements asked for: O(k) for k indexes, independent of the
+/// collection's size. A `nil` element of an array of optionals is reported as `NSNull`, as an
+/// `NSArray` holds it on Apple platforms.
 func elements(of value: Any?, at indexes: IndexSet) -> [Any] {
-    if let array = value as? any IndexedElementsReading { return array.observedElements(at: indexes) }
-    guard let array = value as? [Any] else { return [] }
-    return indexes.compactMap { $0 < array.count ? array[$0] : nil }
+    guard let value, let collection = keyValueCollection(of: value) else { return [] }
+    return collection.keyValueElements(at: indexes).map { $0 ?? NSNull() }
 }
 
 /// The value of a to-many key, read at most once per notification and shared by every
