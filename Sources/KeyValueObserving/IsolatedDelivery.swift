@@ -43,16 +43,14 @@ final class IsolatedDelivery: @unchecked Sendable {
         weak var value: Registration?
     }
 
-    /// For the main actor: the thread running it when the observation was made (the
-    /// initialiser runs on the caller's isolation). The main actor runs on one thread: the
-    /// main thread in an application, a thread of the test runner's main executor under
-    /// `swift test` on Linux.
-    private let mainActorThread: pthread_t?
+    /// Whether the isolation is the main actor, whose jobs run on the main dispatch queue
+    /// (on whichever thread drains it: not always the main thread on Linux).
+    private let isMainActor: Bool
 
     init(isolation: any Actor, handler: @escaping (AnyObject, KeyValueChange) -> Void) {
         self.isolation = isolation
         self.handler = handler
-        mainActorThread = isolation === MainActor.shared ? pthread_self() : nil
+        isMainActor = isolation === MainActor.shared
     }
 
     /// Records the registration whose changes this delivers.
@@ -88,13 +86,13 @@ final class IsolatedDelivery: @unchecked Sendable {
         }
     }
 
-    /// Whether this thread runs `isolation` now: for the main actor, whether this is its
-    /// thread; for another actor, only while one of this observation's handlers runs (Swift
-    /// offers no public way to ask whether a thread runs a given actor).
+    /// Whether this thread runs `isolation` now: for the main actor, whether the code runs as
+    /// a job of the main dispatch queue (its executor); for another actor, only while one of
+    /// this observation's handlers runs (Swift offers no public way to ask whether a thread
+    /// runs a given actor).
     private func isOnIsolation(_ isolation: any Actor) -> Bool {
         if Self.delivering == ObjectIdentifier(self) { return true }
-        guard let mainActorThread else { return false }
-        return pthread_equal(pthread_self(), mainActorThread) != 0
+        return isMainActor && MainQueueCheck.isRunningOnMainQueue()
     }
 
     private func call(_ object: AnyObject, _ change: KeyValueChange) {
@@ -115,5 +113,21 @@ final class IsolatedDelivery: @unchecked Sendable {
             let active = registration.withTrackedLock(self) { $0.value?.isActive.load(ordering: .acquiring) ?? false }
             if active { call(next.object, next.change) }
         }
+    }
+}
+
+/// Tells whether the current code runs on the main dispatch queue, which executes the main
+/// actor's jobs: a value set on the queue is visible to every block it runs, on whatever thread
+/// drains it (the main thread is not always the one on Linux).
+enum MainQueueCheck {
+    private static let key = DispatchSpecificKey<UInt8>()
+    private static let marked: Bool = {
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return true
+    }()
+
+    static func isRunningOnMainQueue() -> Bool {
+        guard marked else { return false }
+        return DispatchQueue.getSpecific(key: key) == 1
     }
 }

@@ -23,6 +23,10 @@ public struct KeyValueChangeEvent {
 
     /// Before or after the change.
     public var phase: Phase
+    /// In the did-change phase: the announced change did not happen (a setter or a to-many
+    /// mutator refused the value). Observers are not told; hooks and change sinks are, so that
+    /// they can pair it with the will-change event.
+    public var isCancelled = false
     /// How it changes: `.setting` for a whole value (and for set mutations, see
     /// ``setMutation``), `.insertion`, `.removal` or `.replacement` for elements of an array.
     public var kind: KeyValueChangeKind
@@ -81,6 +85,14 @@ public struct KeyValueChangeEvent {
         self.key = key
         kind = .setting
         details = nil
+    }
+
+    /// The did-change event that closes this will-change event without the change happening.
+    package var cancelled: KeyValueChangeEvent {
+        var event = self
+        event.phase = .didChange
+        event.isCancelled = true
+        return event
     }
 
     /// Creates a whole-value event that carries the values before and after the change.
@@ -225,5 +237,55 @@ extension KeyValueCodable {
     public func didChangeValue(forKey key: String, withSetMutation mutation: KeyValueSetMutationKind,
                                using objects: Set<AnyHashable>) {
         deliverKeyValueChange(KeyValueChangeEvent(.didChange, key: key, setMutation: (mutation, objects)))
+    }
+}
+
+// MARK: Changes that may be refused
+
+extension KeyValueCodable {
+    /// Runs `change` between the will-change and did-change notifications of a whole-value
+    /// change of `key`; when it throws, the announced change is cancelled instead (observers
+    /// hear nothing; hooks and the change sink get a cancelled did-change event).
+    package func changingValue<Result>(forKey key: String, _ change: () throws -> Result) throws -> Result {
+        let event = KeyValueChangeEvent(.willChange, key: key)
+        deliverKeyValueChange(event)
+        do {
+            let result = try change()
+            deliverKeyValueChange(event.completed)
+            return result
+        } catch {
+            deliverKeyValueChange(event.cancelled)
+            throw error
+        }
+    }
+
+    /// ``changingValue(forKey:_:)`` for elements of an array property.
+    package func changingElements<Result>(_ kind: KeyValueChangeKind, at indexes: IndexSet, forKey key: String,
+                                          _ change: () throws -> Result) throws -> Result {
+        let event = KeyValueChangeEvent(.willChange, key: key, kind: kind, indexes: indexes)
+        deliverKeyValueChange(event)
+        do {
+            let result = try change()
+            deliverKeyValueChange(event.completed)
+            return result
+        } catch {
+            deliverKeyValueChange(event.cancelled)
+            throw error
+        }
+    }
+
+    /// ``changingValue(forKey:_:)`` for a mutation of a set property.
+    package func changingMembers<Result>(_ mutation: KeyValueSetMutationKind, _ objects: Set<AnyHashable>,
+                                         forKey key: String, _ change: () throws -> Result) throws -> Result {
+        let event = KeyValueChangeEvent(.willChange, key: key, setMutation: (mutation, objects))
+        deliverKeyValueChange(event)
+        do {
+            let result = try change()
+            deliverKeyValueChange(event.completed)
+            return result
+        } catch {
+            deliverKeyValueChange(event.cancelled)
+            throw error
+        }
     }
 }

@@ -65,9 +65,9 @@ extension KeyValueProperty {
         var nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?
         if let set {
             func store(_ object: any KeyValueCodable, _ value: Value, _ notify: Bool) throws {
-                if notify { object.willChangeValue(forKey: key) }
-                defer { if notify { object.didChangeValue(forKey: key) } }
-                try set(object, value)
+                guard notify else { return try set(object, value) }
+                // A setter that refuses the value cancels the announced change.
+                try object.changingValue(forKey: key) { try set(object, value) }
             }
             if let optionalType {
                 setter = { object, value, notify in

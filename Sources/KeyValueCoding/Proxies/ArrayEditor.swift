@@ -60,36 +60,54 @@ struct ArrayEditor<E>: ArrayEditing {
             try convert(element, position: indexes.dropFirst(position).first ?? position,
                         object: object, key: property.key)
         }
-        object.willChange(change, valuesAt: indexes, forKey: property.key)
-        defer { object.didChange(change, valuesAt: indexes, forKey: property.key) }
         if let mutators {
             try applyMutators(mutators, change, indexes, typed, to: object)
-        } else if let inPlaceOffset {
-            apply(change, indexes, typed, to: &fieldAddress(object, inPlaceOffset, [E].self).pointee)
-        } else {
-            var array = read(object)
-            apply(change, indexes, typed, to: &array)
-            try property.setValue(array, on: object, notify: false)
+            return
+        }
+        try object.changingElements(change, at: indexes, forKey: property.key) {
+            if let inPlaceOffset {
+                apply(change, indexes, typed, to: &fieldAddress(object, inPlaceOffset, [E].self).pointee)
+            } else {
+                var array = read(object)
+                apply(change, indexes, typed, to: &array)
+                try property.setValue(array, on: object, notify: false)
+            }
         }
     }
 
     /// Makes an edit element by element through the declared mutators: insertions in ascending
     /// order of the final positions, removals in descending order. A mutator that throws ends
     /// the edit there (the elements before it stay changed).
+    /// Makes an edit element by element through the declared mutators, each element its own
+    /// notified change (as Apple's proxies call an indexed accessor per element): insertions in
+    /// ascending order of the final positions, removals in descending order. A mutator that
+    /// throws ends the edit there: that element's announced change is cancelled (observers hear
+    /// nothing of it), the elements before it stay changed and were notified.
     private func applyMutators(_ mutators: KeyValueArrayMutators, _ change: KeyValueChangeKind,
-                               _ indexes: IndexSet, _ typed: [E], to object: AnyObject) throws {
+                               _ indexes: IndexSet, _ typed: [E], to object: any KeyValueCodable) throws {
+        let key = property.key
         switch change {
         case .insertion:
-            for (index, element) in zip(indexes, typed) { try mutators.insert(object, element, index) }
+            for (index, element) in zip(indexes, typed) {
+                try object.changingElements(.insertion, at: [index], forKey: key) {
+                    try mutators.insert(object, element, index)
+                }
+            }
         case .removal:
-            for index in indexes.reversed() { try mutators.remove(object, index) }
+            for index in indexes.reversed() {
+                try object.changingElements(.removal, at: [index], forKey: key) {
+                    try mutators.remove(object, index)
+                }
+            }
         case .replacement:
             for (index, element) in zip(indexes, typed) {
-                if let replace = mutators.replace {
-                    try replace(object, index, element)
-                } else {
-                    try mutators.remove(object, index)
-                    try mutators.insert(object, element, index)
+                try object.changingElements(.replacement, at: [index], forKey: key) {
+                    if let replace = mutators.replace {
+                        try replace(object, index, element)
+                    } else {
+                        try mutators.remove(object, index)
+                        try mutators.insert(object, element, index)
+                    }
                 }
             }
         case .setting:

@@ -124,17 +124,20 @@ public final class KeyValueMutableSet {
         case .property(let property):
             let converted = try convertedSet(result, as: property.valueType)
             if case .set(let mutators)? = property.toManyMutators {
-                // Element by element through the declared mutators: removals, then additions.
+                // Member by member through the declared mutators, each its own notified change
+                // (removals, then additions); a refusal cancels that member's change and stops.
                 let current = members
-                object.willChangeValue(forKey: key, withSetMutation: mutation, using: objects)
-                defer { object.didChangeValue(forKey: key, withSetMutation: mutation, using: objects) }
-                for member in current.subtracting(result) { try mutators.remove(object, member) }
-                for member in result.subtracting(current) { try mutators.add(object, member) }
+                for member in current.subtracting(result) {
+                    try object.changingMembers(.minus, [member], forKey: key) { try mutators.remove(object, member) }
+                }
+                for member in result.subtracting(current) {
+                    try object.changingMembers(.union, [member], forKey: key) { try mutators.add(object, member) }
+                }
                 return
             }
-            object.willChangeValue(forKey: key, withSetMutation: mutation, using: objects)
-            defer { object.didChangeValue(forKey: key, withSetMutation: mutation, using: objects) }
-            try property.setValue(converted, on: object, notify: false)
+            try object.changingMembers(mutation, objects, forKey: key) {
+                try property.setValue(converted, on: object, notify: false)
+            }
         case .entry(let keyPath):
             // Set back through the path: the property holding the dictionary is set, and its
             // observers are told. A set already in the entry keeps its member type.

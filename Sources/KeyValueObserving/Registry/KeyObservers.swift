@@ -160,6 +160,11 @@ final class KeyObservers: Sendable {
         finish(pending, object: object, suppliedNew: nil)
     }
 
+    /// Ends the innermost announced change without delivering it: the change did not happen.
+    func cancelChange() {
+        _ = state.withTrackedLock(self) { $0.pending.popLast() }
+    }
+
     // MARK: The general path
 
     /// Reads the old values each registration needs and sends prior notifications.

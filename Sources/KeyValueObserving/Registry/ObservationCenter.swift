@@ -51,10 +51,17 @@ enum ObservationCenter {
         _ event: KeyValueChangeEvent, from object: Object, storage: KeyValueObservationStorage
     ) {
         if let sink = storage.sink {
+            // A sink that changes the object from its callback counts toward the nesting
+            // limit, as observers do.
+            guard let depth = NotificationDepth.enter() else {
+                KeyValueObservingDiagnostics.reportSuppressed(key: event.key, object: object)
+                return
+            }
             switch event.phase {
             case .willChange: sink.observedObject(object, willChange: event)
             case .didChange: sink.observedObject(object, didChange: event)
             }
+            NotificationDepth.leave(depth)
         }
         guard let list = storage.existingObservers(key: event.key) else { return }
         switch event.phase {
@@ -62,7 +69,7 @@ enum ObservationCenter {
             let mutation = event.setMutation.map { SetMutation(kind: $0.kind, objects: $0.objects) }
             list.willChange(object: object, kind: event.kind, indexes: event.indexes, setMutation: mutation)
         case .didChange:
-            list.didChange(object: object)
+            if event.isCancelled { list.cancelChange() } else { list.didChange(object: object) }
         }
     }
 }
