@@ -22,7 +22,9 @@ import KeyValueCoding
 ///
 /// Corresponds to nothing public in Apple's API: `NSManagedObjectContext` learns of its objects'
 /// changes from inside `NSManagedObject`'s accessors.
-public protocol KeyValueChangeSink: AnyObject {
+/// Like ``KeyValueObserver``, it cannot be conformed to with an actor isolation: the sink is
+/// called on the thread that makes each change.
+public protocol KeyValueChangeSink: AnyObject, SendableMetatype {
     /// Called before a change of `object`, before its observers' prior notifications.
     ///
     /// - Parameters:

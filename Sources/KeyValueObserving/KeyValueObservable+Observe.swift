@@ -294,7 +294,8 @@ enum KeyPathParser {
     /// computed keys, accessor-backed keys and manually notified keys can be observed.
     private static func notifiesOnAssignment(_ object: any KeyValueObservable, key: String) -> Bool {
         guard let property = KeyValueKeyTable.of(object: object).property(forKey: key),
-              case .stored = property.storage, !property.isReadOnly else { return true }
+              case .stored = property.storage, !property.isReadOnly,
+              property.toManyMutators == nil else { return true }  // mutators notify each edit
         let type = type(of: object)
         return !type.automaticallyNotifiesObservers(forKey: key)
             || !type.keyPathsForValuesAffectingValue(forKey: key).isEmpty

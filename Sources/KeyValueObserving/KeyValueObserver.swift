@@ -15,7 +15,11 @@
 /// called. Notifications arrive on the thread that makes the change.
 ///
 /// Corresponds to `-[NSObject observeValueForKeyPath:ofObject:change:context:]`.
-public protocol KeyValueObserver: AnyObject {
+/// The protocol cannot be conformed to with an actor isolation (`@MainActor KeyValueObserver`):
+/// notifications arrive on the thread that makes each change, so an isolated method could run off
+/// its actor. A main-actor view observes with a closure (`observe(_:options:changeHandler:)`
+/// delivers on the caller's isolation) or declares `observeValue` `nonisolated` and hops itself.
+public protocol KeyValueObserver: AnyObject, SendableMetatype {
     /// Called for each change of an observed key path.
     ///
     /// - Parameters:

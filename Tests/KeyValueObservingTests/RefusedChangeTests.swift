@@ -92,3 +92,38 @@ private final class CancellationLog: KeyValueChangeSink {
         log.append((event.isCancelled ? "cancelled " : "did ") + event.key)
     }
 }
+
+/// A sink that changes the object it hears about must be bounded like observers are.
+private final class EchoSink: KeyValueChangeSink {
+    var calls = 0
+    func observedObject(_ object: any KeyValueObservable, willChange event: KeyValueChangeEvent) {}
+    func observedObject(_ object: any KeyValueObservable, didChange event: KeyValueChangeEvent) {
+        calls += 1
+        let account = object as! Account
+        account.balance += 1  // notifies manually (willSet/didSet): re-enters the sink
+    }
+}
+
+@Suite("Change sinks under hostile use")
+struct HostileSinkTests {
+    @Test func aSinkThatChangesItsObjectIsBoundedByTheNestingLimit() throws {
+        let account = Account()
+        let sink = EchoSink()
+        account.setKeyValueChangeSink(sink)
+        let before = KeyValueObservingDiagnostics.suppressedNotificationCount
+        account.balance = 1
+        #expect(sink.calls > 1)
+        #expect(sink.calls <= KeyValueObservingDiagnostics.maximumNestingDepth + 1)
+        #expect(KeyValueObservingDiagnostics.suppressedNotificationCount > before)
+    }
+
+    @Test func anOwnStorageMadeOnEachAccessIsAClearFailure() async {
+        await #expect(processExitsWith: .failure) {
+            final class Fickle: KeyValueObservable {
+                @Observed var v = 0
+                var keyValueObservationStorage: KeyValueObservationStorage? { KeyValueObservationStorage() }
+            }
+            _ = try? Fickle().observe("v") { _, _ in }
+        }
+    }
+}

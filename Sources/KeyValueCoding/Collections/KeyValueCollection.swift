@@ -148,6 +148,8 @@ public struct ObjectIdentity: Hashable, @unchecked Sendable {
 /// Makes a set member of `value`: itself when `Hashable`, otherwise its identity (objects),
 /// otherwise its type and description (so that it never equals a value of another type).
 func hashableForSet(_ value: Any) -> AnyHashable {
+    // `NSDecimalNumber.hash` recurses without end in swift-corelibs-foundation: hash its value.
+    if let decimal = decimalOfDecimalNumber(value) { return AnyHashable(decimal) }
     let kind = ValueKind.of(type(of: value))
     if let hashable = kind.hashable { return hashable(value) }
     if kind.isClass { return AnyHashable(ObjectIdentity(value as AnyObject)) }
@@ -164,4 +166,10 @@ private struct DescribedValue: Hashable {
 func unwrapSetMember(_ member: AnyHashable) -> Any {
     if let identity = member.base as? ObjectIdentity { return identity.object }
     return member.base
+}
+
+/// The `Decimal` of an `NSDecimalNumber` (compared by metadata: no bridging cast), else nil.
+package func decimalOfDecimalNumber(_ value: Any) -> Decimal? {
+    guard ObjectIdentifier(type(of: value)) == ObjectIdentifier(NSDecimalNumber.self) else { return nil }
+    return (value as AnyObject as? NSDecimalNumber)?.decimalValue
 }

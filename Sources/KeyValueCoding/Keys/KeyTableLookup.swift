@@ -65,7 +65,7 @@ final class KeyTableLookup: TypeCacheEntry {
         let object = object.takeUnretainedValue()
         return entry(for: object)._withUnsafeGuaranteedRef { lookup in
             guard let perObject = lookup.perObject else { return false }
-            return ObjectIdentifier(perObject.table(of: object)) == owner
+            return perObject.table(of: object).owner == owner
         }
     }
 

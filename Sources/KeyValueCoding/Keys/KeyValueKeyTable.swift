@@ -88,8 +88,21 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
                 found.append(property)
             }
         }
-        // A property records one owner: copy those that another table already owns.
-        found = found.map { $0.owner == nil ? $0 : $0.copy() }
+        // A property records one owner, claimed atomically (tables may be built on several
+        // threads from the same properties): copy those that another table owns already.
+        let token = OwnerToken()
+        let identity = describedType.map { ObjectIdentifier($0) } ?? ObjectIdentifier(token)
+        found = found.map { property in
+            precondition(describedType != nil || property.isPortable,
+                         "KeyValueKeyTable(properties:): the property '\(property.key)' reads a field of another class; "
+                             + "build accessor properties (KeyValueProperty(key:type:get:set:)) for tables of your own")
+            if property.claim(by: identity) { return property }
+            let copy = property.copy()
+            _ = copy.claim(by: identity)
+            return copy
+        }
+        ownerToken = token
+        owner = identity
         self.properties = found
         keys = found.map(\.key)
         index = positions
@@ -102,13 +115,14 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         keyBytes = bytes
         keySpans = spans
         self.validators = validators
-        for property in found { property.owner = owner }
     }
 
     /// The identity that properties of this table record as their owner: the class for a
     /// class's table (so a cache can check a property against an object's class without
-    /// looking the table up), the table itself otherwise.
-    var owner: ObjectIdentifier { describedType.map { ObjectIdentifier($0) } ?? ObjectIdentifier(self) }
+    /// looking the table up), a token of the table's otherwise.
+    let owner: ObjectIdentifier
+    /// Keeps the owner token alive (its address is the identity).
+    private let ownerToken: OwnerToken
 
     /// Reflects `type`'s keys.
     private convenience init(reflecting type: any KeyValueCodable.Type) {
@@ -266,6 +280,9 @@ public protocol KeyValueKeyTableProviding: KeyValueCodable, SendableMetatype {
     /// The table this object's keys are looked up in.
     var keyValueKeyTable: KeyValueKeyTable { get }
 }
+
+/// The object whose identity stands for a table made from a property list.
+private final class OwnerToken: Sendable {}
 
 /// Keeps tables made from property lists alive for the rest of the process.
 enum KeyTableRegistry {

@@ -58,7 +58,8 @@ extension KeyValueProperty {
         mutators: KeyValueToManyMutators?
     ) {
         let optionalType = Value.self as? any OptionalValue.Type
-        let getter: (AnyObject) -> Any? = optionalType == nil
+        // An `Any` may hold an optional too: flatten it as optional keys are.
+        let getter: (AnyObject) -> Any? = optionalType == nil && Value.self != Any.self
             ? { object in get(object) }
             : { object in flattenOptional(get(object)) }
         var setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraphInternals
+import Synchronization
 
 /// One key of a key-value coding object: how to read it and how to write it.
 ///
@@ -38,7 +39,28 @@ public final class KeyValueProperty: @unchecked Sendable {
     public let isOptional: Bool
     /// The class (for a class's table) or the table holding this property, set once while the
     /// table is built (before it is shared); lets caches check a property against an object.
-    nonisolated(unsafe) var owner: ObjectIdentifier?
+    var owner: ObjectIdentifier? {
+        let bits = ownerBits.load(ordering: .acquiring)
+        return bits == 0 ? nil : unsafeBitCast(bits, to: ObjectIdentifier.self)
+    }
+    private let ownerBits = Atomic<UInt>(0)
+
+    /// Records `identity` as the owner unless another table owns the property already.
+    /// - Returns: Whether the property is now owned by `identity`.
+    func claim(by identity: ObjectIdentifier) -> Bool {
+        let bits = UInt(bitPattern: identity)
+        let (exchanged, current) = ownerBits.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+        return exchanged || current == bits
+    }
+
+    /// Whether the property can serve objects of any class: its storage is not a field of the
+    /// class it was found in.
+    var isPortable: Bool {
+        switch storage {
+        case .stored, .wrapped: return false
+        case .computed, .accessor: return true
+        }
+    }
     /// The byte offset, inside an instance, of a value that can be read directly as
     /// `valueType`: a stored property's field, or the value inside an `@Observed` wrapper's
     /// storage. Fast paths (collection operators) read such values without a call.

@@ -25,7 +25,12 @@ enum ObservationCenter {
     /// The observation state of `object` (of any class), created in the table on first use
     /// unless the object keeps its own.
     static func storage(of object: AnyObject) -> KeyValueObservationStorage {
-        if let own = StorageLookup.ownStorage(of: object) { return own }
+        if let own = StorageLookup.ownStorage(of: object) {
+            precondition(StorageLookup.ownStorage(of: object) === own,
+                         "\(type(of: object)).keyValueObservationStorage returned a new storage on each access: "
+                             + "make one per object and keep it (a stored `let`)")
+            return own
+        }
         return ObservationTable.shared.storage(of: object)
     }
 

@@ -1,5 +1,6 @@
 // UNION, INTERSECT and MINUS between collections, with NSSet semantics.
 import Foundation
+import KeyValueCoding
 
 enum SetOperations {
     /// `left operation right` as a set: each element once (elements equal as predicate values,
@@ -36,6 +37,8 @@ enum SetOperations {
     }
 
     private static func hashable(_ element: Any?) -> AnyHashable {
+        // `NSDecimalNumber.hash` recurses without end in swift-corelibs-foundation.
+        if let element, let decimal = decimalOfDecimalNumber(element) { return AnyHashable(decimal) }
         if let element, let hashable = element as? AnyHashable { return hashable }
         return AnyHashable(KeyValueConstant(element))
     }
