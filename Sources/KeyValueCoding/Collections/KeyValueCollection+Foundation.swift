@@ -8,7 +8,9 @@ extension NSArray: KeyValueCollection {
     package var keyValueCount: Int { count }
     package var keyValueIsUnordered: Bool { false }
     package static var keyValueElementType: Any.Type { Any.self }
-    package var keyValueElements: [Any?] { map { flattenOptional($0) } }
+    // Element by element: iterating or `allObjects` would bridge nested collections whole
+    // (recursively, before any nesting limit could stop it).
+    package var keyValueElements: [Any?] { (0..<count).map { flattenOptional(object(at: $0)) } }
 
     package func keyValueElements(at indexes: IndexSet) -> [Any?] {
         positions(indexes, count: count).map { flattenOptional(object(at: $0)) }
@@ -19,7 +21,7 @@ extension NSOrderedSet: KeyValueCollection {
     package var keyValueCount: Int { count }
     package var keyValueIsUnordered: Bool { false }
     package static var keyValueElementType: Any.Type { Any.self }
-    package var keyValueElements: [Any?] { array.map { flattenOptional($0) } }
+    package var keyValueElements: [Any?] { (0..<count).map { flattenOptional(object(at: $0)) } }
 
     package func keyValueElements(at indexes: IndexSet) -> [Any?] {
         positions(indexes, count: count).map { flattenOptional(object(at: $0)) }
@@ -30,7 +32,13 @@ extension NSSet: KeyValueCollection {
     package var keyValueCount: Int { count }
     package var keyValueIsUnordered: Bool { true }
     package static var keyValueElementType: Any.Type { Any.self }
-    package var keyValueElements: [Any?] { allObjects.map { flattenOptional($0) } }
+    package var keyValueElements: [Any?] {
+        var result: [Any?] = []
+        result.reserveCapacity(count)
+        let enumerator = objectEnumerator()
+        while let member = enumerator.nextObject() { result.append(flattenOptional(member)) }
+        return result
+    }
 
     package func keyValueElements(at indexes: IndexSet) -> [Any?] {
         let members = allObjects
