@@ -52,3 +52,18 @@ struct TableHostileTests {
         #expect(union?.count == 1)
     }
 }
+
+private final class Holder2: KeyValueCodable {
+    var manager: AnyObject?
+    var other: Wide?
+}
+
+@Suite("Swift collections never bridge into object-typed properties")
+struct CollectionIntoObjectTests {
+    @Test func aSetOfDecimalsIntoAnObjectPropertyIsATypeMismatch() {
+        let holder = Holder2()
+        #expect(throws: KeyValueCodingError.self) { try holder.setValue(Set([Decimal(1.5)]), forKey: "manager") }
+        #expect(throws: KeyValueCodingError.self) { try holder.setValue([Decimal(1.5)], forKey: "other") }
+        #expect(holder.manager == nil)
+    }
+}

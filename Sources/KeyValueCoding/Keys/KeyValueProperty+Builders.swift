@@ -16,6 +16,12 @@ func fieldAddress<T>(_ object: AnyObject, _ offset: Int, _: T.Type) -> UnsafeMut
 @inline(__always)
 func coerce<T>(_ value: Any, to: T.Type, key: String, owner: AnyObject) throws -> T? {
     if type(of: value) == T.self { return loadInline(value, as: T.self) }
+    if isClassTarget(T.self), isSwiftCollection(type(of: value)) {
+        // Casting would bridge the collection through Foundation (see `castWithoutBridging`),
+        // which recurses without end for some members (`Set<Decimal>`).
+        throw KeyValueCodingError.typeMismatch(key: key, type: typeName(type(of: owner)),
+                                               expected: typeName(T.self), actual: typeName(type(of: value)))
+    }
     if let exact = value as? T { return exact }
     return try coerceSlowly(value, to: T.self, key: key, owner: owner)
 }
