@@ -117,7 +117,11 @@ public struct Observed<Value>: KeyValuePropertyWrapper {
     public static func setKeyValueWrappedValue(_ value: Value, storage: UnsafeMutablePointer<Self>,
                                                object: any KeyValueCodable, key: String) {
         guard let observers = storage.pointee.observers, let observable = object as? any KeyValueObservable else {
+            // Nobody listens, but a store through key-value coding still tells the hooks, as
+            // it does for every other kind of key.
+            object.willChangeValue(forKey: key)
             storage.pointee.value = value
+            object.didChangeValue(forKey: key)
             return
         }
         let old = storage.pointee.value

@@ -194,3 +194,14 @@ struct ChangeSeamTests {
         #expect(throws: KeyValueObservingError.self) { try record.removeObserver(watcher, forKeyPath: "rank") }
     }
 }
+
+@Suite("Hooks on key-value coding stores")
+struct HookOnCodingStoreTests {
+    @Test func aStoreThroughKeyValueCodingIntoAnUnobservedObservedPropertyTellsTheHooks() throws {
+        let log = SharedLog()
+        let model = HookedModel(log: log)
+        try model.setValue("x", forKey: "title")
+        #expect(log.lines == ["hook will title", "hook did title"])
+        #expect(model.title == "x")
+    }
+}
