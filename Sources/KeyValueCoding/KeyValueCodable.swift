@@ -145,8 +145,8 @@ public protocol KeyValueCodable: AnyObject {
 
     /// Called before every change that is notified (a store through key-value coding, a
     /// manual ``willChangeValue(forKey:)``, an edit through a mutable proxy; for `@Observed`
-    /// properties, a store while the object has observers or a change sink). The default does
-    /// nothing.
+    /// properties, a plain assignment while the object has observers or a change sink). The
+    /// default does nothing.
     ///
     /// Implement it to learn of changes; it is a hook only: observers are notified whatever it
     /// does. It runs before the object's change sink and its observers hear of the change.
