@@ -247,37 +247,22 @@ extension KeyValueCodable {
     /// change of `key`; when it throws, the announced change is cancelled instead (observers
     /// hear nothing; hooks and the change sink get a cancelled did-change event).
     package func changingValue<Result>(forKey key: String, _ change: () throws -> Result) throws -> Result {
-        let event = KeyValueChangeEvent(.willChange, key: key)
-        deliverKeyValueChange(event)
-        do {
-            let result = try change()
-            deliverKeyValueChange(event.completed)
-            return result
-        } catch {
-            deliverKeyValueChange(event.cancelled)
-            throw error
-        }
+        try changing(KeyValueChangeEvent(.willChange, key: key), change)
     }
 
     /// ``changingValue(forKey:_:)`` for elements of an array property.
     package func changingElements<Result>(_ kind: KeyValueChangeKind, at indexes: IndexSet, forKey key: String,
                                           _ change: () throws -> Result) throws -> Result {
-        let event = KeyValueChangeEvent(.willChange, key: key, kind: kind, indexes: indexes)
-        deliverKeyValueChange(event)
-        do {
-            let result = try change()
-            deliverKeyValueChange(event.completed)
-            return result
-        } catch {
-            deliverKeyValueChange(event.cancelled)
-            throw error
-        }
+        try changing(KeyValueChangeEvent(.willChange, key: key, kind: kind, indexes: indexes), change)
     }
 
     /// ``changingValue(forKey:_:)`` for a mutation of a set property.
     package func changingMembers<Result>(_ mutation: KeyValueSetMutationKind, _ objects: Set<AnyHashable>,
                                          forKey key: String, _ change: () throws -> Result) throws -> Result {
-        let event = KeyValueChangeEvent(.willChange, key: key, setMutation: (mutation, objects))
+        try changing(KeyValueChangeEvent(.willChange, key: key, setMutation: (mutation, objects)), change)
+    }
+
+    private func changing<Result>(_ event: KeyValueChangeEvent, _ change: () throws -> Result) throws -> Result {
         deliverKeyValueChange(event)
         do {
             let result = try change()
