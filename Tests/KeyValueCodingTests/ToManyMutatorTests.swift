@@ -138,3 +138,27 @@ struct ToManyMutatorTests {
         #expect(box.items == [40])
     }
 }
+
+private final class NumberBag: KeyValueCodable {
+    var numbers: Set<Int> = []
+}
+
+@Suite("Set proxies convert members")
+struct SetProxyConversionTests {
+    @Test func numbersBridgeIntoASetOfIntegers() throws {
+        let bag = NumberBag()
+        try bag.insertValue(3.0, inPropertyWithKey: "numbers")
+        try bag.mutableSetValue(forKey: "numbers").insert(AnyHashable(Int8(4)))
+        #expect(bag.numbers == [3, 4])
+    }
+
+    @Test func aMemberOfTheWrongTypeIsNamed() {
+        let bag = NumberBag()
+        #expect {
+            try bag.insertValue("five", inPropertyWithKey: "numbers")
+        } throws: { error in
+            String(describing: error).contains("String")
+        }
+        #expect(bag.numbers.isEmpty)
+    }
+}

@@ -34,17 +34,24 @@ func setMemberType(of type: Any.Type) -> (any Hashable.Type)? {
 
 /// A `Set` of `type`'s members (`type` a `Set` or an optional of one) holding `members`, or nil
 /// when a member is not of the member type.
-func makeSet(from members: Set<AnyHashable>, as type: Any.Type) -> Any? {
+func makeSet(from members: Set<AnyHashable>, as type: Any.Type, key: String, owner: AnyObject) throws -> Any? {
     guard let member = setMemberType(of: type) else { return nil }
-    func make<H: Hashable>(_: H.Type) -> Any? {
+    func make<H: Hashable>(_: H.Type) throws -> Any? {
         var result = Set<H>()
         for member in members {
-            guard let typed = castWithoutBridging(member.base, to: H.self) else { return nil }
+            // Members convert as key-value coding converts values (numbers bridge); a member
+            // that cannot is named in the error.
+            if isSwiftCollection(Swift.type(of: member.base)), isClassTarget(H.self) {
+                throw KeyValueCodingError.typeMismatch(key: key, type: typeName(Swift.type(of: owner)),
+                                                       expected: typeName(H.self),
+                                                       actual: typeName(Swift.type(of: member.base)))
+            }
+            guard let typed = try coerce(member.base, to: H.self, key: key, owner: owner) else { return nil }
             result.insert(typed)
         }
         return result
     }
-    return make(member)
+    return try make(member)
 }
 
 /// The members of the Swift `Set` held in `value` (or in an optional in it), each as

@@ -157,10 +157,10 @@ public final class KeyValueMutableSet {
 
     private func convertedSet(_ result: Set<AnyHashable>, as valueType: Any.Type) throws -> Any {
         guard setMemberType(of: valueType) != nil else { return result }
-        guard let converted = makeSet(from: result, as: valueType) else {
+        guard let converted = try makeSet(from: result, as: valueType, key: key, owner: object) else {
             throw KeyValueCodingError.typeMismatch(
                 key: key, type: typeName(type(of: object)), expected: typeName(valueType),
-                actual: "a set with members of other types")
+                actual: "a set holding nil")
         }
         return converted
     }
