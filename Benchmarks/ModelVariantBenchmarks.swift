@@ -53,6 +53,7 @@ final class AccessorRecord: KeyValueKeyTableProviding {
     var link: AccessorRecord?
     let table: KeyValueKeyTable
     var keyValueKeyTable: KeyValueKeyTable { table }
+    var unmanagedKeyValueKeyTable: Unmanaged<KeyValueKeyTable> { Unmanaged.passUnretained(table) }
 
     init(table: KeyValueKeyTable) { self.table = table }
 

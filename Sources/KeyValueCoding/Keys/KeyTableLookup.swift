@@ -34,7 +34,7 @@ final class KeyTableLookup: TypeCacheEntry {
         entry(for: object)._withUnsafeGuaranteedRef { lookup in
             if let classTable = lookup.classTable { return Unmanaged.passUnretained(classTable) }
             guard let perObject = lookup.perObject else { return nil }
-            return Unmanaged.passUnretained(perObject.table(of: object))
+            return perObject.table(of: object)
         }
     }
 
@@ -65,7 +65,7 @@ final class KeyTableLookup: TypeCacheEntry {
         let object = object.takeUnretainedValue()
         return entry(for: object)._withUnsafeGuaranteedRef { lookup in
             guard let perObject = lookup.perObject else { return false }
-            return perObject.table(of: object).owner == owner
+            return perObject.table(of: object)._withUnsafeGuaranteedRef { $0.owner } == owner
         }
     }
 
@@ -81,13 +81,13 @@ final class KeyTableLookup: TypeCacheEntry {
 /// class method call (no closure context to retain).
 class OwnTableReader: @unchecked Sendable {
     // @unchecked: no stored state.
-    func table(of object: AnyObject) -> KeyValueKeyTable { fatalError("abstract") }
+    func table(of object: AnyObject) -> Unmanaged<KeyValueKeyTable> { fatalError("abstract") }
 }
 
 final class TypedOwnTableReader<T: KeyValueKeyTableProviding>: OwnTableReader, @unchecked Sendable {
     // @unchecked: no stored state.
-    override func table(of object: AnyObject) -> KeyValueKeyTable {
+    override func table(of object: AnyObject) -> Unmanaged<KeyValueKeyTable> {
         // Lookups are per exact class, so the instance is a `T`.
-        unsafeDowncast(object, to: T.self).keyValueKeyTable
+        unsafeDowncast(object, to: T.self).unmanagedKeyValueKeyTable
     }
 }

@@ -279,6 +279,18 @@ public typealias KeyValueClassDescription = KeyValueKeyTable
 public protocol KeyValueKeyTableProviding: KeyValueCodable, SendableMetatype {
     /// The table this object's keys are looked up in.
     var keyValueKeyTable: KeyValueKeyTable { get }
+
+    /// The same table, unretained, for the lookups every key read makes. The default wraps
+    /// ``keyValueKeyTable``; implement it (`Unmanaged.passUnretained(table)`) when the table is a
+    /// stored property, to save a retain and a release per read. Tables live for the rest of the
+    /// process, so the unretained reference stays valid.
+    var unmanagedKeyValueKeyTable: Unmanaged<KeyValueKeyTable> { get }
+}
+
+extension KeyValueKeyTableProviding {
+    public var unmanagedKeyValueKeyTable: Unmanaged<KeyValueKeyTable> {
+        Unmanaged.passUnretained(keyValueKeyTable)
+    }
 }
 
 /// The object whose identity stands for a table made from a property list.
