@@ -60,7 +60,7 @@ final class KeyTableLookup: TypeCacheEntry {
         return ownsThroughOwnTable(owner, object)
     }
 
-    @inline(never)
+    @inline(__always)
     private static func ownsThroughOwnTable(_ owner: ObjectIdentifier, _ object: Unmanaged<AnyObject>) -> Bool {
         let object = object.takeUnretainedValue()
         return entry(for: object)._withUnsafeGuaranteedRef { lookup in
