@@ -67,6 +67,9 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     ///   - properties: The keys' properties.
     ///   - validators: Validators by key, for ``KeyValueCodable/validateValue(_:forKey:)``.
     /// - Complexity: O(*n*) in the number of properties.
+    /// - Precondition: Every property is an accessor or computed property: a class's stored or
+    ///   wrapped property reads a field at an offset of that class and cannot serve other
+    ///   objects.
     /// - Note: The table is kept for the rest of the process (see the type's discussion).
     public convenience init(properties: [KeyValueProperty],
                             validators: [String: KeyValueValidator] = [:]) {
