@@ -31,7 +31,7 @@ extension Array where Element: KeyValueObservable {
     /// - Complexity: O(*k*) registrations for *k* indexes.
     ///
     /// Corresponds to `-[NSArray addObserver:toObjectsAtIndexes:forKeyPath:options:context:]`.
-    public func addObserver(_ observer: any KeyValueObserver, toElementsAt indexes: IndexSet,
+    public func addObserver<Observer: KeyValueObserver>(_ observer: Observer, toElementsAt indexes: IndexSet,
                             forKeyPath keyPath: String, options: KeyValueObservingOptions = [],
                             context: UnsafeMutableRawPointer? = nil) throws {
         try ElementObservation.add(observer, to: indexes, count: count, keyPath: keyPath,
@@ -77,7 +77,7 @@ extension Array where Element == any KeyValueObservable {
     ///   registered then.
     ///
     /// Corresponds to `-[NSArray addObserver:toObjectsAtIndexes:forKeyPath:options:context:]`.
-    public func addObserver(_ observer: any KeyValueObserver, toElementsAt indexes: IndexSet,
+    public func addObserver<Observer: KeyValueObserver>(_ observer: Observer, toElementsAt indexes: IndexSet,
                             forKeyPath keyPath: String, options: KeyValueObservingOptions = [],
                             context: UnsafeMutableRawPointer? = nil) throws {
         try ElementObservation.add(observer, to: indexes, count: count, keyPath: keyPath,

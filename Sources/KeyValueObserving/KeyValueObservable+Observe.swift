@@ -110,7 +110,7 @@ extension KeyValueObservable {
     /// - Throws: The errors of ``observe(_:options:changeHandler:)``.
     ///
     /// Corresponds to `-[NSObject addObserver:forKeyPath:options:context:]`.
-    public func addObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String,
+    public func addObserver<Observer: KeyValueObserver>(_ observer: Observer, forKeyPath keyPath: String,
                             options: KeyValueObservingOptions = [],
                             context: UnsafeMutableRawPointer? = nil) throws {
         let known = KeyPathParser.knownList(for: keyPath, on: self)
