@@ -4,7 +4,13 @@ import Foundation
 // and `NSSet`, with their mutable subclasses) are read by key-value coding like Swift's: keys
 // map over their elements and the collection operators apply.
 
-extension NSArray: KeyValueCollection {
+/// An ordered Foundation collection read by position (`NSArray`, `NSOrderedSet`).
+protocol IndexedFoundationCollection: KeyValueCollection {
+    var count: Int { get }
+    func object(at index: Int) -> Any
+}
+
+extension IndexedFoundationCollection {
     package var keyValueCount: Int { count }
     package var keyValueIsUnordered: Bool { false }
     package static var keyValueElementType: Any.Type { Any.self }
@@ -17,16 +23,8 @@ extension NSArray: KeyValueCollection {
     }
 }
 
-extension NSOrderedSet: KeyValueCollection {
-    package var keyValueCount: Int { count }
-    package var keyValueIsUnordered: Bool { false }
-    package static var keyValueElementType: Any.Type { Any.self }
-    package var keyValueElements: [Any?] { (0..<count).map { flattenOptional(object(at: $0)) } }
-
-    package func keyValueElements(at indexes: IndexSet) -> [Any?] {
-        positions(indexes, count: count).map { flattenOptional(object(at: $0)) }
-    }
-}
+extension NSArray: IndexedFoundationCollection {}
+extension NSOrderedSet: IndexedFoundationCollection {}
 
 extension NSSet: KeyValueCollection {
     package var keyValueCount: Int { count }
