@@ -98,19 +98,15 @@ public final class KeyValueProperty: @unchecked Sendable {
     }
 
     /// The same property without its setters (for `let` constants).
-    func readOnly() -> KeyValueProperty {
-        let copy = KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
-                                    directOffset: directOffset, getter: getter, reader: reader,
-                                    setter: nil, nilSetter: nil)
-        copy.toManyMutators = toManyMutators
-        return copy
-    }
+    func readOnly() -> KeyValueProperty { copy(keepingSetters: false) }
 
-    /// An unowned copy (for a table that finds the property already owned by another).
-    func copy() -> KeyValueProperty {
+    /// An unowned copy (for a table that finds the property already owned by another), with or
+    /// without its setters.
+    func copy(keepingSetters: Bool = true) -> KeyValueProperty {
         let copy = KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
                                     directOffset: directOffset, getter: getter, reader: reader,
-                                    setter: setter, nilSetter: nilSetter)
+                                    setter: keepingSetters ? setter : nil,
+                                    nilSetter: keepingSetters ? nilSetter : nil)
         copy.toManyMutators = toManyMutators
         return copy
     }
