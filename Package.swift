@@ -29,8 +29,13 @@ let package = Package(
                 path: "Sources/UndoManagement", swiftSettings: strict),
         .target(name: "Predicates", dependencies: ["KeyValueCoding"],
                 path: "Sources/Predicates", swiftSettings: strict),
+        .target(name: "ManagedObjects",
+                dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates",
+                               "ObjectGraphInternals"],
+                path: "Sources/ManagedObjects", swiftSettings: strict),
         .target(name: "ObjectGraph",
-                dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates"],
+                dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates",
+                               "ManagedObjects"],
                 path: "Sources/ObjectGraph", swiftSettings: strict),
 
         // Benchmarks: one executable, `swift run -c release benchmarks`.
@@ -49,6 +54,8 @@ let package = Package(
                     path: "Tests/KeyValueObservingTests", swiftSettings: strict),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/UndoManagementTests", swiftSettings: strict),
+        .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects", "ObjectGraphInternals", "TestSupport"],
+                    path: "Tests/ManagedObjectsTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 

@@ -7,3 +7,4 @@
 @_exported import KeyValueObserving
 @_exported import UndoManagement
 @_exported import Predicates
+@_exported import ManagedObjects

@@ -1,0 +1,84 @@
+// Fetch requests: which objects of an entity to fetch, in what order, as what.
+import Foundation
+import Predicates
+
+/// A description of a search for objects of one entity (Apple: `NSFetchRequest`).
+///
+/// A request is a value: build it, keep it, run it in a context later. Fetch request templates
+/// in a model (``ManagedObjectModel/fetchRequestTemplate(named:)``) are requests whose
+/// predicate may hold substitution variables (`$name`), filled by
+/// ``ManagedObjectModel/fetchRequest(fromTemplateNamed:substitutionVariables:)``.
+///
+/// The name avoids SwiftUI's `FetchRequest` and SwiftData's `FetchDescriptor`, which apps
+/// import beside this package.
+///
+/// - Important: Thread safety: a `Sendable` value.
+public struct EntityFetchRequest: Sendable, Hashable {
+    /// What a fetch returns (Apple: `NSFetchRequestResultType`).
+    public enum ResultType: Sendable, Hashable {
+        /// Managed objects (the default).
+        case managedObjects
+        /// Object IDs only.
+        case objectIDs
+        /// Dictionaries of the chosen properties (``propertiesToFetch``).
+        case dictionaries
+        /// The number of matching objects.
+        case count
+    }
+
+    /// The name of the entity whose objects are fetched.
+    public var entityName: String
+    /// Which objects match, or `nil` for all.
+    public var predicate: KeyValuePredicate?
+    /// The order of the results; empty for the store's order.
+    public var sortDescriptors: [KeyValueSortDescriptor]
+    /// The most results to return; 0 means no limit (Apple's default).
+    public var fetchLimit: Int
+    /// How many leading results to skip.
+    public var fetchOffset: Int
+    /// How many objects to load at a time; 0 means all at once.
+    public var fetchBatchSize: Int
+    /// Whether objects of subentities match too (default `true`).
+    public var includesSubentities: Bool
+    /// Whether unsaved inserts, updates and deletes in the context count (default `true`).
+    public var includesPendingChanges: Bool
+    /// Whether objects come back as faults (default `true`).
+    public var returnsObjectsAsFaults: Bool
+    /// Whether dictionary results drop duplicates (default `false`).
+    public var returnsDistinctResults: Bool
+    /// What the fetch returns.
+    public var resultType: ResultType
+    /// For dictionary results: the property names or key paths to fetch; empty for all.
+    public var propertiesToFetch: [String]
+    /// For dictionary results: the properties to group by.
+    public var propertiesToGroupBy: [String]
+    /// For grouped dictionary results: which groups to keep (SQL's `HAVING`).
+    public var havingPredicate: KeyValuePredicate?
+    /// Relationship key paths whose destinations are loaded with the results.
+    public var relationshipKeyPathsForPrefetching: [String]
+
+    /// Creates a request for objects of an entity.
+    ///
+    /// - Parameters:
+    ///   - entityName: The entity's name.
+    ///   - predicate: Which objects match (default all).
+    ///   - sortDescriptors: The result order (default none).
+    public init(entityName: String, predicate: KeyValuePredicate? = nil,
+                sortDescriptors: [KeyValueSortDescriptor] = []) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = 0
+        self.fetchOffset = 0
+        self.fetchBatchSize = 0
+        self.includesSubentities = true
+        self.includesPendingChanges = true
+        self.returnsObjectsAsFaults = true
+        self.returnsDistinctResults = false
+        self.resultType = .managedObjects
+        self.propertiesToFetch = []
+        self.propertiesToGroupBy = []
+        self.havingPredicate = nil
+        self.relationshipKeyPathsForPrefetching = []
+    }
+}

@@ -1,0 +1,233 @@
+// The model: a set of entities, their configurations and fetch request templates.
+import Foundation
+import Synchronization
+
+/// A schema of managed objects: entities with their properties, configurations (named subsets
+/// of entities) and fetch request templates (Apple: `NSManagedObjectModel`).
+///
+/// Build one in code from ``EntityDescription`` values, or load one from an Xcode data model
+/// (a `.xcdatamodel` or versioned `.xcdatamodeld` folder). Building checks the whole model:
+/// every parent, destination and inverse exists, inheritance has no cycle, no property name
+/// repeats along an entity's ancestors; a problem is a thrown ``ManagedObjectModelError``
+/// naming the entity and property.
+///
+/// ```swift
+/// let model = try ManagedObjectModel(entities: [
+///     EntityDescription(name: "Theater", properties: [
+///         .attribute(AttributeDescription(name: "name", type: .string, isOptional: false)),
+///         .relationship(RelationshipDescription(name: "movies", destination: "Movie",
+///                       inverse: "theater", cardinality: .toMany, deleteRule: .cascade)),
+///     ]),
+///     EntityDescription(name: "Movie", properties: [
+///         .attribute(AttributeDescription(name: "title", type: .string)),
+///         .relationship(RelationshipDescription(name: "theater", destination: "Theater",
+///                       inverse: "movies")),
+///     ]),
+/// ])
+/// ```
+///
+/// A model can change (``setEntities(_:)``, ``setFetchRequestTemplate(_:named:)``…) until a
+/// store coordinator starts using it; from then on every change throws
+/// ``ManagedObjectModelError/Code/modelInUse`` (Apple raises an exception).
+///
+/// - Important: Thread safety: `Sendable`. Reads and changes take an internal lock; readers
+///   get immutable values.
+public final class ManagedObjectModel: Sendable {
+    private let state: Mutex<State>
+
+    struct State: Sendable {
+        var graph: ModelGraph
+        var configurations: [String: [String]]
+        var templates: [String: EntityFetchRequest]
+        var versionIdentifiers: Set<String>
+        var loadWarnings: [ManagedObjectModelWarning]
+        var isEditable = true
+    }
+
+    /// Creates a model from entities, checking that they fit together.
+    ///
+    /// - Parameters:
+    ///   - entities: The entities, each with its own (declared) properties.
+    ///   - configurations: Named subsets of the entities, by configuration name.
+    ///   - fetchRequestTemplates: Stored fetch requests by name.
+    ///   - versionIdentifiers: The model's version identifiers (Xcode's
+    ///     `userDefinedModelVersionIdentifier`).
+    /// - Throws: ``ManagedObjectModelError`` naming the entity and property at fault.
+    /// - Complexity: O(*n*) in the number of properties, plus the hierarchy depth per entity.
+    public init(entities: [EntityDescription], configurations: [String: [String]] = [:],
+                fetchRequestTemplates: [String: EntityFetchRequest] = [:],
+                versionIdentifiers: Set<String> = []) throws(ManagedObjectModelError) {
+        let graph = try ModelGraph(entities: entities)
+        try graph.check(configurations: configurations, templates: fetchRequestTemplates)
+        state = Mutex(State(graph: graph, configurations: configurations, templates: fetchRequestTemplates,
+                            versionIdentifiers: versionIdentifiers, loadWarnings: []))
+    }
+
+    /// An empty model.
+    public convenience init() {
+        // An empty entity list always resolves.
+        try! self.init(entities: [])
+    }
+
+    /// The resolved graph (package: for the context, coordinator and stores).
+    package var graph: ModelGraph { state.withLock { $0.graph } }
+
+    // MARK: Reading
+
+    /// The entities, in the order given, each with its inherited properties and subentity
+    /// names filled in (Apple: `entities`).
+    public var entities: [EntityDescription] { graph.entities }
+
+    /// The entities by name (Apple: `entitiesByName`).
+    public var entitiesByName: [String: EntityDescription] { graph.entitiesByName }
+
+    /// The entity named `name`, or `nil`.
+    ///
+    /// - Complexity: O(1).
+    public func entity(named name: String) -> EntityDescription? { graph.entity(named: name) }
+
+    /// The parent entity of `entity`, or `nil` for a root (Apple: `superentity`).
+    public func parentEntity(of entity: EntityDescription) -> EntityDescription? {
+        entity.parentName.flatMap { graph.entity(named: $0) }
+    }
+
+    /// The direct subentities of `entity` (Apple: `subentities`).
+    public func subentities(of entity: EntityDescription) -> [EntityDescription] {
+        graph.entity(named: entity.name)?.subentityNames.compactMap { graph.entity(named: $0) } ?? []
+    }
+
+    /// Whether `entity` is `ancestor` or one of its descendants (Apple: `isKindOfEntity(_:)`).
+    public func entity(_ entity: EntityDescription, isKindOf ancestor: EntityDescription) -> Bool {
+        graph.isKind(entity.name, of: ancestor.name)
+    }
+
+    /// The destination entity of a relationship (Apple: `destinationEntity`).
+    public func destinationEntity(of relationship: RelationshipDescription) -> EntityDescription? {
+        graph.entity(named: relationship.destinationEntityName)
+    }
+
+    /// The inverse of a relationship, or `nil` when it has none (Apple: `inverseRelationship`).
+    public func inverseRelationship(of relationship: RelationshipDescription) -> RelationshipDescription? {
+        guard let inverse = relationship.inverseName else { return nil }
+        return graph.entity(named: relationship.destinationEntityName)?.relationshipsByName[inverse]
+    }
+
+    /// The configuration names, sorted (Apple: `configurations`).
+    public var configurations: [String] { state.withLock { $0.configurations.keys.sorted() } }
+
+    /// The entities of a configuration; for `nil` (the default configuration) every entity
+    /// (Apple: `entities(forConfigurationName:)`). `nil` for an unknown configuration name.
+    public func entities(forConfiguration name: String?) -> [EntityDescription]? {
+        let (graph, configurations) = state.withLock { ($0.graph, $0.configurations) }
+        guard let name else { return graph.entities }
+        return configurations[name]?.compactMap { graph.entity(named: $0) }
+    }
+
+    /// The fetch request templates by name (Apple: `fetchRequestTemplatesByName`).
+    public var fetchRequestTemplatesByName: [String: EntityFetchRequest] { state.withLock { $0.templates } }
+
+    /// The version identifiers (Apple: `versionIdentifiers`).
+    public var versionIdentifiers: Set<String> { state.withLock { $0.versionIdentifiers } }
+
+    /// What the model allows but probably does not mean (inverse-less relationships), and,
+    /// for a model loaded from a file, what the loader skipped (unknown elements and
+    /// attributes).
+    public var warnings: [ManagedObjectModelWarning] {
+        state.withLock { $0.loadWarnings + $0.graph.warnings }
+    }
+
+    /// Whether the model can still change: `false` once a store coordinator uses it.
+    public var isEditable: Bool { state.withLock { $0.isEditable } }
+
+    /// Marks the model as in use: every later change throws. Called by a store coordinator.
+    package func markInUse() { state.withLock { $0.isEditable = false } }
+
+    /// Adds warnings found while loading a file.
+    package func appendLoadWarnings(_ warnings: [ManagedObjectModelWarning]) {
+        state.withLock { $0.loadWarnings += warnings }
+    }
+
+    // MARK: Changing
+
+    /// Replaces the entities (Apple: setting `entities`).
+    ///
+    /// - Parameter entities: The new entities.
+    /// - Throws: ``ManagedObjectModelError/Code/modelInUse`` once a coordinator uses the
+    ///   model; otherwise the errors of ``init(entities:configurations:fetchRequestTemplates:versionIdentifiers:)``.
+    ///   On error the model is unchanged.
+    public func setEntities(_ entities: [EntityDescription]) throws(ManagedObjectModelError) {
+        try change { state throws(ManagedObjectModelError) in
+            let graph = try ModelGraph(entities: entities)
+            try graph.check(configurations: state.configurations, templates: state.templates)
+            state.graph = graph
+        }
+    }
+
+    /// Adds entities to the model.
+    ///
+    /// - Parameter entities: The entities to add.
+    /// - Throws: As ``setEntities(_:)``; ``ManagedObjectModelError/Code/duplicateEntity`` for a
+    ///   name already in the model.
+    public func addEntities(_ entities: [EntityDescription]) throws(ManagedObjectModelError) {
+        try setEntities(self.entities.map(\.declared) + entities)
+    }
+
+    /// Sets the entities of a configuration (Apple: `setEntities(_:forConfigurationName:)`).
+    ///
+    /// - Parameters:
+    ///   - entityNames: The member entities' names.
+    ///   - name: The configuration name.
+    /// - Throws: ``ManagedObjectModelError/Code/unknownEntity(_:)`` for a name not in the
+    ///   model; ``ManagedObjectModelError/Code/modelInUse`` once in use.
+    public func setEntities(_ entityNames: [String], forConfiguration name: String) throws(ManagedObjectModelError) {
+        try change { state throws(ManagedObjectModelError) in
+            var configurations = state.configurations
+            configurations[name] = entityNames
+            try state.graph.check(configurations: configurations, templates: [:])
+            state.configurations = configurations
+        }
+    }
+
+    /// Stores (or with `nil`, removes) a fetch request template
+    /// (Apple: `setFetchRequestTemplate(_:forName:)`).
+    ///
+    /// - Parameters:
+    ///   - request: The request, whose predicate may hold `$variables`.
+    ///   - name: The template's name.
+    /// - Throws: ``ManagedObjectModelError/Code/unknownEntity(_:)`` when the request's entity is
+    ///   not in the model; ``ManagedObjectModelError/Code/modelInUse`` once in use.
+    public func setFetchRequestTemplate(_ request: EntityFetchRequest?, named name: String) throws(ManagedObjectModelError) {
+        try change { state throws(ManagedObjectModelError) in
+            if let request {
+                try state.graph.check(configurations: [:], templates: [name: request])
+            }
+            state.templates[name] = request
+        }
+    }
+
+    /// Replaces the version identifiers.
+    ///
+    /// - Throws: ``ManagedObjectModelError/Code/modelInUse`` once in use.
+    public func setVersionIdentifiers(_ identifiers: Set<String>) throws(ManagedObjectModelError) {
+        try change { state in state.versionIdentifiers = identifiers }
+    }
+
+    private func change(_ body: (inout State) throws(ManagedObjectModelError) -> Void) throws(ManagedObjectModelError) {
+        try state.withLock { (state: inout State) throws(ManagedObjectModelError) in
+            guard state.isEditable else { throw ManagedObjectModelError(.modelInUse) }
+            var copy = state
+            try body(&copy)
+            state = copy
+        }
+    }
+}
+
+extension EntityDescription {
+    /// The entity as declared: without the facts a model fills in.
+    package var declared: EntityDescription {
+        var copy = self
+        copy.inheritedProperties = []
+        copy.subentityNameList = []
+        return copy
+    }
+}

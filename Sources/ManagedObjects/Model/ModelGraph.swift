@@ -1,0 +1,173 @@
+// The resolved, immutable form of a model's entities: hierarchy filled in and checked.
+import Foundation
+
+/// A model's entities with their hierarchy resolved: inherited properties and subentity names
+/// filled in, every reference checked. Immutable; the managed-object layer and stores read it
+/// without locks.
+package final class ModelGraph: Sendable {
+    /// The entities in declaration order, resolved.
+    package let entities: [EntityDescription]
+    /// Entity index by name.
+    package let indexByName: [String: Int]
+    /// Inverse-less relationships and the like.
+    package let warnings: [ManagedObjectModelWarning]
+
+    /// Resolves and checks `declared`.
+    ///
+    /// - Throws: ``ManagedObjectModelError`` for the first problem found, in entity order.
+    package init(entities declared: [EntityDescription]) throws(ManagedObjectModelError) {
+        var index: [String: Int] = [:]
+        for (i, entity) in declared.enumerated() {
+            guard index[entity.name] == nil else {
+                throw ManagedObjectModelError(.duplicateEntity, entity: entity.name)
+            }
+            index[entity.name] = i
+        }
+        // Parents exist, no cycles.
+        for entity in declared {
+            var chain = [entity.name]
+            var current = entity
+            while let parent = current.parentName {
+                guard let p = index[parent] else {
+                    throw ManagedObjectModelError(.unknownParentEntity(parent), entity: current.name)
+                }
+                if chain.contains(parent) {
+                    throw ManagedObjectModelError(.inheritanceCycle(chain + [parent]), entity: entity.name)
+                }
+                chain.append(parent)
+                current = declared[p]
+            }
+        }
+        var resolved = declared.map(\.declared)
+        for i in resolved.indices {
+            var inherited: [PropertyDescription] = []
+            var ancestors: [Int] = []
+            var parent = resolved[i].parentName
+            while let name = parent, let p = index[name] {
+                ancestors.append(p)
+                parent = declared[p].parentName
+            }
+            for p in ancestors.reversed() { inherited += declared[p].properties }
+            resolved[i].inheritedProperties = inherited
+            var seen = Set<String>()
+            for property in resolved[i].allProperties where !seen.insert(property.name).inserted {
+                throw ManagedObjectModelError(.duplicateProperty, entity: resolved[i].name, property: property.name)
+            }
+            if let parentName = resolved[i].parentName, let p = index[parentName] {
+                resolved[p].subentityNameList.append(resolved[i].name)
+            }
+        }
+        for i in resolved.indices { resolved[i].subentityNameList.sort() }
+        self.entities = resolved
+        self.indexByName = index
+        var warnings: [ManagedObjectModelWarning] = []
+        for entity in resolved {
+            try Self.checkProperties(of: entity, in: resolved, index: index, warnings: &warnings)
+        }
+        self.warnings = warnings
+    }
+
+    /// The entity named `name`.
+    package func entity(named name: String) -> EntityDescription? {
+        indexByName[name].map { entities[$0] }
+    }
+
+    /// The entities by name.
+    package var entitiesByName: [String: EntityDescription] {
+        indexByName.mapValues { entities[$0] }
+    }
+
+    /// Whether `name` is `ancestor` or one of its descendants.
+    package func isKind(_ name: String, of ancestor: String) -> Bool {
+        var current: String? = name
+        while let c = current {
+            if c == ancestor { return true }
+            current = entity(named: c)?.parentName
+        }
+        return false
+    }
+
+    /// Checks configuration members and template entities.
+    package func check(configurations: [String: [String]], templates: [String: EntityFetchRequest]) throws(ManagedObjectModelError) {
+        for (name, members) in configurations.sorted(by: { $0.key < $1.key }) {
+            for member in members where indexByName[member] == nil {
+                throw ManagedObjectModelError(.unknownEntity(member), property: "configuration \(name)")
+            }
+        }
+        for (name, request) in templates.sorted(by: { $0.key < $1.key }) where indexByName[request.entityName] == nil {
+            throw ManagedObjectModelError(.unknownEntity(request.entityName), property: "fetch request template \(name)")
+        }
+    }
+
+    private static func checkProperties(of entity: EntityDescription, in entities: [EntityDescription],
+                                         index: [String: Int],
+                                         warnings: inout [ManagedObjectModelWarning]) throws(ManagedObjectModelError) {
+        let names = Set(entity.allProperties.map(\.name))
+        for property in entity.properties {
+            switch property {
+            case .attribute(let attribute):
+                if attribute.attributeType == .undefined && !attribute.isTransient {
+                    throw ManagedObjectModelError(.undefinedAttributeNotTransient, entity: entity.name, property: attribute.name)
+                }
+            case .relationship(let relationship):
+                try checkRelationship(relationship, of: entity, in: entities, index: index, warnings: &warnings)
+            case .fetchedProperty(let fetched):
+                if index[fetched.fetchRequest.entityName] == nil {
+                    throw ManagedObjectModelError(.unknownEntity(fetched.fetchRequest.entityName),
+                                                  entity: entity.name, property: fetched.name)
+                }
+            }
+        }
+        for constraint in entity.uniquenessConstraints {
+            for name in constraint where !names.contains(name) {
+                throw ManagedObjectModelError(.unknownProperty(name), entity: entity.name)
+            }
+        }
+        for fetchIndex in entity.indexes {
+            for element in fetchIndex.elements where !names.contains(element.propertyName) {
+                throw ManagedObjectModelError(.unknownProperty(element.propertyName), entity: entity.name,
+                                              property: "index \(fetchIndex.name)")
+            }
+        }
+    }
+
+    private static func checkRelationship(_ relationship: RelationshipDescription, of entity: EntityDescription,
+                                          in entities: [EntityDescription], index: [String: Int],
+                                          warnings: inout [ManagedObjectModelWarning]) throws(ManagedObjectModelError) {
+        guard let d = index[relationship.destinationEntityName] else {
+            throw ManagedObjectModelError(.unknownDestinationEntity(relationship.destinationEntityName),
+                                          entity: entity.name, property: relationship.name)
+        }
+        guard let inverseName = relationship.inverseName else {
+            warnings.append(ManagedObjectModelWarning(
+                "the relationship has no inverse; Core Data keeps inverse-less relationships consistent only by hand",
+                entity: entity.name, property: relationship.name))
+            return
+        }
+        let destination = entities[d]
+        guard let inverse = destination.relationshipsByName[inverseName] else {
+            throw ManagedObjectModelError(.unknownInverse(inverseName), entity: entity.name, property: relationship.name)
+        }
+        // The inverse must come back to this entity (or an ancestor or descendant of it, since
+        // a relationship declared on a parent serves its subentities), and name this one back.
+        let graphIsKind = { (name: String, ancestor: String) -> Bool in
+            var current: String? = name
+            while let c = current {
+                if c == ancestor { return true }
+                current = index[c].flatMap { entities[$0].parentName }
+            }
+            return false
+        }
+        let back = inverse.destinationEntityName
+        guard graphIsKind(entity.name, back) || graphIsKind(back, entity.name) else {
+            throw ManagedObjectModelError(
+                .inverseMismatch("'\(destination.name).\(inverseName)' leads to '\(back)', not to '\(entity.name)'"),
+                entity: entity.name, property: relationship.name)
+        }
+        if let backName = inverse.inverseName, backName != relationship.name {
+            throw ManagedObjectModelError(
+                .inverseMismatch("'\(destination.name).\(inverseName)' names '\(backName)' as its inverse"),
+                entity: entity.name, property: relationship.name)
+        }
+    }
+}

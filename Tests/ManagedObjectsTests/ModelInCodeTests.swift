@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import ManagedObjects
+
+@Suite struct ModelInCodeTests {
+    static func theater() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(name: "Theater", properties: [
+                .attribute(AttributeDescription(name: "name", type: .string, isOptional: false)),
+                .relationship(RelationshipDescription(name: "movies", destination: "Movie", inverse: "theater",
+                                                      cardinality: .toMany, deleteRule: .cascade)),
+            ]),
+            EntityDescription(name: "Movie", properties: [
+                .attribute(AttributeDescription(name: "title", type: .string)),
+                .relationship(RelationshipDescription(name: "theater", destination: "Theater", inverse: "movies")),
+            ]),
+        ])
+    }
+
+    @Test func resolvesRelationshipsBothWays() throws {
+        let model = try Self.theater()
+        let movies = try #require(model.entity(named: "Theater")?.relationshipsByName["movies"])
+        #expect(model.destinationEntity(of: movies)?.name == "Movie")
+        #expect(model.inverseRelationship(of: movies)?.name == "theater")
+        #expect(movies.isToMany && !movies.isOrdered && movies.deleteRule == .cascade)
+        #expect(model.warnings.isEmpty)
+    }
+
+    @Test func inheritedPropertiesAndSubentities() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Fruit", isAbstract: true, properties: [
+                .attribute(AttributeDescription(name: "radius", type: .double, isOptional: false)),
+            ]),
+            EntityDescription(name: "Orange", parent: "Fruit"),
+            EntityDescription(name: "Apple", parent: "Fruit", properties: [
+                .attribute(AttributeDescription(name: "variety", type: .string)),
+            ]),
+        ])
+        let apple = try #require(model.entity(named: "Apple"))
+        #expect(apple.allProperties.map(\.name) == ["radius", "variety"])
+        #expect(apple.properties.map(\.name) == ["variety"])
+        #expect(model.entity(named: "Fruit")?.subentityNames == ["Apple", "Orange"])
+        #expect(model.parentEntity(of: apple)?.name == "Fruit")
+        #expect(model.entity(apple, isKindOf: try #require(model.entity(named: "Fruit"))))
+    }
+
+    @Test func badModelsThrowNamingTheCulprit() {
+        #expect(throws: ManagedObjectModelError(.unknownDestinationEntity("Nope"), entity: "A", property: "r")) {
+            try ManagedObjectModel(entities: [
+                EntityDescription(name: "A", properties: [.relationship(RelationshipDescription(name: "r", destination: "Nope"))]),
+            ])
+        }
+        #expect(throws: ManagedObjectModelError(.inheritanceCycle(["A", "B", "A"]), entity: "A")) {
+            try ManagedObjectModel(entities: [EntityDescription(name: "A", parent: "B"), EntityDescription(name: "B", parent: "A")])
+        }
+        #expect(throws: ManagedObjectModelError(.duplicateProperty, entity: "B", property: "x")) {
+            try ManagedObjectModel(entities: [
+                EntityDescription(name: "A", properties: [.attribute(AttributeDescription(name: "x", type: .string))]),
+                EntityDescription(name: "B", parent: "A", properties: [.attribute(AttributeDescription(name: "x", type: .string))]),
+            ])
+        }
+    }
+
+    @Test func modelInUseRefusesChanges() throws {
+        let model = try Self.theater()
+        try model.addEntities([EntityDescription(name: "Seat")])
+        #expect(model.entity(named: "Seat") != nil)
+        model.markInUse()
+        #expect(throws: ManagedObjectModelError(.modelInUse)) { try model.addEntities([EntityDescription(name: "Row")]) }
+        #expect(model.entity(named: "Row") == nil)
+    }
+}
