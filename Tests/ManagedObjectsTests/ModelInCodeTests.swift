@@ -70,3 +70,26 @@ import Testing
         #expect(model.entity(named: "Row") == nil)
     }
 }
+
+@Suite struct ModelShortFormTests {
+    @Test func shortFormsBuildTheSameDescriptions() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Stand", properties: [
+                .attribute("name", .string, isOptional: false, rules: [.minimumLength(1)]),
+                .toMany("crates", "Crate", inverse: "stand", ordered: true, deleteRule: .cascade, maxCount: 10),
+            ]),
+            EntityDescription(name: "Crate", properties: [
+                .attribute("capacity", .integer16, defaultValue: 12),
+                .toOne("stand", "Stand", inverse: "crates"),
+            ]),
+        ])
+        let stand = try #require(model.entity(named: "Stand"))
+        var expected = AttributeDescription(name: "name", type: .string, isOptional: false)
+        expected.validationRules = [.minimumLength(1)]
+        #expect(stand.attributesByName["name"] == expected)
+        let crates = try #require(stand.relationshipsByName["crates"])
+        #expect(crates.isOrdered && crates.maxCount == 10 && crates.deleteRule == .cascade)
+        #expect(model.entity(named: "Crate")?.attributesByName["capacity"]?.defaultValue == 12)
+        #expect(model.inverseRelationship(of: crates)?.cardinality == .toOne)
+    }
+}
