@@ -157,10 +157,19 @@ enum VersionHashing {
             }
             return false
         }
+        // Inherited properties are hashed once, by declaring entity and name.
+        var propertyHashes: [String: [String: [UInt8]]] = [:]
         func propertyHash(_ property: PropertyDescription, declaredBy owner: String) -> [UInt8] {
-            guard case .relationship(let r) = property else { return standalone(property) }
-            let own = r.inverseName == r.name && isKind(r.destinationEntityName, of: owner)
-            return relationship(r, isOwnInverse: own)
+            if let known = propertyHashes[owner]?[property.name] { return known }
+            let result: [UInt8]
+            if case .relationship(let r) = property {
+                let own = r.inverseName == r.name && isKind(r.destinationEntityName, of: owner)
+                result = relationship(r, isOwnInverse: own)
+            } else {
+                result = standalone(property)
+            }
+            propertyHashes[owner, default: [:]][property.name] = result
+            return result
         }
         func hash(_ i: Int, depth: Int) -> [UInt8] {
             if let known = done[i] { return known }

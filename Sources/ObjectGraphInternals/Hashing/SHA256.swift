@@ -37,14 +37,31 @@ package struct SHA256Digest: Sendable {
     ///
     /// - Complexity: O(*n*) in the number of bytes.
     package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            pending.append(byte)
-            if pending.count == 64 {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
-            length &+= 1
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(buffer: UnsafeRawBufferPointer(buffer))
         }
+        if handled == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { update(buffer: $0) }
+        }
+    }
+
+    private mutating func update(buffer: UnsafeRawBufferPointer) {
+        length &+= UInt64(buffer.count)
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, buffer.count)
+            pending.append(contentsOf: buffer[0..<take])
+            offset = take
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while buffer.count - offset >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 64]))
+            offset += 64
+        }
+        if offset < buffer.count { pending.append(contentsOf: buffer[offset...]) }
     }
 
     /// Adds `value` as `width` little-endian bytes (Core Data hashes raw integers this way).
@@ -65,10 +82,12 @@ package struct SHA256Digest: Sendable {
         for shift in stride(from: 56, through: 0, by: -8) {
             tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        var offset = 0
-        while offset < tail.count {
-            compress(tail[offset..<offset + 64])
-            offset += 64
+        tail.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
+                offset += 64
+            }
         }
         pending.removeAll()
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
@@ -99,39 +118,40 @@ package struct SHA256Digest: Sendable {
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
     /// Processes one 64-byte block (FIPS 180-4 §6.2.2).
-    private mutating func compress<Block: Collection>(_ block: Block) where Block.Element == UInt8, Block.Index == Int {
-        var w = [UInt32](repeating: 0, count: 64)
-        let base = block.startIndex
-        for t in 0..<16 {
-            let i = base + 4 * t
-            let b0 = UInt32(block[i]) << 24
-            let b1 = UInt32(block[i + 1]) << 16
-            let b2 = UInt32(block[i + 2]) << 8
-            w[t] = b0 | b1 | b2 | UInt32(block[i + 3])
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for t in 0..<16 {
+                let b0 = UInt32(block[4 * t]) << 24
+                let b1 = UInt32(block[4 * t + 1]) << 16
+                let b2 = UInt32(block[4 * t + 2]) << 8
+                w[t] = b0 | b1 | b2 | UInt32(block[4 * t + 3])
+            }
+            for t in 16..<64 {
+                let s0 = Self.rotr(w[t - 15], 7) ^ Self.rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+                let s1 = Self.rotr(w[t - 2], 17) ^ Self.rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = state
+            Self.k.withUnsafeBufferPointer { k in
+                for t in 0..<64 {
+                    let sigma1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+                    let choose = (e & f) ^ (~e & g)
+                    let t1 = h &+ sigma1 &+ choose &+ k[t] &+ w[t]
+                    let sigma0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = sigma0 &+ majority
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
+                }
+            }
+            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                     state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
         }
-        for t in 16..<64 {
-            let s0 = Self.rotr(w[t - 15], 7) ^ Self.rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-            let s1 = Self.rotr(w[t - 2], 17) ^ Self.rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        for t in 0..<64 {
-            let sigma1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
-            let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ sigma1 &+ choose &+ Self.k[t] &+ w[t]
-            let sigma0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = sigma0 &+ majority
-            h = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
-        }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 }
