@@ -76,6 +76,17 @@ import Testing
         #expect(circle.declared.versionHash != circle.versionHash)
     }
 
+    @Test func entityChangedAfterReadingNoLongerUsesTheModelHash() throws {
+        let model = try Self.shapes()
+        var circle = try #require(model.entity(named: "Circle"))
+        circle.userInfo = ["note": "not in the hash"]
+        #expect(circle.versionHash == model.entityVersionHashesByName["Circle"])
+        circle.isAbstract = true
+        #expect(circle.versionHash != model.entityVersionHashesByName["Circle"])
+        circle.isAbstract = false
+        #expect(circle.versionHash == model.entityVersionHashesByName["Circle"])
+    }
+
     // MARK: What changes the hash
 
     @Test(arguments: [

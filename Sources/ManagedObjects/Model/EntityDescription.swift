@@ -47,7 +47,7 @@ public struct EntityDescription: Sendable {
     /// Filled by the model: the names of the direct subentities, sorted.
     package var subentityNameList: [String] = []
     /// Filled by the model: the version hash computed with the whole hierarchy.
-    package var resolvedVersionHash: Data?
+    package var resolvedVersionHash: ResolvedVersionHash?
 
     /// Creates an entity description.
     ///

@@ -52,13 +52,14 @@ extension EntityDescription {
     /// Class name, user info, fetch indexes, renaming identifier, fetched properties and
     /// transient properties do not enter it. For an entity read from a ``ManagedObjectModel``
     /// it is computed with the whole hierarchy and equals the value Core Data writes into a
-    /// store's `NSStoreModelVersionHashes`; for an entity value outside a model, from its own
-    /// declaration (as a root entity, since its parent is only a name).
+    /// store's `NSStoreModelVersionHashes`; for an entity value outside a model, from the
+    /// value alone: the properties it carries, without a parent hash (its parent is only a
+    /// name); so does an entity read from a model and then changed in what enters the hash.
     ///
-    /// - Complexity: O(1) inside a model (computed when the model is built); otherwise O(*n*
-    ///   log *n*) in the number of properties.
+    /// - Complexity: inside a model, O(*n*) in the number of properties (a comparison with the
+    ///   declaration hashed when the model was built); otherwise O(*n* log *n*).
     public var versionHash: Data {
-        if let resolvedVersionHash { return resolvedVersionHash }
+        if let resolved = resolvedVersionHash, resolved.applies(to: self) { return resolved.hash }
         return Data(VersionHashing.entity(self, parentHash: nil, propertyHash: VersionHashing.standalone))
     }
 }

@@ -2,6 +2,24 @@
 import Foundation
 import ObjectGraphInternals
 
+/// An entity's version hash computed inside its model, with the declaration it was computed
+/// for: a copy of the entity changed afterwards no longer uses it.
+package struct ResolvedVersionHash: Sendable {
+    /// The hash, computed with the whole hierarchy.
+    package let hash: Data
+    /// The entity as declared when hashed (one element; an array because a value cannot hold
+    /// its own type directly).
+    package let declaration: [EntityDescription]
+
+    /// Whether `entity` still declares what entered the hash.
+    func applies(to entity: EntityDescription) -> Bool {
+        guard let d = declaration.first else { return false }
+        return d.name == entity.name && d.isAbstract == entity.isAbstract && d.parentName == entity.parentName
+            && d.properties == entity.properties && d.uniquenessConstraints == entity.uniquenessConstraints
+            && d.versionHashModifier == entity.versionHashModifier
+    }
+}
+
 /// Computes Core Data's version hashes (`NSStoreModelVersionHashesVersion` 3).
 ///
 /// The layout was established against the `NSStoreModelVersionHashes` of stores Apple's Core
@@ -196,7 +214,8 @@ enum VersionHashing {
             return result
         }
         for i in entities.indices {
-            entities[i].resolvedVersionHash = Data(hash(i, depth: 0))
+            entities[i].resolvedVersionHash = ResolvedVersionHash(hash: Data(hash(i, depth: 0)),
+                                                                  declaration: [entities[i].declared])
         }
     }
 }
