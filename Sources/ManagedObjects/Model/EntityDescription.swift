@@ -46,6 +46,8 @@ public struct EntityDescription: Sendable {
     package var inheritedProperties: [PropertyDescription] = []
     /// Filled by the model: the names of the direct subentities, sorted.
     package var subentityNameList: [String] = []
+    /// Filled by the model: the version hash computed with the whole hierarchy.
+    package var resolvedVersionHash: ResolvedVersionHash?
 
     /// Creates an entity description.
     ///

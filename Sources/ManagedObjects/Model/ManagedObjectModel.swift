@@ -228,6 +228,7 @@ extension EntityDescription {
         var copy = self
         copy.inheritedProperties = []
         copy.subentityNameList = []
+        copy.resolvedVersionHash = nil
         return copy
     }
 }

@@ -58,6 +58,7 @@ package final class ModelGraph: Sendable {
             }
         }
         for i in resolved.indices { resolved[i].subentityNameList.sort() }
+        VersionHashing.resolve(&resolved, index: index)
         self.entities = resolved
         self.indexByName = index
         var warnings: [ManagedObjectModelWarning] = []
