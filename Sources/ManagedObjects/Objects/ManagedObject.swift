@@ -30,6 +30,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     public package(set) var objectID: ManagedObjectID
     package let layout: EntityLayout
     package var values: ContiguousArray<Any?>
+    /// The context the object is registered in (Apple: `managedObjectContext`); `nil` for an
+    /// object made outside a context, and after its context is gone.
+    public package(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// Creates an object of an entity, outside any context (Apple:
     /// `NSManagedObject(entity:insertInto: nil)`), with the attributes' default values.
