@@ -11,6 +11,8 @@ package final class ModelGraph: Sendable {
     package let indexByName: [String: Int]
     /// Inverse-less relationships and the like.
     package let warnings: [ManagedObjectModelWarning]
+    /// The storage layouts of the entities' managed objects, built on first use.
+    package let layouts = EntityLayoutCache()
 
     /// Resolves and checks `declared`.
     ///

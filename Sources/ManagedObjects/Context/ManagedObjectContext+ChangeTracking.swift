@@ -1,0 +1,109 @@
+// Change tracking: the context as its objects' change sink. Committed values, the updated set,
+// and relationships kept consistent on both sides.
+import Foundation
+import KeyValueCoding
+import KeyValueObserving
+
+extension ManagedObjectContext: KeyValueChangeSink {
+    /// Records the value a property had before a change (its committed value, the first time).
+    public func observedObject(_ object: any KeyValueObservable, willChange event: KeyValueChangeEvent) {
+        guard !isRestoring, let object = object as? ManagedObject, let slot = object.layout.slotByName[event.key] else { return }
+        let id = ObjectIdentifier(object)
+        let old = object.slotValue(slot)
+        pendingOldValues.append((id, slot, old))
+        if !inserted.contains(object), committed[id]?[slot] == nil {
+            committed[id, default: [:]].updateValue(old, forKey: slot)
+        }
+    }
+
+    /// Marks the object updated and keeps the inverse of a changed relationship in step.
+    public func observedObject(_ object: any KeyValueObservable, didChange event: KeyValueChangeEvent) {
+        guard !isRestoring, let object = object as? ManagedObject, let slot = object.layout.slotByName[event.key] else { return }
+        let id = ObjectIdentifier(object)
+        guard let pending = pendingOldValues.lastIndex(where: { $0.object == id && $0.slot == slot }) else { return }
+        let old = pendingOldValues.remove(at: pending).value
+        guard !event.isCancelled else { return }
+        if !inserted.contains(object) && !deleted.contains(object) && registered[object.objectID] === object {
+            updated.insert(object)
+        }
+        guard maintenanceDepth == 0, case .relationship(let relationship) = object.layout.properties[slot],
+              let inverseName = relationship.inverseName else { return }
+        maintainInverse(of: relationship, inverseName: inverseName, on: object, old: old, new: object.slotValue(slot))
+    }
+
+    // MARK: Inverse maintenance
+
+    /// The objects a relationship value holds.
+    package static func members(_ value: Any?) -> [ManagedObject] {
+        switch value {
+        case let one as ManagedObject: return [one]
+        case let set as Set<ManagedObject>: return Array(set)
+        case let array as [ManagedObject]: return array
+        default: return []
+        }
+    }
+
+    private func maintainInverse(of relationship: RelationshipDescription, inverseName: String,
+                                 on source: ManagedObject, old: Any?, new: Any?) {
+        let before = Self.members(old)
+        let after = Self.members(new)
+        let afterIDs = Set(after.map(ObjectIdentifier.init))
+        let beforeIDs = Set(before.map(ObjectIdentifier.init))
+        maintenanceDepth += 1
+        defer { maintenanceDepth -= 1 }
+        for removed in before where !afterIDs.contains(ObjectIdentifier(removed)) {
+            unlink(source, from: removed, inverseName: inverseName)
+        }
+        for added in after where !beforeIDs.contains(ObjectIdentifier(added)) {
+            link(source, to: added, inverseName: inverseName, relationshipName: relationship.name)
+        }
+    }
+
+    /// Removes `source` from `target`'s inverse relationship.
+    package func unlink(_ source: ManagedObject, from target: ManagedObject, inverseName: String) {
+        guard case .relationship(let inverse)? = target.layout.slotByName[inverseName].map({ target.layout.properties[$0] }) else { return }
+        do {
+            switch inverse.cardinality {
+            case .toOne:
+                if (try target.value(forKey: inverseName)) as? ManagedObject === source {
+                    try target.setValue(nil, forKey: inverseName)
+                }
+            case .toMany:
+                try target.mutableSetValue(forKey: inverseName).remove(AnyHashable(source))
+            case .orderedToMany:
+                let proxy = try target.mutableArrayValue(forKey: inverseName)
+                if let index = proxy.elements.firstIndex(where: { $0 as? ManagedObject === source }) {
+                    try proxy.remove(at: index)
+                }
+            }
+        } catch {
+            // The inverse key exists with the type the model gives it: the store cannot fail.
+            assertionFailure("inverse maintenance failed: \(error)")
+        }
+    }
+
+    /// Adds `source` to `target`'s inverse relationship; a to-one inverse first leaves its old
+    /// owner (moving `target` from one parent to another).
+    private func link(_ source: ManagedObject, to target: ManagedObject, inverseName: String, relationshipName: String) {
+        guard case .relationship(let inverse)? = target.layout.slotByName[inverseName].map({ target.layout.properties[$0] }) else { return }
+        do {
+            switch inverse.cardinality {
+            case .toOne:
+                if let previous = try target.value(forKey: inverseName) as? ManagedObject {
+                    if previous === source { return }
+                    unlink(target, from: previous, inverseName: relationshipName)
+                }
+                try target.setValue(source, forKey: inverseName)
+            case .toMany:
+                try target.mutableSetValue(forKey: inverseName).insert(AnyHashable(source))
+            case .orderedToMany:
+                let proxy = try target.mutableArrayValue(forKey: inverseName)
+                if !proxy.elements.contains(where: { $0 as? ManagedObject === source }) {
+                    try proxy.append(source)
+                }
+            }
+        } catch {
+            assertionFailure("inverse maintenance failed: \(error)")
+        }
+    }
+}

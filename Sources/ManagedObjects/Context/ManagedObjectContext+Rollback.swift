@@ -1,0 +1,48 @@
+// Rolling back: putting every object back the way it was at the last save.
+import Foundation
+import KeyValueCoding
+import KeyValueObserving
+
+extension ManagedObjectContext {
+    /// Undoes every change since the last save: inserted objects leave the context, deleted ones
+    /// come back, changed properties get their committed values again, with change
+    /// notifications for observers (Apple: `rollback()`).
+    ///
+    /// - Complexity: O(*n*) in the number of changed properties and inserted objects.
+    public func rollback() {
+        isRestoring = true
+        defer { isRestoring = false }
+        for object in inserted { unregister(object) }
+        for object in registered.values {
+            guard let values = committed[ObjectIdentifier(object)] else { continue }
+            for (slot, value) in values.sorted(by: { $0.key < $1.key }) {
+                let key = object.layout.properties[slot].name
+                object.willChangeValue(forKey: key)
+                object.storeSlotValue(value, slot)
+                object.didChangeValue(forKey: key)
+            }
+        }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        committed.removeAll()
+        pendingOldValues.removeAll()
+    }
+
+    /// Forgets all changes as committed: the current values become the committed ones. Called
+    /// when a save reaches the store.
+    package func commitChanges() {
+        for object in deleted { unregister(object) }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        committed.removeAll()
+    }
+
+    /// The committed value of `slot` of `object`: the value at the last save, or the current
+    /// value if it did not change since.
+    package func committedValue(of object: ManagedObject, slot: Int) -> Any? {
+        if let values = committed[ObjectIdentifier(object)], let value = values[slot] { return value }
+        return object.slotValue(slot)
+    }
+}

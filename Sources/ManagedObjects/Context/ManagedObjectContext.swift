@@ -1,0 +1,166 @@
+// The context: a scratch pad of managed objects that tracks every change made to them.
+import Foundation
+import KeyValueCoding
+import KeyValueObserving
+import UndoManagement
+
+/// A set of managed objects and the changes made to them since they were last committed
+/// (Apple: `NSManagedObjectContext`).
+///
+/// Insert objects with ``insert(_:)`` (or make them with ``insertNewObject(forEntityNamed:)``),
+/// change them through key-value coding or their typed properties, delete them with
+/// ``delete(_:)``. The context sees every change through the objects' change seam (it is their
+/// ``KeyValueChangeSink``): it keeps the committed value of each changed property, keeps
+/// relationships consistent on both sides, applies delete rules, and can undo it all with
+/// ``rollback()``.
+///
+/// - Important: Thread safety: not `Sendable`; use a context and its objects on the thread
+///   (later: the queue) that made them, and pass ``ManagedObjectID``s elsewhere.
+public final class ManagedObjectContext {
+    /// The model of the context's objects.
+    public let model: ManagedObjectModel
+    /// Registered objects by ID.
+    package var registered: [ManagedObjectID: ManagedObject] = [:]
+    package var inserted = Set<ManagedObject>()
+    package var updated = Set<ManagedObject>()
+    package var deleted = Set<ManagedObject>()
+    /// Committed values of changed slots, per object: what `rollback()` restores and
+    /// `committedValues(forKeys:)` answers.
+    package var committed: [ObjectIdentifier: [Int: Any?]] = [:]
+    /// Values of slots announced by `willChange`, awaiting their `didChange`.
+    package var pendingOldValues: [(object: ObjectIdentifier, slot: Int, value: Any?)] = []
+    /// Depth of relationship maintenance in progress: changes made by it do not maintain again.
+    package var maintenanceDepth = 0
+    /// Whether the context is putting committed values back (rollback): not a change.
+    package var isRestoring = false
+
+    /// Creates a context for objects of `model`.
+    ///
+    /// - Parameter model: The model.
+    public init(model: ManagedObjectModel) {
+        self.model = model
+    }
+
+    deinit {
+        // Objects keep each other alive through relationships; a context that goes away
+        // breaks those cycles, as Apple's context turns its objects into faults.
+        for object in registered.values {
+            object.managedObjectContext = nil
+            object.setKeyValueChangeSink(nil)
+            for (slot, property) in object.layout.properties.enumerated() where property.relationship != nil {
+                object.storeSlotValue(nil, slot)
+            }
+        }
+    }
+
+    // MARK: Registered objects
+
+    /// Every object registered in the context (Apple: `registeredObjects`).
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+
+    /// Objects inserted since the last save (Apple: `insertedObjects`).
+    public var insertedObjects: Set<ManagedObject> { inserted }
+
+    /// Objects with changed properties since the last save, neither inserted nor deleted
+    /// (Apple: `updatedObjects`).
+    public var updatedObjects: Set<ManagedObject> { updated }
+
+    /// Objects deleted since the last save (Apple: `deletedObjects`).
+    public var deletedObjects: Set<ManagedObject> { deleted }
+
+    /// Whether anything was inserted, changed or deleted since the last save
+    /// (Apple: `hasChanges`).
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+
+    /// The registered object with `id`, or `nil` (Apple: `registeredObject(for:)`).
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registered[id] }
+
+    // MARK: Inserting and deleting
+
+    /// Makes a new object of an entity and inserts it (Apple:
+    /// `NSEntityDescription.insertNewObject(forEntityName:into:)`).
+    ///
+    /// - Parameter entityName: The entity's name.
+    /// - Returns: The new object, with its attributes' default values.
+    /// - Throws: ``ManagedObjectModelError/Code/unknownEntity(_:)``; the entity is abstract:
+    ///   ``ManagedObjectContextError/abstractEntity(_:)``.
+    @discardableResult
+    public func insertNewObject(forEntityNamed entityName: String) throws -> ManagedObject {
+        let object = try ManagedObject(entityName: entityName, in: model)
+        try insert(object)
+        return object
+    }
+
+    /// Registers a new object for saving (Apple: `insert(_:)`). Inserting an object deleted in
+    /// this context undoes the delete.
+    ///
+    /// - Parameter object: An object of this context's model that belongs to no other context.
+    /// - Throws: ``ManagedObjectContextError`` when the object belongs to another context or
+    ///   model, or its entity is abstract.
+    public func insert(_ object: ManagedObject) throws {
+        if let owner = object.managedObjectContext, owner !== self {
+            throw ManagedObjectContextError.objectInAnotherContext(object.objectID)
+        }
+        guard object.model === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }
+        guard !object.entity.isAbstract else { throw ManagedObjectContextError.abstractEntity(object.entity.name) }
+        if deleted.remove(object) != nil { return }
+        guard registered[object.objectID] == nil else { return }
+        register(object)
+        inserted.insert(object)
+    }
+
+    /// Marks an object for deletion and applies its relationships' delete rules: cascade deletes
+    /// the related objects, nullify removes the object from their inverse, deny is checked at
+    /// save (Apple: `delete(_:)`). Deleting a newly inserted object just forgets it.
+    ///
+    /// - Parameter object: A registered object.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !deleted.contains(object) else { return }
+        if inserted.remove(object) == nil {
+            deleted.insert(object)
+            updated.remove(object)
+        }
+        applyDeleteRules(to: object)
+        if !deleted.contains(object) {
+            unregister(object)
+        }
+    }
+
+    package func register(_ object: ManagedObject) {
+        registered[object.objectID] = object
+        object.managedObjectContext = self
+        object.setKeyValueChangeSink(self)
+    }
+
+    package func unregister(_ object: ManagedObject) {
+        registered[object.objectID] = nil
+        committed[ObjectIdentifier(object)] = nil
+        object.managedObjectContext = nil
+        object.setKeyValueChangeSink(nil)
+    }
+}
+
+/// An error from a context operation.
+public enum ManagedObjectContextError: Error, Equatable, Sendable {
+    /// The object is registered in another context (Apple raises
+    /// `NSInvalidArgumentException`).
+    case objectInAnotherContext(ManagedObjectID)
+    /// The object's entity belongs to another model.
+    case objectOfAnotherModel(ManagedObjectID)
+    /// Abstract entities have no objects of their own.
+    case abstractEntity(String)
+}
+
+extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
+    /// A sentence naming the object or entity.
+    public var description: String {
+        switch self {
+        case .objectInAnotherContext(let id): return "the object \(id) is registered in another context"
+        case .objectOfAnotherModel(let id): return "the object \(id) belongs to another model than the context's"
+        case .abstractEntity(let name): return "the entity '\(name)' is abstract and cannot have objects of its own"
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}

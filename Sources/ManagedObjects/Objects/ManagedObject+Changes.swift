@@ -1,0 +1,83 @@
+// What changed in an object since it was last saved.
+import Foundation
+import KeyValueCoding
+import Predicates
+
+extension ManagedObject {
+    /// Whether the object is new in its context since the last save (Apple: `isInserted`).
+    public var isInserted: Bool { managedObjectContext?.inserted.contains(self) ?? false }
+
+    /// Whether the object has changed properties since the last save (Apple: `isUpdated`).
+    public var isUpdated: Bool { managedObjectContext?.updated.contains(self) ?? false }
+
+    /// Whether the object will be deleted at the next save (Apple: `isDeleted`).
+    public var isDeleted: Bool { managedObjectContext?.deleted.contains(self) ?? false }
+
+    /// Whether the object is inserted, updated or deleted (Apple: `hasChanges`).
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+
+    /// The saved (non-transient) properties whose values differ from the committed ones, with
+    /// their current values; for an inserted object every saved property that has a value
+    /// (Apple: `changedValues()`). Relationships compare by the identity of their objects.
+    ///
+    /// - Returns: Current values by key; `nil` values as `nil`.
+    public func changedValues() -> [String: Any?] {
+        var result: [String: Any?] = [:]
+        guard let context = managedObjectContext else { return result }
+        let isNew = context.inserted.contains(self)
+        let committed = context.committed[ObjectIdentifier(self)] ?? [:]
+        for (slot, property) in layout.properties.enumerated() where !property.isTransient {
+            let current = slotValue(slot)
+            if isNew {
+                if !Self.isEmpty(current) { result[property.name] = current }
+            } else if let old = committed[slot], !Self.sameValue(old, current) {
+                result[property.name] = current
+            }
+        }
+        return result
+    }
+
+    /// Whether the saved properties differ from the committed values
+    /// (Apple: `hasPersistentChangedValues`).
+    public var hasPersistentChangedValues: Bool { !changedValues().isEmpty }
+
+    /// The committed values (those of the last save, or the current ones where nothing
+    /// changed) of `keys`, or of every property for `nil` (Apple: `committedValues(forKeys:)`).
+    ///
+    /// - Parameter keys: Property names; names the entity does not have are left out.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any?] {
+        var result: [String: Any?] = [:]
+        let names = keys ?? layout.properties.map(\.name)
+        for name in names {
+            guard let slot = layout.slotByName[name] else { continue }
+            if let context = managedObjectContext {
+                result[name] = context.committedValue(of: self, slot: slot)
+            } else {
+                result[name] = slotValue(slot)
+            }
+        }
+        return result
+    }
+
+    static func isEmpty(_ value: Any?) -> Bool {
+        switch value {
+        case .none: return true
+        case let set as Set<ManagedObject>: return set.isEmpty
+        case let array as [ManagedObject]: return array.isEmpty
+        default: return false
+        }
+    }
+
+    /// Equality of property values: identity for related objects, predicate equality
+    /// (numbers across types, dates, data…) for attribute values.
+    static func sameValue(_ lhs: Any?, _ rhs: Any?) -> Bool {
+        switch (lhs, rhs) {
+        case (.none, .none): return true
+        case (.none, _), (_, .none): return isEmpty(lhs) && isEmpty(rhs)
+        case let (l as ManagedObject, r as ManagedObject): return l === r
+        case let (l as Set<ManagedObject>, r as Set<ManagedObject>): return l == r
+        case let (l as [ManagedObject], r as [ManagedObject]): return l.elementsEqual(r, by: ===)
+        default: return KeyValueConstant(lhs) == KeyValueConstant(rhs)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+// The managed object: an object whose keys are its entity's properties.
+import Foundation
+import KeyValueCoding
+import KeyValueObserving
+
+/// An object whose properties are those of an entity in a managed object model
+/// (Apple: `NSManagedObject`).
+///
+/// Key-value coding and observing work on a managed object as on any observable object: string
+/// keys and key paths (`value(forKey:)`, `setValue(_:forKey:)`), collection operators,
+/// predicates, sort descriptors and observers all see the entity's attributes and
+/// relationships. Values live in the object's storage, one slot per property (inherited ones
+/// included).
+///
+/// Attribute keys hold optional values of the attribute type's Swift type (`Int16?`,
+/// `String?`, `Date?`…), converting what they are given as key-value coding does (numbers
+/// bridge; a value of another type is a thrown ``KeyValueCodingError``). To-one relationships
+/// hold a `ManagedObject?`, to-many relationships a `Set<ManagedObject>`, ordered ones a
+/// `[ManagedObject]`. A key the entity does not have throws
+/// ``KeyValueCodingError/undefinedKey(_:type:)``.
+///
+/// - Important: Thread safety: not `Sendable`. Use an object only where it was made (later:
+///   on its context's queue); pass its ``objectID`` to other threads.
+open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
+    /// The object's entity (Apple: `entity`).
+    public let entity: EntityDescription
+    /// The model the entity belongs to.
+    public let model: ManagedObjectModel
+    /// The object's identity (Apple: `objectID`): temporary until saved to a store.
+    public package(set) var objectID: ManagedObjectID
+    package let layout: EntityLayout
+    package var values: ContiguousArray<Any?>
+    /// The context the object is registered in (Apple: `managedObjectContext`); `nil` for an
+    /// object made outside a context, and after its context is gone.
+    public package(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Creates an object of an entity, outside any context (Apple:
+    /// `NSManagedObject(entity:insertInto: nil)`), with the attributes' default values.
+    ///
+    /// - Parameters:
+    ///   - entityName: The entity's name.
+    ///   - model: The model that has the entity.
+    /// - Throws: ``ManagedObjectModelError/Code/unknownEntity(_:)`` when the model has no such
+    ///   entity.
+    public init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
+        let graph = model.graph
+        guard let entity = graph.entity(named: entityName) else {
+            throw ManagedObjectModelError(.unknownEntity(entityName))
+        }
+        self.entity = entity
+        self.model = model
+        self.layout = graph.layouts.layout(of: entity)
+        self.objectID = .temporary(entityName: entityName)
+        self.values = ContiguousArray(layout.properties.map { property in
+            property.attribute?.defaultValueForNewObject
+        })
+        super.init()
+    }
+
+    // MARK: Key tables
+
+    /// The entity's keys.
+    public var keyValueKeyTable: KeyValueKeyTable { layout.keyTable }
+
+    /// The entity's keys, unretained (tables live for the rest of the process).
+    public var unmanagedKeyValueKeyTable: Unmanaged<KeyValueKeyTable> { Unmanaged.passUnretained(layout.keyTable) }
+
+    // MARK: Primitive access
+
+    /// The stored value of a property, without notifications or faulting
+    /// (Apple: `primitiveValue(forKey:)`). `nil` for a key the entity does not have.
+    ///
+    /// - Parameter key: The property's name.
+    public func primitiveValue(forKey key: String) -> Any? {
+        guard let slot = layout.slotByName[key] else { return nil }
+        return values[slot]
+    }
+
+    /// Stores a value without notifications or change tracking
+    /// (Apple: `setPrimitiveValue(_:forKey:)`).
+    ///
+    /// - Parameters:
+    ///   - value: The value, of the property's type.
+    ///   - key: The property's name.
+    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` for a key the entity does not have.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) throws {
+        guard let slot = layout.slotByName[key] else {
+            throw KeyValueCodingError.undefinedKey(key, type: entity.name)
+        }
+        values[slot] = value
+    }
+
+    @inline(__always)
+    package func slotValue(_ slot: Int) -> Any? { values[slot] }
+
+    @inline(__always)
+    package func storeSlotValue(_ value: Any?, _ slot: Int) { values[slot] = value }
+}
+
+extension ManagedObject: Hashable {
+    /// Objects are equal only to themselves (Apple: `NSManagedObject` uses identity).
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension ManagedObject: CustomStringConvertible {
+    /// The entity, the ID and the values.
+    public var description: String {
+        let pairs = layout.properties.enumerated().map { slot, property -> String in
+            switch property {
+            case .relationship(let r) where r.isToMany:
+                return "\(property.name): \((values[slot] as? Set<ManagedObject>)?.count ?? (values[slot] as? [ManagedObject])?.count ?? 0) objects"
+            case .relationship:
+                return "\(property.name): \((values[slot] as? ManagedObject)?.objectID.description ?? "nil")"
+            default:
+                return "\(property.name): \(values[slot].map { String(describing: $0) } ?? "nil")"
+            }
+        }
+        return "<\(entity.name) \(objectID)> { \(pairs.joined(separator: "; ")) }"
+    }
+}
