@@ -19,6 +19,9 @@ import UndoManagement
 public final class ManagedObjectContext {
     /// The model of the context's objects.
     public let model: ManagedObjectModel
+    /// The coordinator whose stores the context fetches from and saves to
+    /// (Apple: `persistentStoreCoordinator`); `nil` for a scratch context.
+    public let coordinator: PersistentStoreCoordinator?
     /// Registered objects by ID.
     package var registered: [ManagedObjectID: ManagedObject] = [:]
     package var inserted = Set<ManagedObject>()
@@ -34,11 +37,22 @@ public final class ManagedObjectContext {
     /// Whether the context is putting committed values back (rollback): not a change.
     package var isRestoring = false
 
-    /// Creates a context for objects of `model`.
+    /// Creates a context on a coordinator's stores.
+    ///
+    /// - Parameter coordinator: The coordinator.
+    public init(coordinator: PersistentStoreCoordinator) {
+        self.model = coordinator.model
+        self.coordinator = coordinator
+    }
+
+    /// Creates a scratch context for objects of `model`, with no store: objects can be inserted,
+    /// changed, deleted and rolled back, and ``save()`` throws
+    /// ``ManagedObjectContextError/noStore(_:)``.
     ///
     /// - Parameter model: The model.
     public init(model: ManagedObjectModel) {
         self.model = model
+        self.coordinator = nil
     }
 
     deinit {
@@ -149,6 +163,18 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     case objectOfAnotherModel(ManagedObjectID)
     /// Abstract entities have no objects of their own.
     case abstractEntity(String)
+    /// No store of the context's coordinator holds the entity (or the context has no
+    /// coordinator).
+    case noStore(String)
+    /// The coordinator's model has no configuration of that name.
+    case unknownConfiguration(String)
+    /// The object is not in the store (any more): it was deleted elsewhere (Apple:
+    /// `existingObject(with:)` fails with `NSManagedObjectReferentialIntegrityError`).
+    case objectNotFound(ManagedObjectID)
+    /// A fetch request names an entity the model does not have.
+    case unknownEntity(String)
+    /// A deleted object still has objects in a relationship whose delete rule is deny.
+    case deleteDenied(ManagedObjectID, relationship: String)
 }
 
 extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
@@ -158,6 +184,12 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .objectInAnotherContext(let id): return "the object \(id) is registered in another context"
         case .objectOfAnotherModel(let id): return "the object \(id) belongs to another model than the context's"
         case .abstractEntity(let name): return "the entity '\(name)' is abstract and cannot have objects of its own"
+        case .noStore(let name): return "no store holds objects of the entity '\(name)'"
+        case .unknownConfiguration(let name): return "the model has no configuration '\(name)'"
+        case .objectNotFound(let id): return "the object \(id) is not in its store (deleted elsewhere?)"
+        case .unknownEntity(let name): return "the model has no entity '\(name)'"
+        case .deleteDenied(let id, let relationship):
+            return "the object \(id) cannot be deleted: its relationship '\(relationship)' still has objects and its delete rule is deny"
         }
     }
 

@@ -16,3 +16,20 @@ extension AttributeDescription {
         }
     }
 }
+
+extension AttributeDescription {
+    /// A stored constant as this attribute's Swift value (`Int16`, `Date`, `URL`…), or `nil`.
+    package func swiftValue(of constant: KeyValueConstant) -> Any? {
+        if case .null = constant { return nil }
+        if case .value(let opaque) = constant { return opaque.base }
+        let value = constant.anyValue
+        switch attributeType {
+        case .integer16: return (value as? NSNumber).map { Int16(truncating: $0) } ?? value
+        case .integer32: return (value as? NSNumber).map { Int32(truncating: $0) } ?? value
+        case .integer64: return (value as? NSNumber).map { Int64(truncating: $0) } ?? value
+        case .double: return (value as? NSNumber).map { Double(truncating: $0) } ?? value
+        case .float: return (value as? NSNumber).map { Float(truncating: $0) } ?? value
+        default: return value
+        }
+    }
+}

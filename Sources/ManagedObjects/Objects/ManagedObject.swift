@@ -33,6 +33,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     /// The context the object is registered in (Apple: `managedObjectContext`); `nil` for an
     /// object made outside a context, and after its context is gone.
     public package(set) weak var managedObjectContext: ManagedObjectContext?
+    /// The version of the store row the object's values came from (0: never saved).
+    package var storeVersion: Int64 = 0
+    /// Whether the values are not loaded yet: the first access loads them from the store.
+    package var faultFlag = false
 
     /// Creates an object of an entity, outside any context (Apple:
     /// `NSManagedObject(entity:insertInto: nil)`), with the attributes' default values.
@@ -91,10 +95,29 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     }
 
     @inline(__always)
-    package func slotValue(_ slot: Int) -> Any? { values[slot] }
+    package func slotValue(_ slot: Int) -> Any? {
+        if _slowPath(faultFlag) { fireFault() }
+        return values[slot]
+    }
 
     @inline(__always)
-    package func storeSlotValue(_ value: Any?, _ slot: Int) { values[slot] = value }
+    package func storeSlotValue(_ value: Any?, _ slot: Int) {
+        if _slowPath(faultFlag) { fireFault() }
+        values[slot] = value
+    }
+
+    // MARK: Faults
+
+    /// Whether the object's values are not loaded yet (Apple: `isFault`). Reading or writing
+    /// any property loads them from the store (fires the fault).
+    public var isFault: Bool { faultFlag }
+
+    /// Loads the values of a fault from its context's store. An object whose row is gone keeps
+    /// empty values (see ``ManagedObjectContext/existingObject(with:)`` to check first).
+    package func fireFault() {
+        faultFlag = false
+        managedObjectContext?.fulfillFault(self)
+    }
 }
 
 extension ManagedObject: Hashable {

@@ -1,0 +1,177 @@
+// Fetching: rows from the stores become registered objects; pending changes are reflected.
+import Foundation
+import KeyValueCoding
+import Predicates
+
+extension ManagedObjectContext {
+    /// The objects matching a request, from the stores and from the context's unsaved changes
+    /// (Apple: `fetch(_:)`).
+    ///
+    /// With ``EntityFetchRequest/includesPendingChanges`` (the default), objects inserted in
+    /// the context match like saved ones, deleted ones never match, and the predicate sees the
+    /// current (unsaved) values. Without it, the stores' objects are returned as the stores
+    /// have them: inserted objects are left out and deleted ones still match (the predicate and
+    /// the order still read the objects' current values).
+    ///
+    /// - Parameter request: The entity, predicate, order and limits.
+    /// - Returns: The matching objects, registered in this context.
+    /// - Throws: ``ManagedObjectContextError/unknownEntity(_:)``, the stores' errors, and
+    ///   predicate evaluation errors.
+    public func fetch(_ request: EntityFetchRequest) throws -> [ManagedObject] {
+        let names = try entityNames(for: request)
+        var objects: [ManagedObject] = []
+        var seen = Set<ObjectIdentifier>()
+        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
+        for store in storesHolding(names) {
+            for row in try store.fetch(storeRequest).rows {
+                let object = registeredObject(for: row)
+                if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+            }
+        }
+        if request.includesPendingChanges {
+            objects.removeAll { deleted.contains($0) }
+            let wanted = Set(names)
+            for object in inserted where wanted.contains(object.entity.name) && seen.insert(ObjectIdentifier(object)).inserted {
+                objects.append(object)
+            }
+        }
+        if let predicate = request.predicate { objects = try objects.filtered(using: predicate) }
+        if !request.sortDescriptors.isEmpty { objects = try objects.sorted(using: request.sortDescriptors) }
+        if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 && objects.count > request.fetchLimit { objects = Array(objects.prefix(request.fetchLimit)) }
+        return objects
+    }
+
+    /// The IDs of the objects a request matches (Apple: result type `.managedObjectIDResultType`).
+    public func fetchObjectIDs(_ request: EntityFetchRequest) throws -> [ManagedObjectID] {
+        try fetch(request).map(\.objectID)
+    }
+
+    /// The number of objects a request matches (Apple: `count(for:)`).
+    public func count(for request: EntityFetchRequest) throws -> Int {
+        try fetch(request).count
+    }
+
+    /// The object with an ID: the registered one, or a fault for it (Apple: `object(with:)`).
+    /// The fault's values load on first access; use ``existingObject(with:)`` to check that
+    /// the store has the object.
+    ///
+    /// - Parameter id: A permanent ID of one of the coordinator's stores, or the temporary ID of
+    ///   an object inserted in this context.
+    /// - Throws: ``ManagedObjectContextError/unknownEntity(_:)`` when the model has no such
+    ///   entity; ``ManagedObjectContextError/objectNotFound(_:)`` for a temporary ID not
+    ///   registered here.
+    public func object(with id: ManagedObjectID) throws -> ManagedObject {
+        if let object = registered[id] { return object }
+        guard !id.isTemporaryID else { throw ManagedObjectContextError.objectNotFound(id) }
+        return try fault(for: id)
+    }
+
+    /// The object with an ID, loaded, or a thrown error when its store does not have it
+    /// (Apple: `existingObject(with:)`).
+    ///
+    /// - Throws: ``ManagedObjectContextError/objectNotFound(_:)``.
+    public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        let object = try self.object(with: id)
+        if inserted.contains(object) { return object }
+        guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID),
+              let row = try store.row(for: id) else { throw ManagedObjectContextError.objectNotFound(id) }
+        if object.faultFlag { fill(object, from: row) }
+        return object
+    }
+
+    // MARK: Rows to objects
+
+    /// The request's entity and, when asked, its concrete descendants.
+    package func entityNames(for request: EntityFetchRequest) throws -> [String] {
+        guard let entity = model.entity(named: request.entityName) else {
+            throw ManagedObjectContextError.unknownEntity(request.entityName)
+        }
+        var names: [String] = []
+        var pending = [entity]
+        while let next = pending.popLast() {
+            if !next.isAbstract { names.append(next.name) }
+            if request.includesSubentities { pending += model.subentities(of: next) }
+        }
+        return names
+    }
+
+    private func storesHolding(_ names: [String]) -> [any PersistentStore] {
+        guard let coordinator else { return [] }
+        var stores: [any PersistentStore] = []
+        for name in names {
+            for store in coordinator.stores(forEntityNamed: name) where !stores.contains(where: { $0 === store }) {
+                stores.append(store)
+            }
+        }
+        return stores
+    }
+
+    /// The predicate with managed objects replaced by their IDs, for a store.
+    private func storePredicate(_ predicate: KeyValuePredicate) -> KeyValuePredicate {
+        predicate.mappingConstants { constant in
+            guard case .object(let reference) = constant, let object = reference.object as? ManagedObject else { return constant }
+            return KeyValueConstant(object.objectID)
+        }
+    }
+
+    /// The registered object of a row, made (and filled) when new; a registered fault is filled.
+    /// Registered objects keep their values (and unsaved changes).
+    private func registeredObject(for row: StoreRow) -> ManagedObject {
+        if let object = registered[row.objectID] {
+            if object.faultFlag { fill(object, from: row) }
+            return object
+        }
+        // The row's entity is in the model: the store was loaded for it.
+        let object = try! makeObject(entityName: row.objectID.entityName, id: row.objectID)
+        register(object)
+        fill(object, from: row)
+        return object
+    }
+
+    /// A registered fault for `id`.
+    package func fault(for id: ManagedObjectID) throws -> ManagedObject {
+        guard model.entity(named: id.entityName) != nil else { throw ManagedObjectContextError.unknownEntity(id.entityName) }
+        let object = try makeObject(entityName: id.entityName, id: id)
+        object.faultFlag = true
+        register(object)
+        return object
+    }
+
+    /// A new object of an entity with a given ID, values empty.
+    package func makeObject(entityName: String, id: ManagedObjectID) throws -> ManagedObject {
+        let object = try ManagedObject(entityName: entityName, in: model)
+        object.objectID = id
+        for slot in object.values.indices { object.values[slot] = nil }
+        return object
+    }
+
+    /// Loads a fault's values from its store.
+    package func fulfillFault(_ object: ManagedObject) {
+        guard let storeID = object.objectID.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID),
+              let row = try? store.row(for: object.objectID) else { return }
+        fill(object, from: row)
+    }
+
+    /// Puts a row's values into an object's slots, without notifications.
+    package func fill(_ object: ManagedObject, from row: StoreRow) {
+        object.faultFlag = false
+        object.storeVersion = row.version
+        for (slot, property) in object.layout.properties.enumerated() {
+            switch property {
+            case .attribute(let attribute):
+                object.values[slot] = row.attributes[attribute.name].flatMap { attribute.swiftValue(of: $0) }
+            case .relationship(let relationship):
+                let ids = row.relationships[relationship.name] ?? []
+                let related = ids.compactMap { try? self.object(with: $0) }
+                switch relationship.cardinality {
+                case .toOne: object.values[slot] = related.first
+                case .toMany: object.values[slot] = Set(related)
+                case .orderedToMany: object.values[slot] = related
+                }
+            case .fetchedProperty:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+// Saving: permanent IDs, one save per store, committed values moved forward.
+import Foundation
+import KeyValueCoding
+import Predicates
+
+extension ManagedObjectContext {
+    /// Writes the context's inserts, changes and deletes to the stores (Apple: `save()`).
+    ///
+    /// Inserted objects get permanent IDs (their store's), each store receives one atomic save
+    /// of its objects, and on success the current values become the committed ones. On failure
+    /// nothing is committed: the objects keep their temporary IDs and their changes, and the
+    /// error says why (a store conflict, a validation failure).
+    ///
+    /// - Throws: ``ManagedObjectContextError/noStore(_:)`` when no store holds an entity,
+    ///   ``StoreSaveError`` from a store.
+    public func save() throws {
+        guard hasChanges else { return }
+        try validateForSave()
+        guard let coordinator else {
+            throw ManagedObjectContextError.noStore((inserted.first ?? updated.first ?? deleted.first)?.entity.name ?? "")
+        }
+        let newObjects = inserted.sorted { $0.objectID.description < $1.objectID.description }
+        var storeOf: [ObjectIdentifier: any PersistentStore] = [:]
+        for object in newObjects {
+            guard let store = coordinator.store(forEntityNamed: object.entity.name) else {
+                throw ManagedObjectContextError.noStore(object.entity.name)
+            }
+            storeOf[ObjectIdentifier(object)] = store
+        }
+        let temporaryIDs = newObjects.map(\.objectID)
+        try assignPermanentIDs(to: newObjects, storeOf: storeOf)
+        do {
+            try writeChanges(newObjects: newObjects, storeOf: storeOf, coordinator: coordinator)
+        } catch {
+            for (object, id) in zip(newObjects, temporaryIDs) { reassign(object, to: id) }
+            throw error
+        }
+        commitChanges()
+    }
+
+    /// Checks the changes before a save: deny delete rules.
+    package func validateForSave() throws {
+        for object in deleted {
+            for (slot, property) in object.layout.properties.enumerated() {
+                guard case .relationship(let relationship) = property, relationship.deleteRule == .deny else { continue }
+                let blocking = Self.members(object.slotValue(slot)).filter { !deleted.contains($0) }
+                if !blocking.isEmpty {
+                    throw ManagedObjectContextError.deleteDenied(object.objectID, relationship: relationship.name)
+                }
+            }
+        }
+    }
+
+    private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {
+        var groups: [ObjectIdentifier: [ManagedObject]] = [:]
+        for object in objects { groups[ObjectIdentifier(storeOf[ObjectIdentifier(object)]!), default: []].append(object) }
+        var assigned: [(ManagedObject, ManagedObjectID)] = []
+        for group in groups.values {
+            let store = storeOf[ObjectIdentifier(group[0])]!
+            let ids = try store.newObjectIDs(for: group.map(\.entity.name))
+            assigned += zip(group, ids).map { ($0, $1) }
+        }
+        for (object, id) in assigned { reassign(object, to: id) }
+    }
+
+    /// Re-registers an object under a new ID.
+    package func reassign(_ object: ManagedObject, to id: ManagedObjectID) {
+        registered[object.objectID] = nil
+        object.objectID = id
+        registered[id] = object
+    }
+
+    private func writeChanges(newObjects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore],
+                              coordinator: PersistentStoreCoordinator) throws {
+        var changes: [ObjectIdentifier: (store: any PersistentStore, changes: StoreSaveChanges)] = [:]
+        func add(_ store: any PersistentStore, _ edit: (inout StoreSaveChanges) -> Void) {
+            var entry = changes[ObjectIdentifier(store)] ?? (store, StoreSaveChanges())
+            edit(&entry.changes)
+            changes[ObjectIdentifier(store)] = entry
+        }
+        for object in newObjects {
+            let row = row(of: object)
+            add(storeOf[ObjectIdentifier(object)]!) { $0.inserted.append(row) }
+        }
+        for object in updated where object.hasPersistentChangedValues {
+            guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else {
+                throw ManagedObjectContextError.noStore(object.entity.name)
+            }
+            let row = row(of: object)
+            add(store) { $0.updated.append(row) }
+        }
+        for object in deleted {
+            guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
+            let entry = (object.objectID, object.storeVersion)
+            add(store) { $0.deleted.append(entry) }
+        }
+        for (store, storeChanges) in changes.values where !storeChanges.isEmpty {
+            let versions = try store.save(storeChanges)
+            for (id, version) in versions { registered[id]?.storeVersion = version }
+        }
+    }
+
+    /// The row of an object's saved properties, with its current version.
+    package func row(of object: ManagedObject) -> StoreRow {
+        var row = StoreRow(objectID: object.objectID, version: object.storeVersion)
+        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
+            switch property {
+            case .attribute(let attribute):
+                if let value = object.slotValue(slot) { row.attributes[attribute.name] = KeyValueConstant(value) }
+            case .relationship(let relationship):
+                row.relationships[relationship.name] = Self.members(object.slotValue(slot)).map(\.objectID)
+            case .fetchedProperty:
+                break
+            }
+        }
+        return row
+    }
+}

@@ -1,0 +1,113 @@
+// The in-memory store: rows in a dictionary, for the life of the process.
+import Foundation
+import Synchronization
+
+/// A store that keeps its rows in memory (Apple: `NSInMemoryStoreType`). Saves are atomic and
+/// versioned like any store's; nothing survives the process.
+///
+/// Primary keys are counted per inheritance root, as Core Data's SQLite store does: a
+/// `SportCar` and a `Car` never share a key.
+///
+/// - Important: Thread safety: `Sendable`; every operation takes the store's lock.
+public final class InMemoryStore: PersistentStore {
+    /// `"InMemory"`, Apple's `NSInMemoryStoreType`.
+    public static let type = "InMemory"
+
+    public let identifier: String
+    public var storeType: String { Self.type }
+
+    private struct State {
+        var rows: [ManagedObjectID: StoreRow] = [:]
+        var nextKey: [String: Int64] = [:]
+        var roots: [String: String] = [:]
+        var metadata: [String: any Sendable] = [:]
+    }
+    private let state = Mutex(State())
+
+    /// Creates an empty store.
+    ///
+    /// - Parameter identifier: The store's UUID string (default: a new one).
+    public init(identifier: String = UUID().uuidString) {
+        self.identifier = identifier
+    }
+
+    public var metadata: [String: any Sendable] { state.withLock { $0.metadata } }
+
+    public func load(for model: ManagedObjectModel) throws {
+        let hashes = model.entityVersionHashesByName
+        var roots: [String: String] = [:]
+        for entity in model.entities {
+            var root = entity
+            while let parent = root.parentName, let next = model.entity(named: parent) { root = next }
+            roots[entity.name] = root.name
+        }
+        let identifier = self.identifier
+        state.withLock { state in
+            state.roots = roots
+            state.metadata = [
+                "NSStoreType": Self.type,
+                "NSStoreUUID": identifier,
+                StoreMetadataKey.modelVersionHashes: hashes,
+                StoreMetadataKey.modelVersionHashesVersion: StoreMetadataKey.currentModelVersionHashesVersion,
+                StoreMetadataKey.modelVersionIdentifiers: Array(model.versionIdentifiers).sorted(),
+            ]
+        }
+    }
+
+    public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        let names = Set(request.entityNames)
+        let rows = state.withLock { state in state.rows.values.filter { names.contains($0.objectID.entityName) } }
+        return StoreFetchResult(rows: rows, appliedPredicate: false, appliedOrderAndLimits: false)
+    }
+
+    public func row(for id: ManagedObjectID) throws -> StoreRow? {
+        state.withLock { $0.rows[id] }
+    }
+
+    public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
+        let identifier = self.identifier
+        return state.withLock { state in
+            entityNames.map { name in
+                let root = state.roots[name] ?? name
+                let key = state.nextKey[root, default: 0] + 1
+                state.nextKey[root] = key
+                return ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: key)
+            }
+        }
+    }
+
+    public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
+        try state.withLock { state throws -> [ManagedObjectID: Int64] in
+            var conflicts: [StoreConflict] = []
+            for row in changes.updated {
+                let current = state.rows[row.objectID]?.version ?? 0
+                if current != row.version {
+                    conflicts.append(StoreConflict(objectID: row.objectID, expectedVersion: row.version, storeVersion: current))
+                }
+            }
+            for (id, version) in changes.deleted {
+                let current = state.rows[id]?.version ?? 0
+                if current != version {
+                    conflicts.append(StoreConflict(objectID: id, expectedVersion: version, storeVersion: current))
+                }
+            }
+            guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
+            for row in changes.inserted where state.rows[row.objectID] != nil || row.objectID.storeIdentifier != identifier {
+                throw StoreSaveError.invalidObject(row.objectID, reason: "it already exists or belongs to another store")
+            }
+            var versions: [ManagedObjectID: Int64] = [:]
+            for var row in changes.inserted {
+                row.version = 1
+                versions[row.objectID] = 1
+                state.rows[row.objectID] = row
+            }
+            for var row in changes.updated {
+                row.version += 1
+                versions[row.objectID] = row.version
+                state.rows[row.objectID] = row
+            }
+            for (id, _) in changes.deleted { state.rows[id] = nil }
+            return versions
+        }
+    }
+}

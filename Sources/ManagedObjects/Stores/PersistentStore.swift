@@ -1,0 +1,194 @@
+// The store interface: what a coordinator asks of every store (in-memory, SQLite, file, yours).
+import Foundation
+import Predicates
+
+/// A place where managed objects' values are kept between launches (or, for the in-memory
+/// store, for the life of the process), shaped like Apple's incremental store
+/// (`NSIncrementalStore`): metadata, fetches, saves, the values of one object, permanent IDs.
+///
+/// The in-memory, file and SQLite stores implement it exactly as your own store would. A
+/// store deals in rows (``StoreRow``: an object's ID, version and values), never in managed
+/// objects; the coordinator and contexts turn rows into objects.
+///
+/// A store is shared by every context of its coordinator, possibly on several threads: it is
+/// `Sendable` and must synchronise its own state.
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The store's identifier: the UUID string in its metadata (Apple: `NSStoreUUIDKey`), and
+    /// the host part of its objects' URIs.
+    var identifier: String { get }
+
+    /// The store type's name, as in the metadata's `NSStoreType` (`"InMemory"`, `"SQLite"`…).
+    var storeType: String { get }
+
+    /// The store's metadata: its type, UUID, model version hashes and the app's own keys.
+    var metadata: [String: any Sendable] { get }
+
+    /// Prepares the store for a model: creates it empty, or opens what exists and checks it
+    /// was written by a compatible model (Apple: `loadMetadata()`).
+    ///
+    /// - Parameter model: The coordinator's model.
+    /// - Throws: A store error naming the file and the problem; the store stays unusable.
+    func load(for model: ManagedObjectModel) throws
+
+    /// Rows of the request's entities (Apple: `execute(_:with:)` for a fetch request).
+    ///
+    /// A store may apply the predicate, the order and the limits, or only some of them; the
+    /// result says which, and the context evaluates the rest in memory over managed objects,
+    /// so results are identical either way.
+    ///
+    /// - Parameter request: The entities, and the predicate (managed objects in it are replaced
+    ///   by their IDs), order and limits.
+    /// - Returns: The rows, and what of the request the store applied.
+    func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult
+
+    /// The current row of an object, or `nil` when the store has no such object (Apple:
+    /// `newValuesForObject(with:with:)`). Used to fill a fault.
+    ///
+    /// - Parameter id: A permanent ID of this store.
+    func row(for id: ManagedObjectID) throws -> StoreRow?
+
+    /// New permanent IDs for objects being inserted, one per entity name given, in order
+    /// (Apple: `obtainPermanentIDs(for:)`).
+    ///
+    /// - Parameter entityNames: The entities of the new objects.
+    func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID]
+
+    /// Writes one save atomically: every insert, update and delete, or none (Apple:
+    /// `execute(_:with:)` for a save request). Updates and deletes carry the version of the
+    /// row the context last saw; a row whose version moved on is a conflict, thrown as
+    /// ``StoreSaveError/conflicts(_:)`` without writing anything (optimistic locking).
+    ///
+    /// - Parameter changes: The rows to insert and update, and the objects to delete.
+    /// - Returns: The new version of each inserted and updated row.
+    func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64]
+}
+
+/// One object's saved state: its ID, its version (Core Data's `Z_OPT`), its attribute values
+/// and its relationships as object IDs (Apple: `NSIncrementalStoreNode`).
+public struct StoreRow: Sendable, Hashable {
+    /// The object.
+    public var objectID: ManagedObjectID
+    /// Increases with every save of the row; 1 after the insert.
+    public var version: Int64
+    /// Attribute values by name (`nil` values are absent or ``KeyValueConstant/null``).
+    public var attributes: [String: KeyValueConstant]
+    /// Relationships by name: the related objects' IDs (none or one for a to-one), in order for
+    /// an ordered relationship.
+    public var relationships: [String: [ManagedObjectID]]
+
+    /// Creates a row.
+    public init(objectID: ManagedObjectID, version: Int64, attributes: [String: KeyValueConstant] = [:],
+                relationships: [String: [ManagedObjectID]] = [:]) {
+        self.objectID = objectID
+        self.version = version
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+}
+
+/// What a context asks a store for.
+public struct StoreFetchRequest: Sendable {
+    /// The entities whose rows match: the request's entity, and its subentities when the request
+    /// includes them. Abstract entities have no rows of their own.
+    public var entityNames: [String]
+    /// Which rows match, with managed objects replaced by their IDs; `nil` for all.
+    public var predicate: KeyValuePredicate?
+    /// The order.
+    public var sortDescriptors: [KeyValueSortDescriptor]
+    /// Rows to skip and the most to return (0: no limit). A store may apply them only when it
+    /// applies the predicate and the order too.
+    public var fetchOffset: Int
+    /// The most rows to return (0: no limit).
+    public var fetchLimit: Int
+
+    /// Creates a store request.
+    public init(entityNames: [String], predicate: KeyValuePredicate? = nil,
+                sortDescriptors: [KeyValueSortDescriptor] = [], fetchOffset: Int = 0, fetchLimit: Int = 0) {
+        self.entityNames = entityNames
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchOffset = fetchOffset
+        self.fetchLimit = fetchLimit
+    }
+}
+
+/// A store's answer to a fetch.
+public struct StoreFetchResult: Sendable {
+    /// The rows.
+    public var rows: [StoreRow]
+    /// Whether only rows matching the predicate were returned.
+    public var appliedPredicate: Bool
+    /// Whether the rows are in the requested order, offset and limit applied.
+    public var appliedOrderAndLimits: Bool
+
+    /// Creates a result.
+    public init(rows: [StoreRow], appliedPredicate: Bool, appliedOrderAndLimits: Bool) {
+        self.rows = rows
+        self.appliedPredicate = appliedPredicate
+        self.appliedOrderAndLimits = appliedOrderAndLimits
+    }
+}
+
+/// One save, as a store receives it.
+public struct StoreSaveChanges: Sendable {
+    /// New rows (version 0 in the request; the store sets 1).
+    public var inserted: [StoreRow]
+    /// Changed rows, each with the version the context last saw.
+    public var updated: [StoreRow]
+    /// Deleted objects, with the version the context last saw.
+    public var deleted: [(objectID: ManagedObjectID, version: Int64)]
+
+    /// Creates a save.
+    public init(inserted: [StoreRow] = [], updated: [StoreRow] = [],
+                deleted: [(objectID: ManagedObjectID, version: Int64)] = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// Whether there is nothing to write.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// A save a store refused.
+public enum StoreSaveError: Error, Equatable, Sendable {
+    /// Rows changed in the store since the context read them (optimistic locking; Apple:
+    /// `NSMergeConflict`s in an `NSManagedObjectMergeError`): each object with the version the
+    /// context expected and the store's version (0 when the row was deleted).
+    case conflicts([StoreConflict])
+    /// An object to insert already exists, or one to update does not belong to the store.
+    case invalidObject(ManagedObjectID, reason: String)
+}
+
+/// One optimistic-locking conflict.
+public struct StoreConflict: Sendable, Hashable {
+    /// The object.
+    public var objectID: ManagedObjectID
+    /// The version the context last saw.
+    public var expectedVersion: Int64
+    /// The version in the store; 0 when the store no longer has the object.
+    public var storeVersion: Int64
+
+    /// Creates a conflict.
+    public init(objectID: ManagedObjectID, expectedVersion: Int64, storeVersion: Int64) {
+        self.objectID = objectID
+        self.expectedVersion = expectedVersion
+        self.storeVersion = storeVersion
+    }
+}
+
+extension StoreSaveError: LocalizedError, CustomStringConvertible {
+    /// A sentence naming the objects.
+    public var description: String {
+        switch self {
+        case .conflicts(let conflicts):
+            let list = conflicts.map { "\($0.objectID) (expected version \($0.expectedVersion), store has \($0.storeVersion))" }
+            return "the save conflicts with changes saved meanwhile: " + list.joined(separator: ", ")
+        case .invalidObject(let id, let reason):
+            return "the store cannot save \(id): \(reason)"
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,94 @@
+// The coordinator: one model, the stores that hold its objects, and the way from an entity or an
+// object ID to its store.
+import Foundation
+import Synchronization
+
+/// The link between contexts and stores: it holds the model and the stores, and routes each
+/// entity's fetches and saves to the store that holds it (Apple:
+/// `NSPersistentStoreCoordinator`).
+///
+/// Creating a coordinator puts its model in use: from then on the model cannot change
+/// (``ManagedObjectModel/isEditable`` is `false`).
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(model: model)
+/// try coordinator.addStore(InMemoryStore())
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// ```
+///
+/// - Important: Thread safety: `Sendable`; the store list takes a lock. Stores synchronise
+///   themselves.
+public final class PersistentStoreCoordinator: Sendable {
+    /// The model (Apple: `managedObjectModel`).
+    public let model: ManagedObjectModel
+
+    private struct Entry: Sendable {
+        let store: any PersistentStore
+        let configuration: String?
+        let entities: Set<String>
+    }
+    private let entries = Mutex<[Entry]>([])
+
+    /// Creates a coordinator for a model and marks the model in use.
+    ///
+    /// - Parameter model: The model; it can no longer change afterwards.
+    public init(model: ManagedObjectModel) {
+        self.model = model
+        model.markInUse()
+    }
+
+    /// Loads a store and adds it (Apple: `addPersistentStore(type:configuration:at:options:)`).
+    ///
+    /// - Parameters:
+    ///   - store: The store.
+    ///   - configuration: The model configuration whose entities the store holds; `nil` for
+    ///     every entity.
+    /// - Throws: ``ManagedObjectContextError/unknownConfiguration(_:)``, or the store's error
+    ///   from loading.
+    public func addStore(_ store: any PersistentStore, configuration: String? = nil) throws {
+        guard let members = model.entities(forConfiguration: configuration) else {
+            throw ManagedObjectContextError.unknownConfiguration(configuration ?? "")
+        }
+        try store.load(for: model)
+        let entry = Entry(store: store, configuration: configuration, entities: Set(members.map(\.name)))
+        entries.withLock { $0.append(entry) }
+    }
+
+    /// Removes a store (Apple: `remove(_:)`). Its objects become unreachable.
+    public func removeStore(_ store: any PersistentStore) {
+        entries.withLock { $0.removeAll { $0.store === store } }
+    }
+
+    /// The stores, in the order they were added (Apple: `persistentStores`).
+    public var stores: [any PersistentStore] { entries.withLock { $0.map(\.store) } }
+
+    /// The store with `identifier`, or `nil`.
+    public func store(withIdentifier identifier: String) -> (any PersistentStore)? {
+        entries.withLock { $0.first { $0.store.identifier == identifier }?.store }
+    }
+
+    /// The first store whose configuration holds `entityName`, where new objects of the entity
+    /// are saved (Apple: the first store that can hold the entity).
+    public func store(forEntityNamed entityName: String) -> (any PersistentStore)? {
+        entries.withLock { $0.first { $0.entities.contains(entityName) }?.store }
+    }
+
+    /// Every store holding `entityName`.
+    package func stores(forEntityNamed entityName: String) -> [any PersistentStore] {
+        entries.withLock { $0.filter { $0.entities.contains(entityName) }.map(\.store) }
+    }
+
+    /// The ID a URI stands for, if it names a store of this coordinator and an entity of the
+    /// model (Apple: `managedObjectID(forURIRepresentation:)`).
+    ///
+    /// - Parameter uri: A URI from ``ManagedObjectID/uriRepresentation()``.
+    public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
+        guard let id = ManagedObjectID(uriRepresentation: uri), model.entity(named: id.entityName) != nil else { return nil }
+        if id.isTemporaryID { return id }
+        guard let storeID = id.storeIdentifier, store(withIdentifier: storeID) != nil else { return nil }
+        return id
+    }
+
+    /// The metadata of a store of this coordinator (Apple: `metadata(for:)`).
+    public func metadata(for store: any PersistentStore) -> [String: any Sendable] { store.metadata }
+}
