@@ -26,7 +26,8 @@ extension ManagedObjectContext: KeyValueChangeSink {
         if !inserted.contains(object) && !deleted.contains(object) && registered[object.objectID] === object {
             updated.insert(object)
         }
-        guard maintenanceDepth == 0, case .relationship(let relationship) = object.layout.properties[slot],
+        noteUpdated(object, key: event.key, old: old)
+        guard maintainsInverses, case .relationship(let relationship) = object.layout.properties[slot],
               let inverseName = relationship.inverseName else { return }
         maintainInverse(of: relationship, inverseName: inverseName, on: object, old: old, new: object.slotValue(slot))
     }

@@ -142,7 +142,7 @@ extension ManagedObjectContext {
     package func makeObject(entityName: String, id: ManagedObjectID) throws -> ManagedObject {
         let object = try ManagedObject(entityName: entityName, in: model)
         object.objectID = id
-        for slot in object.values.indices { object.values[slot] = nil }
+        object.values = object.layout.emptyValues
         return object
     }
 
@@ -153,8 +153,18 @@ extension ManagedObjectContext {
         fill(object, from: row)
     }
 
-    /// Puts a row's values into an object's slots, without notifications.
+    /// Puts a row's values into an object's slots, without notifications, and wakes it.
     package func fill(_ object: ManagedObject, from row: StoreRow) {
+        fillValues(object, from: row)
+        // Changes made while waking are the object's loaded state, not changes.
+        let wasRestoring = isRestoring
+        isRestoring = true
+        object.awakeFromFetch()
+        isRestoring = wasRestoring
+    }
+
+    /// Puts a row's values into an object's slots, without notifications.
+    package func fillValues(_ object: ManagedObject, from row: StoreRow) {
         object.faultFlag = false
         object.storeVersion = row.version
         for (slot, property) in object.layout.properties.enumerated() {

@@ -6,10 +6,12 @@ import KeyValueObserving
 extension ManagedObjectContext {
     /// Undoes every change since the last save: inserted objects leave the context, deleted ones
     /// come back, changed properties get their committed values again, with change
-    /// notifications for observers (Apple: `rollback()`).
+    /// notifications for observers; the undo manager's actions are removed (Apple:
+    /// `rollback()`).
     ///
     /// - Complexity: O(*n*) in the number of changed properties and inserted objects.
     public func rollback() {
+        undoManager?.removeAllActions()
         isRestoring = true
         defer { isRestoring = false }
         for object in inserted { unregister(object) }
@@ -27,6 +29,7 @@ extension ManagedObjectContext {
         deleted.removeAll()
         committed.removeAll()
         pendingOldValues.removeAll()
+        pendingEvent = Changes()
     }
 
     /// Forgets all changes as committed: the current values become the committed ones. Called

@@ -14,7 +14,11 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError/noStore(_:)`` when no store holds an entity,
     ///   ``StoreSaveError`` from a store.
     public func save() throws {
+        processPendingChanges()
         guard hasChanges else { return }
+        notificationCenter.post(name: Self.willSaveNotification, object: self)
+        for object in inserted.union(updated).union(deleted) { object.willSave() }
+        processPendingChanges()
         try validateForSave()
         guard let coordinator else {
             throw ManagedObjectContextError.noStore((inserted.first ?? updated.first ?? deleted.first)?.entity.name ?? "")
@@ -35,7 +39,13 @@ extension ManagedObjectContext {
             for (object, id) in zip(newObjects, temporaryIDs) { reassign(object, to: id) }
             throw error
         }
+        let saved = Changes(inserted: inserted, updated: updated, deleted: deleted)
+        let result = SaveResult(insertedObjectIDs: Set(inserted.map(\.objectID)),
+                                updatedObjectIDs: Set(updated.map(\.objectID)),
+                                deletedObjectIDs: Set(deleted.map(\.objectID)))
         commitChanges()
+        for object in saved.inserted.union(saved.updated).union(saved.deleted) { object.didSave() }
+        postDidSave(result, saved)
     }
 
     /// Checks the changes before a save: deny delete rules.

@@ -36,6 +36,16 @@ public final class ManagedObjectContext {
     package var maintenanceDepth = 0
     /// Whether the context is putting committed values back (rollback): not a change.
     package var isRestoring = false
+    /// Objects inserted, updated and deleted since the last `processPendingChanges()`.
+    package var pendingEvent = Changes()
+    /// Typed callbacks, by the identity of their token.
+    package var changeHandlers: [(token: ObjectIdentifier, handler: (Changes) -> Void)] = []
+    package var saveHandlers: [(token: ObjectIdentifier, handler: (SaveResult, Changes) -> Void)] = []
+    /// Where the context posts its notifications (default: `NotificationCenter.default`).
+    public var notificationCenter: NotificationCenter = .default
+    /// The undo manager that records the context's changes, or `nil` (the default, as Apple's
+    /// contexts on iOS and Linux have none) (Apple: `undoManager`).
+    public var undoManager: UndoHistory?
 
     /// Creates a context on a coordinator's stores.
     ///
@@ -117,10 +127,18 @@ public final class ManagedObjectContext {
         }
         guard object.model === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }
         guard !object.entity.isAbstract else { throw ManagedObjectContextError.abstractEntity(object.entity.name) }
-        if deleted.remove(object) != nil { return }
+        if deleted.remove(object) != nil {
+            noteInserted(object)
+            return
+        }
         guard registered[object.objectID] == nil else { return }
         register(object)
         inserted.insert(object)
+        noteInserted(object)
+        if !object.hasAwokenFromInsert {
+            object.hasAwokenFromInsert = true
+            object.awakeFromInsert()
+        }
     }
 
     /// Marks an object for deletion and applies its relationships' delete rules: cascade deletes
@@ -130,10 +148,13 @@ public final class ManagedObjectContext {
     /// - Parameter object: A registered object.
     public func delete(_ object: ManagedObject) {
         guard object.managedObjectContext === self, !deleted.contains(object) else { return }
-        if inserted.remove(object) == nil {
+        object.prepareForDeletion()
+        let wasInserted = inserted.remove(object) != nil
+        if !wasInserted {
             deleted.insert(object)
             updated.remove(object)
         }
+        noteDeleted(object, wasInserted: wasInserted)
         applyDeleteRules(to: object)
         if !deleted.contains(object) {
             unregister(object)

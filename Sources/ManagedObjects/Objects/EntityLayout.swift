@@ -17,6 +17,22 @@ package final class EntityLayout: Sendable {
     /// The entity's keys for key-value coding.
     package let keyTable: KeyValueKeyTable
 
+    /// The value of a slot with nothing in it: an empty collection for a to-many relationship
+    /// (those are never `nil`), `nil` otherwise.
+    package func emptyValue(_ slot: Int) -> Any? {
+        guard case .relationship(let relationship) = properties[slot] else { return nil }
+        switch relationship.cardinality {
+        case .toOne: return nil
+        case .toMany: return Set<ManagedObject>()
+        case .orderedToMany: return [ManagedObject]()
+        }
+    }
+
+    /// Every slot empty (see ``emptyValue(_:)``).
+    package var emptyValues: ContiguousArray<Any?> {
+        ContiguousArray(properties.indices.map(emptyValue))
+    }
+
     package init(entity: EntityDescription) {
         self.entity = entity
         properties = entity.allProperties

@@ -37,6 +37,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     package var storeVersion: Int64 = 0
     /// Whether the values are not loaded yet: the first access loads them from the store.
     package var faultFlag = false
+    /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
+    package var hasAwokenFromInsert = false
 
     /// Creates an object of an entity, outside any context (Apple:
     /// `NSManagedObject(entity:insertInto: nil)`), with the attributes' default values.
@@ -55,11 +57,41 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
         self.model = model
         self.layout = graph.layouts.layout(of: entity)
         self.objectID = .temporary(entityName: entityName)
-        self.values = ContiguousArray(layout.properties.map { property in
-            property.attribute?.defaultValueForNewObject
-        })
+        var values = layout.emptyValues
+        for (slot, property) in layout.properties.enumerated() {
+            if let attribute = property.attribute { values[slot] = attribute.defaultValueForNewObject }
+        }
+        self.values = values
         super.init()
     }
+
+    // MARK: Lifecycle
+
+    /// Called once when the object is first inserted into a context; set initial values here
+    /// (Apple: `awakeFromInsert()`). Changes made here are part of the insert.
+    open func awakeFromInsert() {}
+
+    /// Called after the object's values were loaded from a store (Apple: `awakeFromFetch()`).
+    /// Changes made here are not recorded as changes.
+    open func awakeFromFetch() {}
+
+    /// Called before the object is saved, for each inserted, updated or deleted object
+    /// (Apple: `willSave()`).
+    open func willSave() {}
+
+    /// Called after a save reached the store (Apple: `didSave()`).
+    open func didSave() {}
+
+    /// Called when the object is about to be deleted, before delete rules run
+    /// (Apple: `prepareForDeletion()`).
+    open func prepareForDeletion() {}
+
+    /// Called before the object's values are dropped (a refresh turns it into a fault)
+    /// (Apple: `willTurnIntoFault()`).
+    open func willTurnIntoFault() {}
+
+    /// Called after the object's values were dropped (Apple: `didTurnIntoFault()`).
+    open func didTurnIntoFault() {}
 
     // MARK: Key tables
 

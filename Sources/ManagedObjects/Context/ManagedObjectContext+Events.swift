@@ -1,0 +1,67 @@
+// User events: processPendingChanges ends one, with its notification and its undo step.
+import Foundation
+import KeyValueCoding
+import UndoManagement
+
+extension ManagedObjectContext {
+    /// Ends the current user event: posts ``objectsDidChangeNotification`` (and calls the
+    /// ``onObjectsDidChange(_:)`` handlers) for the objects inserted, updated, deleted or
+    /// refreshed since the last call, and closes the undo manager's event group, so the event's
+    /// changes are one undo step (Apple: `processPendingChanges()`, which the run loop calls at
+    /// the end of each event on Apple platforms; on Linux call it where an event ends, or let
+    /// ``save()`` call it).
+    public func processPendingChanges() {
+        if let undoManager, !undoManager.isUndoing, !undoManager.isRedoing {
+            try? undoManager.closeEventGroup()
+        }
+        let changes = pendingEvent
+        pendingEvent = Changes()
+        guard !changes.isEmpty else { return }
+        postObjectsDidChange(changes)
+    }
+
+    /// Undoes the last undo step of the context's undo manager (Apple: `undo()`).
+    public func undo() throws {
+        processPendingChanges()
+        try undoManager?.undo()
+        processPendingChanges()
+    }
+
+    /// Redoes the last undone step (Apple: `redo()`).
+    public func redo() throws {
+        processPendingChanges()
+        try undoManager?.redo()
+        processPendingChanges()
+    }
+
+    /// Whether inverse relationships are maintained for a change now: not while undoing or
+    /// redoing, which replays the recorded maintenance itself.
+    package var maintainsInverses: Bool {
+        maintenanceDepth == 0 && !(undoManager.map { $0.isUndoing || $0.isRedoing } ?? false)
+    }
+
+    package func noteInserted(_ object: ManagedObject) {
+        pendingEvent.inserted.insert(object)
+        pendingEvent.deleted.remove(object)
+        registerUndo(for: object) { context, object in context.delete(object) }
+    }
+
+    package func noteDeleted(_ object: ManagedObject, wasInserted: Bool) {
+        if pendingEvent.inserted.remove(object) == nil || !wasInserted { pendingEvent.deleted.insert(object) }
+        pendingEvent.updated.remove(object)
+        registerUndo(for: object) { context, object in try? context.insert(object) }
+    }
+
+    package func noteUpdated(_ object: ManagedObject, key: String, old: Any?) {
+        if !inserted.contains(object) && !deleted.contains(object) { pendingEvent.updated.insert(object) }
+        registerUndo(for: object) { _, object in try? object.setValue(old, forKey: key) }
+    }
+
+    private func registerUndo(for object: ManagedObject, _ action: @escaping (ManagedObjectContext, ManagedObject) -> Void) {
+        guard let undoManager, undoManager.isUndoRegistrationEnabled, !isRestoring else { return }
+        try? undoManager.registerUndo(withTarget: object) { [weak self] object in
+            guard let self else { return }
+            action(self, object)
+        }
+    }
+}
