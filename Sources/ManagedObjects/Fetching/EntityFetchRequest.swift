@@ -49,9 +49,9 @@ public struct EntityFetchRequest: Sendable, Hashable {
     /// What the fetch returns.
     public var resultType: ResultType
     /// For dictionary results: the property names or key paths to fetch; empty for all.
-    public var propertiesToFetch: [String]
+    public var propertiesToFetch: [PropertyToFetch]
     /// For dictionary results: the properties to group by.
-    public var propertiesToGroupBy: [String]
+    public var propertiesToGroupBy: [PropertyToFetch]
     /// For grouped dictionary results: which groups to keep (SQL's `HAVING`).
     public var havingPredicate: KeyValuePredicate?
     /// Relationship key paths whose destinations are loaded with the results.
