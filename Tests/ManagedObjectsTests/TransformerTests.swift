@@ -136,4 +136,55 @@ import Testing
             AttributeValueTransformers.unregister(named: "TransformerTests.concurrent.\(i)")
         }
     }
+
+    /// A small fixed-seed generator (SplitMix64), so the mutations are the same on every run.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func mutatedArchivesAreErrorsOrValuesNeverCrashes() throws {
+        var generator = SeededGenerator(state: 12)
+        let originals = try ["string", "number", "bool", "date", "set"].map(Self.fixture)
+            + [try Self.secure.transformedValue(["a": [1, 2.5, "x"], "b": Set([1, 2])] as [String: Any])]
+        for _ in 0..<10_000 {
+            var data = originals.randomElement(using: &generator)!
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let index = Int.random(in: 0..<data.count, using: &generator)
+                data[index] = UInt8.random(in: 0...255, using: &generator)
+            }
+            _ = try? Self.secure.reverseTransformedValue(data)
+        }
+    }
+
+    static func xmlArchive(_ objects: [Any]) throws -> Data {
+        let plist: [String: Any] = [
+            "$archiver": "NSKeyedArchiver", "$version": 100000,
+            "$top": ["root": ["CF$UID": 1]], "$objects": objects,
+        ]
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+    }
+
+    @Test func xmlArchivesAndHostileReferences() throws {
+        let array = try Self.xmlArchive([
+            "$null", ["$class": ["CF$UID": 3], "NS.objects": [["CF$UID": 2]]], "inside",
+            ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]],
+        ])
+        #expect((try Self.secure.reverseTransformedValue(array) as? [Any])?.first as? String == "inside")
+        // An array that holds itself: refused, not followed forever.
+        let cycle = try Self.xmlArchive([
+            "$null", ["$class": ["CF$UID": 2], "NS.objects": [["CF$UID": 1]]],
+            ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]],
+        ])
+        #expect(throws: AttributeValueTransformerError.self) { try Self.secure.reverseTransformedValue(cycle) }
+        // A reference past the end of the object table.
+        let outside = try Self.xmlArchive(["$null", ["$class": ["CF$UID": 9]]])
+        #expect(throws: AttributeValueTransformerError.self) { try Self.secure.reverseTransformedValue(outside) }
+    }
 }
