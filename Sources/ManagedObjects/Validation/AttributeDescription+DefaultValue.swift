@@ -116,7 +116,7 @@ extension AttributeDescription {
                     throw invalid("regular expression \(pattern) for a \(attributeType.rawValue) attribute")
                 }
                 do {
-                    _ = try KeyValuePredicate(format: "SELF MATCHES %@", pattern).evaluate(with: "")
+                    _ = try ValidationPatterns.matches("", pattern)
                 } catch {
                     throw invalid("regular expression \(pattern) (\(error))")
                 }

@@ -141,8 +141,7 @@ extension AttributeDescription {
         case .regularExpression(let pattern):
             guard case .string(let text) = scalar else { return nil }
             do {
-                let predicate = try KeyValuePredicate(format: "SELF MATCHES %@", pattern)
-                return try predicate.evaluate(with: text) ? nil : (.stringPatternMatching, "matching \(pattern)")
+                return try ValidationPatterns.matches(text, pattern) ? nil : (.stringPatternMatching, "matching \(pattern)")
             } catch {
                 return (.managedObjectValidation, "the regular expression \(pattern) cannot be used: \(error)")
             }
