@@ -94,14 +94,34 @@ final class DerivationItem: KeyValueCodable {
         #expect(throws: (any Error).self) { try Self.derived("nonsense").derivedValue(for: Self.shelf()) }
     }
 
+    static let shelfEntityProperties: [PropertyDescription] = [
+        .attribute(AttributeDescription(name: "title", type: .string)),
+        .relationship(RelationshipDescription(name: "owner", destination: "Shelf")),
+        .relationship(RelationshipDescription(name: "items", destination: "Shelf", cardinality: .toMany)),
+    ]
+
     @Test func modelAcceptsTheDocumentedForms() throws {
         let forms = ["title", "owner.title", "items.@count", "items.price.@sum", "canonical:(title)",
                      "lowercase:(title)", "uppercase:(title)", "now()"]
         for form in forms {
             let type: AttributeDescription.AttributeType = form == "now()" ? .date : (form.contains("@") ? .double : .string)
             _ = try ManagedObjectModel(entities: [
-                EntityDescription(name: "E", properties: [.attribute(Self.derived(form, type))]),
+                EntityDescription(name: "Shelf", properties: Self.shelfEntityProperties + [.attribute(Self.derived(form, type))]),
             ])
         }
+    }
+
+    @Test func derivationReadingAnUnknownKeyIsAModelError() throws {
+        for form in ["titel", "canonical:(titel)", "owners.@count", "items.@count + missing"] {
+            let error = try #require(throws: ManagedObjectModelError.self) {
+                try ManagedObjectModel(entities: [
+                    EntityDescription(name: "Shelf", properties: Self.shelfEntityProperties + [.attribute(Self.derived(form))]),
+                ])
+            }
+            guard case .unknownProperty = error.code else { Issue.record("\(form): \(error.code)"); continue }
+            #expect(error.entity == "Shelf")
+            #expect(error.property == "derived")
+        }
+        #expect(try DerivationExpression("items.@sum.price + owner.count * 2").rootKeys == ["items", "owner"])
     }
 }

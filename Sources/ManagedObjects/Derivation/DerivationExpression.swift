@@ -157,3 +157,38 @@ extension AttributeDescription {
         return value
     }
 }
+
+extension DerivationExpression {
+    /// The first keys of the key paths the expression reads from the object (`items` for
+    /// `items.@sum.price`), in order of appearance, without repeats.
+    public var rootKeys: [String] {
+        var keys: [String] = []
+        Self.collectRootKeys(expression, into: &keys)
+        return keys
+    }
+
+    private static func collectRootKeys(_ expression: KeyValueExpression, into keys: inout [String]) {
+        switch expression {
+        case .keyPath(let path):
+            let first = String(path.prefix { $0 != "." })
+            if !first.isEmpty, !first.hasPrefix("@"), !keys.contains(first) { keys.append(first) }
+        case .keyPathOf(let operand, _):
+            collectRootKeys(operand, into: &keys)
+        case .aggregate(let elements), .function(_, let elements):
+            for element in elements { collectRootKeys(element, into: &keys) }
+        case .subquery(let collection, _, _):
+            collectRootKeys(collection, into: &keys)
+        case .conditional(_, let whenTrue, let whenFalse):
+            collectRootKeys(whenTrue, into: &keys)
+            collectRootKeys(whenFalse, into: &keys)
+        case .index(let collection, let index):
+            collectRootKeys(collection, into: &keys)
+            collectRootKeys(index, into: &keys)
+        case .setOperation(let left, _, let right):
+            collectRootKeys(left, into: &keys)
+            collectRootKeys(right, into: &keys)
+        case .evaluatedObject, .constant, .variable, .indexSymbol:
+            break
+        }
+    }
+}

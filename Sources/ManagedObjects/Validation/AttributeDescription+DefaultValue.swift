@@ -79,12 +79,17 @@ extension AttributeDescription {
     /// type; value bounds are numbers (or dates) on numeric (or date) attributes; length
     /// limits are non-negative, on string or binary attributes; a regular expression compiles,
     /// on a string attribute; a minimum is not above its maximum; a derivation expression
-    /// parses.
     ///
-    /// - Parameter entity: The entity's name, for the error.
-    /// - Throws: ``ManagedObjectModelError/Code/invalidValue(_:)`` or
-    ///   ``ManagedObjectModelError/Code/invalidPredicate(_:)`` naming the entity and attribute.
-    func checkModelValues(entity: String) throws(ManagedObjectModelError) {
+    /// parses and reads only keys of the entity.
+    ///
+    /// - Parameters:
+    ///   - entity: The entity's name, for the error.
+    ///   - propertyNames: Every property name of the entity (inherited ones included), or `nil`
+    ///     to skip the check of a derivation's keys.
+    /// - Throws: ``ManagedObjectModelError/Code/invalidValue(_:)``,
+    ///   ``ManagedObjectModelError/Code/invalidPredicate(_:)`` or
+    ///   ``ManagedObjectModelError/Code/unknownProperty(_:)`` naming the entity and attribute.
+    func checkModelValues(entity: String, propertyNames: Set<String>? = nil) throws(ManagedObjectModelError) {
         func invalid(_ text: String) -> ManagedObjectModelError {
             ManagedObjectModelError(.invalidValue(text), entity: entity, property: name)
         }
@@ -135,10 +140,17 @@ extension AttributeDescription {
             throw invalid("minimum length \(low) above maximum length \(high)")
         }
         if let derivationExpression {
+            let parsed: DerivationExpression
             do {
-                _ = try DerivationExpression(derivationExpression)
+                parsed = try DerivationExpression(derivationExpression)
             } catch {
                 throw ManagedObjectModelError(.invalidPredicate(error.message), entity: entity, property: name)
+            }
+            // Apple: the key paths must be reachable from the entity.
+            if let propertyNames {
+                for key in parsed.rootKeys where !propertyNames.contains(key) {
+                    throw ManagedObjectModelError(.unknownProperty(key), entity: entity, property: name)
+                }
             }
         }
     }
