@@ -98,3 +98,37 @@ import Testing
         #expect(Self.invalid(a) != nil)
     }
 }
+
+@Suite struct ModelTextTests {
+    typealias AttributeType = AttributeDescription.AttributeType
+
+    @Test func xcodeTextBecomesConstantsTheModelAccepts() throws {
+        let cases: [(AttributeType, String, KeyValueConstant)] = [
+            (.integer16, "-1", .integer(-1)), (.integer64, "100", .integer(100)),
+            (.decimal, "0.0", .decimal(0)), (.double, "0.5", .double(0.5)), (.float, "0", .double(0)),
+            (.boolean, "NO", .bool(false)), (.boolean, "YES", .bool(true)),
+            (.string, "Set From Core Data Model Editor", "Set From Core Data Model Editor"),
+            (.date, "100", .date(Date(timeIntervalSinceReferenceDate: 100))),
+        ]
+        for (type, text, expected) in cases {
+            let constant = try #require(type.modelConstant(fromText: text), "\(type) \(text)")
+            #expect(constant == expected, "\(type) \(text)")
+            _ = try ManagedObjectModel(entities: [EntityDescription(name: "E", properties: [
+                .attribute(AttributeDescription(name: "a", type: type, defaultValue: constant)),
+            ])])
+        }
+        #expect(AttributeType.integer16.modelConstant(fromText: "70000") == nil)
+        #expect(AttributeType.integer16.modelConstant(fromText: "x") == nil)
+        #expect(AttributeType.boolean.modelConstant(fromText: "maybe") == nil)
+        #expect(AttributeType.uri.modelConstant(fromText: "http://exa mple.org/%%") == nil)
+        #expect(AttributeType.uri.modelConstant(fromText: "https://example.org") == "https://example.org")
+    }
+
+    @Test func minAndMaxTextAreLengthsForStringsAndValuesForNumbers() {
+        #expect(AttributeType.string.validationRules(minimumText: "1", maximumText: "64") == [.minimumLength(1), .maximumLength(64)])
+        #expect(AttributeType.integer32.validationRules(minimumText: "0", maximumText: "5") == [.minimumValue(0), .maximumValue(5)])
+        #expect(AttributeType.binaryData.validationRules(minimumText: nil, maximumText: "10") == [.maximumLength(10)])
+        #expect(AttributeType.string.validationRules(minimumText: "-1", maximumText: nil) == nil)
+        #expect(AttributeType.boolean.validationRules(minimumText: "0", maximumText: nil) == nil)
+    }
+}

@@ -37,6 +37,12 @@ import Testing
         #expect(Self.code { () throws(ManagedObjectValidationError) in try toOne.validate(NSObject()) } == nil)
         let toMany = Self.relationship(optional: false, min: 1)
         #expect(Self.code { () throws(ManagedObjectValidationError) in try toMany.validate([Int]()) } == .relationshipLacksMinimumCount)
+        do {
+            try toOne.validate(nil, entity: "Showing")
+        } catch {
+            #expect(error.value == Optional<KeyValueConstant>.none)
+            #expect(error.entity == "Showing" && error.key == "items")
+        }
         let plain = Self.relationship(optional: false)
         #expect(Self.code { () throws(ManagedObjectValidationError) in try plain.validate(count: 0) } == .missingMandatoryProperty)
     }

@@ -52,7 +52,7 @@ extension RelationshipDescription {
     func validationError(count: Int, entity: String?) -> ManagedObjectValidationError? {
         func error(_ code: ManagedObjectValidationError.Code, _ reason: String?) -> ManagedObjectValidationError {
             ManagedObjectValidationError(code, entity: entity, key: name,
-                                         value: count == 0 ? nil : .integer(Int64(count)), reason: reason)
+                                         value: count == 0 ? Optional<KeyValueConstant>.none : .integer(Int64(count)), reason: reason)
         }
         if count == 0 {
             if isOptional { return nil }
