@@ -170,7 +170,7 @@ extension ManagedObjectContext {
         for (slot, property) in object.layout.properties.enumerated() {
             switch property {
             case .attribute(let attribute):
-                object.values[slot] = row.attributes[attribute.name].flatMap { attribute.swiftValue(of: $0) }
+                object.values[slot] = row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }
             case .relationship(let relationship):
                 let ids = row.relationships[relationship.name] ?? []
                 let related = ids.compactMap { try? self.object(with: $0) }

@@ -40,6 +40,8 @@ public struct ManagedObjectModelError: Error, Sendable, Hashable {
         case unknownEntity(String)
         /// No fetch request template of that name.
         case unknownTemplate(String)
+        /// Two fetch request templates of one name in models being merged.
+        case duplicateTemplate(String)
         /// The model is in use by a store coordinator and can no longer change
         /// (Apple raises `NSInternalInconsistencyException`).
         case modelInUse
@@ -113,6 +115,7 @@ extension ManagedObjectModelError: CustomStringConvertible, LocalizedError {
         case .unknownProperty(let name): return "the entity has no property '\(name)'"
         case .unknownEntity(let name): return "there is no entity '\(name)'"
         case .unknownTemplate(let name): return "there is no fetch request template '\(name)'"
+        case .duplicateTemplate(let name): return "two models being merged both have a fetch request template '\(name)'"
         case .modelInUse: return "the model is in use by a store coordinator and cannot be changed"
         case .unreadableFile(let why): return "the model file cannot be read (\(why))"
         case .malformedXML(let message): return "the model file is not a well-formed data model: \(message)"

@@ -112,6 +112,7 @@ package final class ModelGraph: Sendable {
                 if attribute.attributeType == .undefined && !attribute.isTransient {
                     throw ManagedObjectModelError(.undefinedAttributeNotTransient, entity: entity.name, property: attribute.name)
                 }
+                try attribute.checkModelValues(entity: entity.name, propertyNames: names)
             case .relationship(let relationship):
                 try checkRelationship(relationship, of: entity, in: entities, index: index, warnings: &warnings)
             case .fetchedProperty(let fetched):
