@@ -141,7 +141,9 @@ import Predicates
         try pet.setValue(owner, forKey: "owner")
         try context.save()
         context.delete(owner)
-        #expect(throws: ManagedObjectContextError.deleteDenied(owner.objectID, relationship: "pets")) { try context.save() }
+        let error = try #require(throws: ManagedObjectValidationError.self) { try context.save() }
+        #expect(error.code == .relationshipDeniedDelete && error.code.rawValue == 1600 && error.key == "pets")
+        #expect(error.objectDescription == owner.objectID.description)
         context.rollback()
         #expect(!owner.isDeleted && !context.hasChanges)
         #expect(try pet.value(forKey: "owner") as? ManagedObject === owner)
@@ -160,6 +162,24 @@ import Predicates
         try context.save()
         let late = ManagedObjectContext(coordinator: coordinator)
         #expect(throws: ManagedObjectContextError.objectNotFound(id)) { try late.existingObject(with: id) }
+    }
+
+    @Test func saveValidatesEveryChangedObjectAndCollectsTheErrors() throws {
+        let (_, context) = try Self.stocked()
+        let nameless = try context.insertNewObject(forEntityNamed: "Stand")
+        let apple = try context.insertNewObject(forEntityNamed: "Apple")
+        let error = try #require(throws: ManagedObjectValidationError.self) { try context.save() }
+        #expect(error.code == .multipleErrors)
+        #expect(Set(error.errors.map(\.code)) == [.missingMandatoryProperty])
+        #expect(Set(error.errors.compactMap(\.key)) == ["name", "radius"])
+        #expect(Set(error.errors.compactMap(\.objectDescription)) == [nameless.objectID.description, apple.objectID.description])
+        #expect(nameless.objectID.isTemporaryID && context.hasChanges, "nothing was saved")
+        try nameless.setValue("Kiosk", forKey: "name")
+        try apple.setValue(2.0, forKey: "radius")
+        try context.save()
+        #expect(!apple.objectID.isTemporaryID)
+        var value: Any? = nil
+        #expect(throws: ManagedObjectValidationError.self) { try apple.validateValue(&value, forKey: "radius") }
     }
 
     @Test func aContextWithoutStoreCannotSave() throws {

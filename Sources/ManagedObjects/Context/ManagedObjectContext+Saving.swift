@@ -19,10 +19,10 @@ extension ManagedObjectContext {
         notificationCenter.post(name: Self.willSaveNotification, object: self)
         for object in inserted.union(updated).union(deleted) { object.willSave() }
         processPendingChanges()
-        try validateForSave()
         guard let coordinator else {
             throw ManagedObjectContextError.noStore((inserted.first ?? updated.first ?? deleted.first)?.entity.name ?? "")
         }
+        try validateForSave()
         let newObjects = inserted.sorted { $0.objectID.description < $1.objectID.description }
         var storeOf: [ObjectIdentifier: any PersistentStore] = [:]
         for object in newObjects {
@@ -48,17 +48,30 @@ extension ManagedObjectContext {
         postDidSave(result, saved)
     }
 
-    /// Checks the changes before a save: deny delete rules.
+    /// Checks the changes before a save: derived attributes computed, then
+    /// `validateForInsert`, `validateForUpdate` and `validateForDelete` of every changed object;
+    /// every failure is collected into one error.
+    ///
+    /// - Throws: ``ManagedObjectValidationError`` (one, or a multiple-errors error).
     package func validateForSave() throws {
-        for object in deleted {
-            for (slot, property) in object.layout.properties.enumerated() {
-                guard case .relationship(let relationship) = property, relationship.deleteRule == .deny else { continue }
-                let blocking = Self.members(object.slotValue(slot)).filter { !deleted.contains($0) }
-                if !blocking.isEmpty {
-                    throw ManagedObjectContextError.deleteDenied(object.objectID, relationship: relationship.name)
-                }
-            }
+        var errors: [ManagedObjectValidationError] = []
+        func check(_ body: () throws -> Void) throws {
+            do { try body() } catch let error as ManagedObjectValidationError { errors += error.errors } 
         }
+        for object in inserted.sorted(by: Self.saveOrder) {
+            try object.computeDerivedAttributes()
+            try check(object.validateForInsert)
+        }
+        for object in updated.sorted(by: Self.saveOrder) {
+            try object.computeDerivedAttributes()
+            try check(object.validateForUpdate)
+        }
+        for object in deleted.sorted(by: Self.saveOrder) { try check(object.validateForDelete) }
+        if let error = ManagedObjectValidationError.combining(errors) { throw error }
+    }
+
+    private static func saveOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+        a.objectID.description < b.objectID.description
     }
 
     private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {

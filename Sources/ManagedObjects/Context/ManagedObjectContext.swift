@@ -194,8 +194,6 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     case objectNotFound(ManagedObjectID)
     /// A fetch request names an entity the model does not have.
     case unknownEntity(String)
-    /// A deleted object still has objects in a relationship whose delete rule is deny.
-    case deleteDenied(ManagedObjectID, relationship: String)
     /// A dictionary fetch that cannot be answered (the text says why).
     case invalidDictionaryFetch(String)
 }
@@ -212,8 +210,6 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .objectNotFound(let id): return "the object \(id) is not in its store (deleted elsewhere?)"
         case .unknownEntity(let name): return "the model has no entity '\(name)'"
         case .invalidDictionaryFetch(let why): return "the dictionary fetch cannot be answered: \(why)"
-        case .deleteDenied(let id, let relationship):
-            return "the object \(id) cannot be deleted: its relationship '\(relationship)' still has objects and its delete rule is deny"
         }
     }
 

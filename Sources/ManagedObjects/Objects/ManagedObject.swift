@@ -93,6 +93,39 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     /// Called after the object's values were dropped (Apple: `didTurnIntoFault()`).
     open func didTurnIntoFault() {}
 
+    // MARK: Validation
+
+    /// Checks an object about to be inserted by a save (Apple: `validateForInsert()`). The
+    /// default checks the entity's rules; override to add your own checks, calling `super`.
+    ///
+    /// - Throws: ``ManagedObjectValidationError`` (Apple's codes), naming the object and key.
+    open func validateForInsert() throws { try validateModelRules() }
+
+    /// Checks a changed object before a save (Apple: `validateForUpdate()`). The default
+    /// checks the entity's rules; override to add your own checks, calling `super`.
+    open func validateForUpdate() throws { try validateModelRules() }
+
+    /// Checks an object about to be deleted by a save (Apple: `validateForDelete()`): the
+    /// default refuses while a deny relationship still has objects
+    /// (``ManagedObjectValidationError/Code/relationshipDeniedDelete``).
+    open func validateForDelete() throws { try validateDeleteRules() }
+
+    /// Checks one value against the property's rules before it is set (Apple:
+    /// `validateValue(_:forKey:)`): the attribute's type, bounds, length and pattern, or the
+    /// relationship's count; then any validator of the key table.
+    ///
+    /// - Throws: ``ManagedObjectValidationError`` for a value the model refuses.
+    open override func validateValue(_ value: inout Any?, forKey key: String) throws {
+        if let slot = layout.slotByName[key] {
+            switch layout.properties[slot] {
+            case .attribute(let attribute): try attribute.validate(value, entity: entity.name)
+            case .relationship(let relationship): try relationship.validate(value, entity: entity.name)
+            case .fetchedProperty: break
+            }
+        }
+        try super.validateValue(&value, forKey: key)
+    }
+
     // MARK: Key tables
 
     /// The entity's keys.

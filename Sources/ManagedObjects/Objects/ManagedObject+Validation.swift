@@ -1,0 +1,55 @@
+// Validation of a managed object: the model's rules for its values, and delete rules.
+import Foundation
+import KeyValueCoding
+
+extension ManagedObject {
+    /// The current values of every property, by key (faults are loaded).
+    package var currentValues: [String: Any?] {
+        var values: [String: Any?] = [:]
+        for (slot, property) in layout.properties.enumerated() { values[property.name] = slotValue(slot) }
+        return values
+    }
+
+    /// Checks the object's values against its entity's rules: mandatory properties, value and
+    /// length bounds, patterns, relationship counts (Apple: the property checks of
+    /// `validateForInsert()` and `validateForUpdate()`).
+    ///
+    /// - Throws: ``ManagedObjectValidationError`` naming the object, entity and key; several
+    ///   failures come as one ``ManagedObjectValidationError/Code/multipleErrors`` error.
+    package func validateModelRules() throws(ManagedObjectValidationError) {
+        let errors = entity.validationErrors(forValues: currentValues)
+        if let error = ManagedObjectValidationError.combining(errors) {
+            throw error.attributed(toObject: objectID.description)
+        }
+    }
+
+    /// Checks that deleting the object is allowed: no related objects through a relationship
+    /// whose delete rule is deny, except objects deleted with it (Apple: the delete rule part of
+    /// `validateForDelete()`).
+    ///
+    /// - Throws: ``ManagedObjectValidationError/Code/relationshipDeniedDelete`` (1600).
+    package func validateDeleteRules() throws(ManagedObjectValidationError) {
+        let deleted = managedObjectContext?.deleted ?? []
+        var errors: [ManagedObjectValidationError] = []
+        for (slot, property) in layout.properties.enumerated() {
+            guard case .relationship(let relationship) = property, relationship.deleteRule == .deny else { continue }
+            let blocking = ManagedObjectContext.members(slotValue(slot)).filter { !deleted.contains($0) }
+            do {
+                try relationship.validateForDelete(relatedCount: blocking.count, entity: entity.name)
+            } catch {
+                errors.append(error)
+            }
+        }
+        if let error = ManagedObjectValidationError.combining(errors) {
+            throw error.attributed(toObject: objectID.description)
+        }
+    }
+
+    /// Computes the derived attributes from their expressions (at save).
+    package func computeDerivedAttributes() throws {
+        for (slot, property) in layout.properties.enumerated() {
+            guard case .attribute(let attribute) = property, attribute.isDerived else { continue }
+            values[slot] = try attribute.derivedValue(for: self)
+        }
+    }
+}
