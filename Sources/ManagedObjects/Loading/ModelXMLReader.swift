@@ -56,6 +56,7 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
     /// - Throws: ``ManagedObjectModelError`` for XML that is not well formed, a root that is not
     ///   `<model>`, a missing required XML attribute or a value that does not fit.
     static func read(_ data: Data, file: String?) throws(ManagedObjectModelError) -> ModelFileContents {
+        try ModelXMLPreflight.check(data, file: file)
         let reader = ModelXMLReader(file: file)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
