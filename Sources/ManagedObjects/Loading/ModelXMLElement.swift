@@ -79,31 +79,10 @@ enum ModelXMLElement {
                  "tvOSVersion", "watchOSVersion", "visionOSVersion": return true
             default: return false
             }
-        case .entity:
-            switch key {
-            case "name", "representedClassName", "parentEntity", "isAbstract", "versionHashModifier",
-                 "renamingIdentifier", "elementID", "syncable", "codeGenerationType": return true
-            default: return false
-            }
-        case .attribute:
-            switch key {
-            case "name", "attributeType", "optional", "transient", "indexed", "spotlightIndexingEnabled",
-                 "defaultValueString", "defaultDateTimeInterval", "minValueString", "maxValueString",
-                 "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString",
-                 "allowsExternalBinaryDataStorage", "valueTransformerName", "customClassName", "derived",
-                 "derivationExpression", "preserveAfterDeletion", "versionHashModifier", "renamingIdentifier",
-                 "elementID", "composite", "usesScalarValueType", "syncable", "storedInTruthFile",
-                 "allowsCloudEncryption": return true
-            default: return false
-            }
-        case .relationship:
-            switch key {
-            case "name", "destinationEntity", "inverseName", "inverseEntity", "toMany", "ordered",
-                 "deletionRule", "minCount", "maxCount", "optional", "transient", "indexed",
-                 "spotlightIndexingEnabled", "versionHashModifier", "renamingIdentifier", "elementID",
-                 "syncable", "storedInTruthFile", "allowsCloudEncryption": return true
-            default: return false
-            }
+        case .entity, .attribute, .relationship:
+            // Read in one pass by makeEntity, makeAttribute and makeRelationship, which
+            // report the names they do not know.
+            return true
         case .fetchedProperty:
             switch key {
             case "name", "optional", "versionHashModifier", "renamingIdentifier", "elementID", "syncable",

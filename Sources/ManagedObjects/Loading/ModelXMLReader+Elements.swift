@@ -10,7 +10,11 @@ extension ModelXMLReader {
     func start(_ kind: ModelXMLElement, attributes: XMLAttributes) throws(ManagedObjectModelError) {
         switch kind {
         case .entity:
-            try startEntity(attributes)
+            entityLine = line
+            propertyLines = []
+            constraintLines = []
+            indexLines = []
+            entity = try makeEntity(attributes)
         case .attribute:
             propertyLine = line
             let made = try makeAttribute(attributes)
@@ -151,22 +155,6 @@ extension ModelXMLReader {
         guard entity != nil else { return }
         entity?.properties.append(property)
         propertyLines.append(propertyLine)
-    }
-
-    private func startEntity(_ attributes: XMLAttributes) throws(ManagedObjectModelError) {
-        let name = try required("name", attributes)
-        entityLine = line
-        propertyLines = []
-        constraintLines = []
-        indexLines = []
-        let className = attributes["representedClassName"]
-        var new = EntityDescription(name: name, parent: attributes["parentEntity"],
-                                    className: className == "NSManagedObject" ? nil : className)
-        entity = new
-        new.isAbstract = try flag("isAbstract", attributes, property: nil)
-        new.versionHashModifier = attributes["versionHashModifier"]
-        new.renamingIdentifier = attributes["renamingIdentifier"] ?? attributes["elementID"]
-        entity = new
     }
 
     private func startFetchRequest(_ attributes: XMLAttributes) throws(ManagedObjectModelError) {

@@ -140,7 +140,10 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
             fail(error, parser)
             return
         }
-        reportUnknown(attributes, of: kind, elementName)
+        switch kind {
+        case .entity, .attribute, .relationship: break  // they report their own
+        default: reportUnknown(attributes, of: kind, elementName)
+        }
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
@@ -162,9 +165,9 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
 
     /// Warns about each XML attribute that `kind` does not have.
     private func reportUnknown(_ attributes: [String: String], of kind: ModelXMLElement, _ elementName: String) {
-        for key in attributes.keys where !kind.knows(key) {
-            warn("unknown XML attribute '\(key)' of <\(elementName)> ignored", property: currentProperty)
-        }
+        var unknown: [String] = []
+        for key in attributes.keys where !kind.knows(key) { unknown.append(key) }
+        if !unknown.isEmpty { warnUnknown(unknown, of: elementName, property: currentProperty) }
     }
 
     /// The kind of the element `levels` above the current one (1: its parent).

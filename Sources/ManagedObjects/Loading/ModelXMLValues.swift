@@ -6,6 +6,9 @@ import Predicates
 /// returns `nil` for text that does not fit; the reader turns that into an
 /// ``ManagedObjectModelError/Code/invalidValue(_:)`` error with the file and line.
 enum ModelXMLValue {
+    /// The locale numbers are written in (a point for decimals).
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
     /// `YES`/`NO` as Xcode writes flags (also `true`/`false`, `1`/`0`, any case).
     static func flag(_ text: String) -> Bool? {
         switch text {
@@ -15,36 +18,44 @@ enum ModelXMLValue {
         }
     }
 
+    /// `text` without leading and trailing spaces and tabs (without Foundation's slower
+    /// character-set trimming, since most values have none).
+    static func trimmed(_ text: String) -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.first, let last = text.last, isBlank(first) || isBlank(last) else { return text }
+        return String(text.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
+    }
+
     /// A non-negative count or limit (`minCount`, `fetchLimit`…).
     static func count(_ text: String) -> Int? {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+        guard let value = Int(trimmed(text)), value >= 0 else { return nil }
         return value
     }
 
     /// A number of seconds since the reference date (`defaultDateTimeInterval`…), as a date.
     static func date(_ text: String) -> KeyValueConstant? {
-        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite else { return nil }
+        guard let seconds = Double(trimmed(text)), seconds.isFinite else { return nil }
         return .date(Date(timeIntervalSinceReferenceDate: seconds))
     }
 
     /// A number that fits `type` (an integer of its width, a decimal, a double or a float).
     static func number(_ text: String, as type: AttributeDescription.AttributeType) -> KeyValueConstant? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let plain = trimmed(text)
         switch type {
         case .integer16:
-            return Int16(trimmed).map { .integer(Int64($0)) }
+            return Int16(plain).map { .integer(Int64($0)) }
         case .integer32:
-            return Int32(trimmed).map { .integer(Int64($0)) }
+            return Int32(plain).map { .integer(Int64($0)) }
         case .integer64:
-            return Int64(trimmed).map { .integer($0) }
+            return Int64(plain).map { .integer($0) }
         case .double:
-            guard let value = Double(trimmed), value.isFinite else { return nil }
+            guard let value = Double(plain), value.isFinite else { return nil }
             return .double(value)
         case .float:
-            guard let value = Double(trimmed), value.isFinite, Float(value).isFinite else { return nil }
+            guard let value = Double(plain), value.isFinite, Float(value).isFinite else { return nil }
             return .double(value)
         case .decimal:
-            return decimal(trimmed).map { .decimal($0) }
+            return decimal(plain).map { .decimal($0) }
         default:
             return nil
         }
@@ -77,7 +88,7 @@ enum ModelXMLValue {
         }
         // Decimal holds 38 digits and exponents of ±127; keep far inside both.
         guard digits > 0, digits <= 38, !inExponent || (exponentDigits > 0 && exponentDigits <= 2) else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        return Decimal(string: text, locale: posix)
     }
 
     /// An attribute's default value from its `defaultValueString`, read as its type says.
