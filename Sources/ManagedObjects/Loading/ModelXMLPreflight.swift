@@ -12,32 +12,37 @@ enum ModelXMLPreflight {
     ///   offending byte.
     /// - Complexity: O(*n*) in the size of `data`, one pass.
     static func check(_ data: Data, file: String?) throws(ManagedObjectModelError) {
-        let problem: (message: String, line: Int)? = data.withUnsafeBytes { raw in
+        // One pass looking only at non-ASCII bytes and '!'; the line is counted on failure.
+        let problem: (message: String, offset: Int)? = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var line = 1
-            var i = 0
             let count = bytes.count
+            var i = 0
             while i < count {
                 let byte = bytes[i]
                 if byte < 0x80 {
-                    if byte == 0x0A {
-                        line += 1
-                    } else if byte == UInt8(ascii: "<"), i + 2 < count, bytes[i + 1] == UInt8(ascii: "!"),
-                              bytes[i + 2] | 0x20 == UInt8(ascii: "d") || bytes[i + 2] | 0x20 == UInt8(ascii: "e") {
-                        return ("a document type or entity declaration (<!DOCTYPE, <!ENTITY), which data model files never have", line)
+                    if byte == UInt8(ascii: "!"), i > 0, bytes[i - 1] == UInt8(ascii: "<"), i + 1 < count,
+                       isDeclarationLetter(bytes[i + 1]) {
+                        return ("a document type or entity declaration (<!DOCTYPE, <!ENTITY), which data model files never have", i)
                     }
                     i += 1
                     continue
                 }
                 let length = sequenceLength(bytes, at: i)
-                guard length > 0 else { return ("the file is not valid UTF-8 (byte \(i))", line) }
+                guard length > 0 else { return ("the file is not valid UTF-8 (byte \(i))", i) }
                 i += length
             }
             return nil
         }
         if let problem {
-            throw ManagedObjectModelError(.malformedXML(problem.message), file: file, line: problem.line)
+            let line = data.prefix(problem.offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            throw ManagedObjectModelError(.malformedXML(problem.message), file: file, line: line)
         }
+    }
+
+    /// Whether `byte` is `D`, `d`, `E` or `e` (the start of `<!DOCTYPE` or `<!ENTITY`).
+    private static func isDeclarationLetter(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return lower == UInt8(ascii: "d") || lower == UInt8(ascii: "e")
     }
 
     /// The length of the well-formed UTF-8 sequence starting with a non-ASCII byte at `i`, or

@@ -67,31 +67,28 @@ extension ModelXMLReader {
     func end(_ kind: ModelXMLElement) throws(ManagedObjectModelError) {
         switch kind {
         case .entity:
-            guard let finished = entity else { return }
+            guard let finished = entity.take() else { return }
             result.entities.append(finished)
             result.entityLines.append(entityLine)
             result.propertyLines.append(propertyLines)
             result.constraintLines.append(constraintLines)
             result.indexLines.append(indexLines)
-            entity = nil
         case .attribute:
-            guard let finished = attribute else { return }
-            attribute = nil
-            if composite != nil, entity == nil {
+            guard let finished = attribute.take() else { return }
+            // The parent (already popped to) is a composite declaration or an entity.
+            if ancestor(0) == .composite {
                 composite?.elements.append(finished)
-            } else if entity != nil {
+            } else {
                 if let name = attributeCompositeName {
                     result.compositeUses.append((result.entities.count, propertyLines.count, name, propertyLine))
                 }
                 addProperty(.attribute(finished))
             }
         case .relationship:
-            guard let finished = relationship else { return }
-            relationship = nil
+            guard let finished = relationship.take() else { return }
             addProperty(.relationship(finished))
         case .fetchedProperty:
-            guard let finished = fetchedProperty else { return }
-            fetchedProperty = nil
+            guard let finished = fetchedProperty.take() else { return }
             guard fetchedPropertyHasRequest else {
                 line = propertyLine
                 throw error(.malformedXML("the fetched property has no <fetchRequest> element"), property: finished.name)
@@ -103,17 +100,14 @@ extension ModelXMLReader {
                 constraintLines.append(constraintValueLines)
             }
         case .fetchIndex:
-            guard let finished = fetchIndex else { return }
-            fetchIndex = nil
+            guard let finished = fetchIndex.take() else { return }
             entity?.indexes.append(finished)
             indexLines.append(fetchIndexLine)
         case .configuration:
-            guard let finished = configuration else { return }
-            configuration = nil
+            guard let finished = configuration.take() else { return }
             result.configurations[finished.name] = finished.members
         case .composite:
-            guard let finished = composite else { return }
-            composite = nil
+            guard let finished = composite.take() else { return }
             result.composites[finished.name] = finished.elements
         case .model:
             try resolveComposites()
@@ -152,7 +146,6 @@ extension ModelXMLReader {
     }
 
     private func addProperty(_ property: PropertyDescription) {
-        guard entity != nil else { return }
         entity?.properties.append(property)
         propertyLines.append(propertyLine)
     }

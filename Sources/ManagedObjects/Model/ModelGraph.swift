@@ -102,7 +102,6 @@ package final class ModelGraph: Sendable {
     private static func checkProperties(of entity: EntityDescription, in entities: [EntityDescription],
                                          index: [String: Int],
                                          warnings: inout [ManagedObjectModelWarning]) throws(ManagedObjectModelError) {
-        let names = Set(entity.allProperties.map(\.name))
         for property in entity.properties {
             switch property {
             case .attribute(let attribute):
@@ -118,6 +117,9 @@ package final class ModelGraph: Sendable {
                 }
             }
         }
+        // Built only for entities that have constraints or indexes (most have none).
+        guard !entity.uniquenessConstraints.isEmpty || !entity.indexes.isEmpty else { return }
+        let names = Set(entity.allProperties.map(\.name))
         for constraint in entity.uniquenessConstraints {
             for name in constraint where !names.contains(name) {
                 throw ManagedObjectModelError(.unknownProperty(name), entity: entity.name)
@@ -129,6 +131,12 @@ package final class ModelGraph: Sendable {
                                               property: "index \(fetchIndex.name)")
             }
         }
+    }
+
+    /// The relationship named `name` among `properties`, found without copying the others.
+    private static func findRelationship(named name: String, in properties: [PropertyDescription]) -> RelationshipDescription? {
+        for i in properties.indices where properties[i].name == name { return properties[i].relationship }
+        return nil
     }
 
     private static func checkRelationship(_ relationship: RelationshipDescription, of entity: EntityDescription,
@@ -145,7 +153,9 @@ package final class ModelGraph: Sendable {
             return
         }
         let destination = entities[d]
-        guard let inverse = destination.relationshipsByName[inverseName] else {
+        // A search, not `relationshipsByName`, which would build a dictionary per relationship.
+        guard let inverse = findRelationship(named: inverseName, in: destination.properties)
+                ?? findRelationship(named: inverseName, in: destination.inheritedProperties) else {
             throw ManagedObjectModelError(.unknownInverse(inverseName), entity: entity.name, property: relationship.name)
         }
         // The inverse must come back to this entity (or an ancestor or descendant of it, since
