@@ -323,3 +323,46 @@ import Testing
         }
     }
 }
+
+@Suite struct ModelLoadingPreflightTests {
+    @Test func invalidUTF8IsMalformedWithItsLine() throws {
+        var bytes = Array(modelXML(#"<entity name="A"/>"#).utf8)
+        let at = try #require(bytes.firstIndex(of: UInt8(ascii: "A")))
+        bytes[at] = 0xE4  // a Latin-1 'ä', not UTF-8
+        do {
+            _ = try ManagedObjectModel(xmlData: Data(bytes), fileName: "latin1")
+            Issue.record("loaded")
+        } catch {
+            guard case .malformedXML(let message) = error.code else { Issue.record("\(error)"); return }
+            #expect(message.contains("UTF-8"))
+            #expect(error.file == "latin1" && error.line == 3)
+        }
+    }
+
+    @Test func documentTypeDefinitionsAreRefused() throws {
+        let xml = """
+            <?xml version="1.0"?>
+            <!DOCTYPE model [<!ENTITY big "0123456789">]>
+            <model><entity name="&big;"/></model>
+            """
+        do {
+            _ = try loadModel(xml)
+            Issue.record("loaded")
+        } catch {
+            guard case .malformedXML(let message) = error.code else { Issue.record("\(error)"); return }
+            #expect(message.contains("DOCTYPE"))
+            #expect(error.line == 2)
+        }
+    }
+
+    @Test func commentsCDATAAndNonASCIITextAreFine() throws {
+        let model = try loadModel(modelXML("""
+            <!-- Written by hand: a comment! -->
+            <entity name="Café" representedClassName="Café">
+                <attribute name="título" attributeType="String" defaultValueString="naïve ✓ 😀"/>
+            </entity>
+            """))
+        #expect(model.entities.map(\.name) == ["Café"])
+        #expect(model.attribute("Café", "título")?.defaultValue == .string("naïve ✓ 😀"))
+    }
+}

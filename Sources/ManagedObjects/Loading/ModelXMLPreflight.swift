@@ -18,6 +18,16 @@ enum ModelXMLPreflight {
             let count = bytes.count
             var i = 0
             while i < count {
+                // Eight plain ASCII bytes without '!' at a time (most of a model file).
+                if i + 8 <= count {
+                    let word = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let bangs = word ^ 0x2121_2121_2121_2121
+                    let hasBang = (bangs &- 0x0101_0101_0101_0101) & ~bangs & 0x8080_8080_8080_8080
+                    if word & 0x8080_8080_8080_8080 == 0 && hasBang == 0 {
+                        i += 8
+                        continue
+                    }
+                }
                 let byte = bytes[i]
                 if byte < 0x80 {
                     if byte == UInt8(ascii: "!"), i > 0, bytes[i - 1] == UInt8(ascii: "<"), i + 1 < count,

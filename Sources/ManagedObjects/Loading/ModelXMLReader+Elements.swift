@@ -145,7 +145,7 @@ extension ModelXMLReader {
         return value
     }
 
-    private func addProperty(_ property: PropertyDescription) {
+    private func addProperty(_ property: consuming PropertyDescription) {
         entity?.properties.append(property)
         propertyLines.append(propertyLine)
     }

@@ -16,7 +16,11 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
     /// What was read so far.
     var result: ModelFileContents
     /// The first error; parsing stops at it.
-    private var failure: ManagedObjectModelError?
+    private var failure: ManagedObjectModelError? {
+        didSet { stopped = failure != nil }
+    }
+    /// Whether ``failure`` is set (a plain flag, checked on every callback).
+    private var stopped = false
     /// The element kinds from the root to the current element.
     private var stack: [ModelXMLElement] = []
     /// The line of the element being read.
@@ -111,7 +115,7 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes: [String: String] = [:]) {
-        guard failure == nil else { return }
+        guard !stopped else { return }
         line = parser.lineNumber
         guard let parent = stack.last else {
             guard elementName == "model" else {
@@ -148,8 +152,7 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?) {
-        guard failure == nil, let kind = stack.popLast() else { return }
-        line = parser.lineNumber
+        guard !stopped, let kind = stack.popLast() else { return }
         do {
             try end(kind)
         } catch {

@@ -49,9 +49,13 @@ package final class ModelGraph: Sendable {
             }
             for p in ancestors.reversed() { inherited += declared[p].properties }
             resolved[i].inheritedProperties = inherited
-            var seen = Set<String>()
-            for property in resolved[i].allProperties where !seen.insert(property.name).inserted {
-                throw ManagedObjectModelError(.duplicateProperty, entity: resolved[i].name, property: property.name)
+            // Inherited names, then own names, by index (no concatenated copy of the properties).
+            var seen = Set<String>(minimumCapacity: inherited.count + resolved[i].properties.count)
+            for j in inherited.indices where !seen.insert(inherited[j].name).inserted {
+                throw ManagedObjectModelError(.duplicateProperty, entity: resolved[i].name, property: inherited[j].name)
+            }
+            for j in resolved[i].properties.indices where !seen.insert(resolved[i].properties[j].name).inserted {
+                throw ManagedObjectModelError(.duplicateProperty, entity: resolved[i].name, property: resolved[i].properties[j].name)
             }
             if let parentName = resolved[i].parentName, let p = index[parentName] {
                 resolved[p].subentityNameList.append(resolved[i].name)
@@ -61,8 +65,8 @@ package final class ModelGraph: Sendable {
         self.entities = resolved
         self.indexByName = index
         var warnings: [ManagedObjectModelWarning] = []
-        for entity in resolved {
-            try Self.checkProperties(of: entity, in: resolved, index: index, warnings: &warnings)
+        for i in resolved.indices {
+            try Self.checkProperties(of: resolved[i], in: resolved, index: index, warnings: &warnings)
         }
         self.warnings = warnings
     }
