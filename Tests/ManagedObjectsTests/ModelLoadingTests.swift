@@ -300,4 +300,30 @@ import Testing
         #expect(model.warnings.isEmpty)
         #expect(model.attribute("A", "n")?.attributeType == .integer64)
     }
+
+    @Test func olderXcodeModelAttributesAreKnown() throws {
+        // Xcode 4 wrote name="" on <model>.
+        let model = try loadModel("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model name="" userDefinedModelVersionIdentifier="" type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="1811" systemVersion="11D50" minimumToolsVersion="Xcode 4.1" macOSVersion="Automatic" iOSVersion="Automatic">
+                <entity name="A" syncable="YES"/>
+            </model>
+            """)
+        #expect(model.warnings.isEmpty)
+    }
+
+    @Test func anExpressionIndexElementIsSkippedWithAWarning() throws {
+        let model = try loadModel(modelXML("""
+            <entity name="A">
+                <attribute name="x" attributeType="String"/>
+                <fetchIndex name="byLength">
+                    <fetchIndexElement expression="length:(x)" expressionType="Integer 64" order="ascending"/>
+                    <fetchIndexElement property="x" type="Binary" order="ascending"/>
+                </fetchIndex>
+            </entity>
+            """))
+        #expect(model.entity(named: "A")?.indexes.first?.elements.map(\.propertyName) == ["x"])
+        #expect(model.warnings.count == 1 && model.warnings.first?.line == 6)
+        #expect(model.warnings.first?.property == "index byLength")
+    }
 }

@@ -74,7 +74,7 @@ enum ModelXMLElement {
         switch self {
         case .model:
             switch key {
-            case "userDefinedModelVersionIdentifier", "type", "documentVersion", "lastSavedToolsVersion",
+            case "userDefinedModelVersionIdentifier", "name", "type", "documentVersion", "lastSavedToolsVersion",
                  "systemVersion", "minimumToolsVersion", "sourceLanguage", "macOSVersion", "iOSVersion",
                  "tvOSVersion", "watchOSVersion", "visionOSVersion": return true
             default: return false
@@ -99,7 +99,8 @@ enum ModelXMLElement {
         case .entry: return key == "key" || key == "value"
         case .constraint: return key == "value"
         case .fetchIndex: return key == "name"
-        case .fetchIndexElement: return key == "property" || key == "type" || key == "order"
+        case .fetchIndexElement:
+            return key == "property" || key == "type" || key == "order" || key == "expression" || key == "expressionType"
         case .configuration: return key == "name" || key == "usedWithCloudKit"
         case .memberEntity, .composite: return key == "name"
         case .userInfo, .uniquenessConstraints, .uniquenessConstraint: return false

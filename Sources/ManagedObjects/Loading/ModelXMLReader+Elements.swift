@@ -210,6 +210,11 @@ extension ModelXMLReader {
 
     private func addFetchIndexElement(_ attributes: XMLAttributes) throws(ManagedObjectModelError) {
         let label = fetchIndex.map { "index \($0.name)" }
+        if attributes["property"] == nil, let expression = attributes["expression"] {
+            warn("an index element over the expression '\(expression)' is skipped (only properties are indexed)",
+                 property: label)
+            return
+        }
         let property = try required("property", attributes, property: label)
         var element = FetchIndexDescription.Element(propertyName: property)
         if let text = attributes["type"] {
