@@ -16,26 +16,30 @@ package final class ModelGraph: Sendable {
     ///
     /// - Throws: ``ManagedObjectModelError`` for the first problem found, in entity order.
     package init(entities declared: [EntityDescription]) throws(ManagedObjectModelError) {
+        // By index throughout: iterating copies whole entities.
         var index: [String: Int] = [:]
-        for (i, entity) in declared.enumerated() {
-            guard index[entity.name] == nil else {
-                throw ManagedObjectModelError(.duplicateEntity, entity: entity.name)
+        index.reserveCapacity(declared.count)
+        for i in declared.indices {
+            let name = declared[i].name
+            guard index.updateValue(i, forKey: name) == nil else {
+                throw ManagedObjectModelError(.duplicateEntity, entity: name)
             }
-            index[entity.name] = i
         }
         // Parents exist, no cycles.
-        for entity in declared {
-            var chain = [entity.name]
-            var current = entity
-            while let parent = current.parentName {
+        for start in declared.indices where declared[start].parentName != nil {
+            var chain = [declared[start].name]
+            var currentName = declared[start].name
+            var parentName = declared[start].parentName
+            while let parent = parentName {
                 guard let p = index[parent] else {
-                    throw ManagedObjectModelError(.unknownParentEntity(parent), entity: current.name)
+                    throw ManagedObjectModelError(.unknownParentEntity(parent), entity: currentName)
                 }
                 if chain.contains(parent) {
-                    throw ManagedObjectModelError(.inheritanceCycle(chain + [parent]), entity: entity.name)
+                    throw ManagedObjectModelError(.inheritanceCycle(chain + [parent]), entity: declared[start].name)
                 }
                 chain.append(parent)
-                current = declared[p]
+                currentName = parent
+                parentName = declared[p].parentName
             }
         }
         var resolved = declared.map(\.declared)
