@@ -119,6 +119,8 @@ package final class ModelGraph: Sendable {
                 if attribute.attributeType == .undefined && !attribute.isTransient {
                     throw ManagedObjectModelError(.undefinedAttributeNotTransient, entity: entity.name, property: attribute.name)
                 }
+                // The property names are needed only to check a derivation's keys.
+                let names = attribute.isDerived ? Set(entity.allProperties.map(\.name)) : nil
                 try attribute.checkModelValues(entity: entity.name, propertyNames: names)
             case .relationship(let relationship):
                 try checkRelationship(relationship, of: entity, in: entities, index: index, warnings: &warnings)
