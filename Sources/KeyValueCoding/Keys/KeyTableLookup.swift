@@ -9,7 +9,7 @@ import ObjectGraphInternals
 /// Thread safety: entries are immutable and cached in a thread-safe ``TypeCache``.
 final class KeyTableLookup: TypeCacheEntry {
     let type: Any.Type
-    package var cachedType: Any.Type { type }
+    @usableFromInline package var cachedType: Any.Type { type }
     /// The class's table, for classes whose instances use it.
     let classTable: KeyValueKeyTable?
     /// Reads an instance's own table, for classes whose instances supply one.

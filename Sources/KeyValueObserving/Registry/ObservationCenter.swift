@@ -93,7 +93,7 @@ enum ObservationCenter {
 /// Per class, how to reach the observation state its instances keep themselves.
 final class StorageLookup: TypeCacheEntry {
     let type: Any.Type
-    package var cachedType: Any.Type { type }
+    @usableFromInline package var cachedType: Any.Type { type }
     let reader: OwnStorageReader?
 
     init(type: Any.Type) {
