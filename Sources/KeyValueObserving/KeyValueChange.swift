@@ -20,12 +20,16 @@ import KeyValueCoding
 public struct KeyValueChange {
     /// What kind of change happened.
     public var kind: KeyValueChangeKind
+    // `Optional<…>` spelled out: a `T?` stored property starts as `nil` before the initialiser
+    // runs, so the initialiser's store is an assignment that first destroys that `nil` through
+    // the runtime's value witnesses (a measurable part of delivering a change).
+
     /// The value before the change, when asked for with ``KeyValueObservingOptions/old``.
-    public var oldValue: Any?
+    public var oldValue: Optional<Any>
     /// The value after the change, when asked for with ``KeyValueObservingOptions/new``.
-    public var newValue: Any?
+    public var newValue: Optional<Any>
     /// The affected positions, for to-many changes of an array property; otherwise `nil`.
-    public var indexes: IndexSet?
+    public var indexes: Optional<IndexSet>
     /// Whether this is the notification sent before the change
     /// (see ``KeyValueObservingOptions/prior``).
     public var isPrior: Bool

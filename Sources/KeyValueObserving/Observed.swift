@@ -97,9 +97,19 @@ public struct Observed<Value>: KeyValuePropertyWrapper {
             return
         }
         let old = storage.pointee.value
-        observers.notifyingSet(object: instance, old: old, new: newValue) {
+        // `notifyingSet(object:old:new:store:)` taken apart, so that the object's hooks are
+        // called from code specialised for its class: hooks it does not implement vanish.
+        guard let depth = observers.enterNotification() else {
+            storage.pointee.value = newValue
+            observers.reportSuppressed(object: instance)
+            return
+        }
+        instance.keyValueWillChange(KeyValueChangeEvent(.willChange, key: observers.key))
+        observers.deliverSet(object: instance, old: old, new: newValue) {
             storage.pointee.value = newValue
         }
+        instance.keyValueDidChange(KeyValueChangeEvent(.didChange, key: observers.key))
+        observers.leaveNotification(depth)
     }
 
     // MARK: KeyValuePropertyWrapper

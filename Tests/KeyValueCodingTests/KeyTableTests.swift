@@ -103,6 +103,64 @@ struct KeyTableTests {
         #expect(KeyValueKeyTable.of(object: author).allKeys == ["name", "title"])
     }
 
+    @Test func typedReadingsAlternateBetweenTablesOfOneClass() throws {
+        let book = Record(.book)
+        let author = Record(.author)
+        try author.setValue("Herbert", forKey: "name")
+        try book.setValue("Dune", forKey: "title")
+        try book.setValue(author, forKey: "author")
+        // A path's steps remember the property and the class last seen: objects of one class
+        // with different tables must each get their own table's property, in any order.
+        let title = try KeyValuePath("title")
+        let authorTitle = try KeyValuePath("author.title")
+        for _ in 0..<3 {
+            guard case .string("Dune") = try title.reading(of: book as AnyObject),
+                  case .string("Dr. Herbert") = try title.reading(of: author as AnyObject),
+                  case .string("Dr. Herbert") = try authorTitle.reading(of: book),
+                  case .string("Dune") = try title.reading(of: book) else {
+                Issue.record("a reading came from the other table's property")
+                return
+            }
+        }
+        // A key the other table lacks still fails there.
+        #expect(throws: KeyValueCodingError.self) { try KeyValuePath("pages").reading(of: author) }
+    }
+
+    @Test func accessorsOfOtherTypesAndSharedAccessorsReadTheirValues() throws {
+        struct Point: Equatable, Sendable { var x = 1, y = 2 }
+        final class Holder: KeyValueKeyTableProviding, @unchecked Sendable {
+            // @unchecked: the test uses it on one thread.
+            var point = Point()
+            var note: Any? = Optional<String>.some("kept")
+            let table: KeyValueKeyTable
+            init(_ table: KeyValueKeyTable) { self.table = table }
+            var keyValueKeyTable: KeyValueKeyTable { table }
+        }
+        let point = KeyValueProperty(key: "point", type: Point.self, get: { ($0 as! Holder).point })
+        let note = KeyValueProperty(key: "note", type: Any?.self, get: { ($0 as! Holder).note })
+        // The same properties in two tables: the second table holds copies.
+        let first = Holder(KeyValueKeyTable(properties: [point, note]))
+        let second = Holder(KeyValueKeyTable(properties: [point, note]))
+        second.point = Point(x: 3, y: 4)
+        for (holder, expected) in [(first, Point()), (second, Point(x: 3, y: 4))] {
+            guard case .value(let value) = try KeyValuePath("point").reading(of: holder) else {
+                Issue.record("expected a value reading")
+                return
+            }
+            #expect(value as? Point == expected)
+            // An `Any?` accessor holding an optional reads as what the optional holds.
+            guard case .string("kept") = try KeyValuePath("note").reading(of: holder) else {
+                Issue.record("expected the optional's string")
+                return
+            }
+        }
+        second.note = nil
+        guard case .null = try KeyValuePath("note").reading(of: second) else {
+            Issue.record("expected a null reading")
+            return
+        }
+    }
+
     @Test func keyPathsAndTypedReadingsThroughRecords() throws {
         let author = Record(.author)
         try author.setValue("Le Guin", forKey: "name")

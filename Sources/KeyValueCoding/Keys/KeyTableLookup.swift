@@ -9,7 +9,7 @@ import ObjectGraphInternals
 /// Thread safety: entries are immutable and cached in a thread-safe ``TypeCache``.
 final class KeyTableLookup: TypeCacheEntry {
     let type: Any.Type
-    package var cachedType: Any.Type { type }
+    @usableFromInline package var cachedType: Any.Type { type }
     /// The class's table, for classes whose instances use it.
     let classTable: KeyValueKeyTable?
     /// Reads an instance's own table, for classes whose instances supply one.
@@ -69,6 +69,12 @@ final class KeyTableLookup: TypeCacheEntry {
         }
     }
 
+    /// The reader of the table `object` supplies, when its class supplies one per object
+    /// (unretained: readers live as long as the process, with their lookup entries).
+    static func ownTableReader(for object: AnyObject) -> Unmanaged<OwnTableReader>? {
+        entry(for: object)._withUnsafeGuaranteedRef { $0.perObject.map { Unmanaged.passUnretained($0) } }
+    }
+
     @inline(__always)
     private static func entry(for object: AnyObject) -> Unmanaged<KeyTableLookup> {
         cache.unmanagedEntry(for: Swift.type(of: object)) { KeyTableLookup(type: $0) }
@@ -80,12 +86,19 @@ final class KeyTableLookup: TypeCacheEntry {
 /// Reads the table an instance supplies; one subclass per conforming class, so the call is a
 /// class method call (no closure context to retain).
 class OwnTableReader: @unchecked Sendable {
-    // @unchecked: no stored state.
+    // @unchecked: immutable.
+    /// The class whose instances this reader reads.
+    final let classIdentifier: ObjectIdentifier
+
+    init(classIdentifier: ObjectIdentifier) { self.classIdentifier = classIdentifier }
+
     func table(of object: AnyObject) -> Unmanaged<KeyValueKeyTable> { fatalError("abstract") }
 }
 
 final class TypedOwnTableReader<T: KeyValueKeyTableProviding>: OwnTableReader, @unchecked Sendable {
-    // @unchecked: no stored state.
+    // @unchecked: immutable.
+    init() { super.init(classIdentifier: ObjectIdentifier(T.self)) }
+
     override func table(of object: AnyObject) -> Unmanaged<KeyValueKeyTable> {
         // Lookups are per exact class, so the instance is a `T`.
         unsafeDowncast(object, to: T.self).unmanagedKeyValueKeyTable

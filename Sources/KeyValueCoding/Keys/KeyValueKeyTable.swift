@@ -33,7 +33,7 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     public let describedType: (any KeyValueCodable.Type)?
     /// The keys' properties, in declaration order (superclass first), then computed keys.
     public let properties: [KeyValueProperty]
-    package var cachedType: Any.Type { describedType ?? KeyValueKeyTable.self }
+    @usableFromInline package var cachedType: Any.Type { describedType ?? KeyValueKeyTable.self }
 
     /// The validators, by key, that the default ``KeyValueCodable/validateValue(_:forKey:)``
     /// runs for objects using this table.

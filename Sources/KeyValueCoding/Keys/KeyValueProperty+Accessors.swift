@@ -43,9 +43,12 @@ extension KeyValueProperty {
         mutators: KeyValueToManyMutators? = nil
     ) {
         // Inlined so that the typed reader is specialised for `Value` where the property is
-        // made: predicates and sorting then read without generic indirection.
-        self.init(accessorKey: key, type: Value.self, get: get, set: set,
-                  read: read ?? AccessorReaders.make(get), mutators: mutators)
+        // made: predicates and sorting then read without generic indirection. No `??`: a
+        // closure passed through an optional or a generic parameter is stored at its most
+        // general abstraction and called through a reabstraction thunk each way, on every read.
+        let reader: (AnyObject) -> KeyValueReading
+        if let read { reader = read } else { reader = AccessorReaders.make(get) }
+        self.init(accessorKey: key, type: Value.self, get: get, set: set, read: reader, mutators: mutators)
     }
 
     /// The accessor property's construction (see the public initialiser).
@@ -54,7 +57,7 @@ extension KeyValueProperty {
         accessorKey key: String, type: Value.Type,
         get: @escaping @Sendable (AnyObject) -> Value,
         set: (@Sendable (AnyObject, Value) throws -> Void)?,
-        read: ((AnyObject) -> KeyValueReading)?,
+        read: @escaping (AnyObject) -> KeyValueReading,
         mutators: KeyValueToManyMutators?
     ) {
         let optionalType = Value.self as? any OptionalValue.Type
@@ -90,9 +93,8 @@ extension KeyValueProperty {
                 }
             }
         }
-        let reader: (AnyObject) -> KeyValueReading = read ?? { object in KeyValueReading(getter(object)) }
         self.init(key: key, valueType: Value.self, storage: .accessor, isOptional: optionalType != nil,
-                  getter: getter, reader: reader, setter: setter, nilSetter: nilSetter)
+                  directOffset: nil, getter: getter, reader: read, setter: setter, nilSetter: nilSetter)
         toManyMutators = mutators
     }
 }
@@ -100,8 +102,10 @@ extension KeyValueProperty {
 /// Typed readers over accessor closures for the common value types.
 @usableFromInline
 enum AccessorReaders {
+    ///
+    /// Not optional (see the public initialiser): other types read through ``general(_:)``.
     @inlinable
-    static func make<Value>(_ get: @escaping @Sendable (AnyObject) -> Value) -> ((AnyObject) -> KeyValueReading)? {
+    static func make<Value>(_ get: @escaping @Sendable (AnyObject) -> Value) -> (AnyObject) -> KeyValueReading {
         switch ObjectIdentifier(Value.self) {
         case ObjectIdentifier(Int.self):
             return { .number(.integer(Int64(same(get($0), as: Int.self)))) }
@@ -130,8 +134,18 @@ enum AccessorReaders {
                     return .object(value)
                 }
             }
-            return nil
+            return general(get)
         }
+    }
+
+    /// A reader that sorts the value `get` returns by kind (optionals and `Any` flattened, as
+    /// the property's getter does).
+    @usableFromInline
+    static func general<Value>(_ get: @escaping @Sendable (AnyObject) -> Value) -> (AnyObject) -> KeyValueReading {
+        if Value.self is any OptionalValue.Type || Value.self == Any.self {
+            return { object in KeyValueReading(flattenOptional(get(object))) }
+        }
+        return { object in KeyValueReading(get(object)) }
     }
 
     /// Whether `type` is `Optional<C>` for a class `C`.

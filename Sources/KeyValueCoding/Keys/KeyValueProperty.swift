@@ -79,10 +79,25 @@ public final class KeyValueProperty: @unchecked Sendable {
     /// Stores nil; present only for optional properties.
     @usableFromInline let nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?
 
+    /// A property whose reader is built from its storage (``ReaderBuilder``).
+    convenience init(key: String, valueType: Any.Type, storage: Storage, isOptional: Bool,
+                     directOffset: Int? = nil,
+                     getter: @escaping (AnyObject) -> Any?,
+                     setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?,
+                     nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?) {
+        self.init(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
+                  directOffset: directOffset, getter: getter,
+                  reader: ReaderBuilder.make(directOffset: directOffset, valueType: valueType, getter: getter),
+                  setter: setter, nilSetter: nilSetter)
+    }
+
+    /// A property with its reader. `reader` is not optional on purpose: a closure passed
+    /// through an optional is stored at its most general abstraction, and every call would go
+    /// through a reabstraction thunk each way (and one more pair for each ``copy(keepingSetters:)``).
     init(key: String, valueType: Any.Type, storage: Storage, isOptional: Bool,
-         directOffset: Int? = nil,
+         directOffset: Int?,
          getter: @escaping (AnyObject) -> Any?,
-         reader: ((AnyObject) -> KeyValueReading)? = nil,
+         reader: @escaping (AnyObject) -> KeyValueReading,
          setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?,
          nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?) {
         self.key = key
@@ -91,8 +106,7 @@ public final class KeyValueProperty: @unchecked Sendable {
         self.isOptional = isOptional
         self.directOffset = directOffset
         self.getter = getter
-        self.reader = reader ?? ReaderBuilder.make(directOffset: directOffset, valueType: valueType,
-                                                   getter: getter)
+        self.reader = reader
         self.setter = setter
         self.nilSetter = nilSetter
     }

@@ -113,16 +113,27 @@ final class PathSteps: Sendable {
     let keys: [String]
     // Set once in `init`; the memory is reached only through atomics.
     nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<UInt>>
+    /// Per step, the table reader (``OwnTableReader``, which lives as long as the process) of
+    /// the class of the last object seen there whose table is its own: checking that a cached
+    /// property belongs to such an object's table then needs no type-cache lookup.
+    // Set once in `init`; the memory is reached only through atomics.
+    nonisolated(unsafe) private let lookups: UnsafeMutablePointer<Atomic<UInt>>
 
     init(keys: [String]) {
         self.keys = keys
         slots = .allocate(capacity: keys.count)
-        for index in keys.indices { (slots + index).initialize(to: Atomic<UInt>(0)) }
+        lookups = .allocate(capacity: keys.count)
+        for index in keys.indices {
+            (slots + index).initialize(to: Atomic<UInt>(0))
+            (lookups + index).initialize(to: Atomic<UInt>(0))
+        }
     }
 
     deinit {
         slots.deinitialize(count: keys.count)
         slots.deallocate()
+        lookups.deinitialize(count: keys.count)
+        lookups.deallocate()
     }
 
     /// The property for step `index` in `object`'s class (unretained: properties live as long
@@ -132,14 +143,33 @@ final class PathSteps: Sendable {
         let bits = slots[index].load(ordering: .acquiring)
         if bits != 0 {
             let cached = Unmanaged<KeyValueProperty>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-            if let owner = cached._withUnsafeGuaranteedRef({ $0.owner }),
-               KeyTableLookup.owns(owner, object) { return cached }
+            if let owner = cached._withUnsafeGuaranteedRef({ $0.owner }) {
+                // A class table's properties are owned by the class: one compare.
+                if owner == ObjectIdentifier(type(of: object)) { return cached }
+                if ownsThroughCachedLookup(owner, at: index, object) { return cached }
+            }
         }
         return lookUp(at: index, of: object)
     }
 
+    /// Whether `owner` is the table of `object`, whose class supplies a table per object, when
+    /// the class is the one cached for step `index` (false otherwise: the caller looks up).
+    @inline(__always)
+    private func ownsThroughCachedLookup(_ owner: ObjectIdentifier, at index: Int, _ object: AnyObject) -> Bool {
+        let bits = lookups[index].load(ordering: .acquiring)
+        guard bits != 0 else { return false }
+        let reader = Unmanaged<OwnTableReader>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        return reader._withUnsafeGuaranteedRef { reader in
+            guard reader.classIdentifier == ObjectIdentifier(type(of: object)) else { return false }
+            return reader.table(of: object)._withUnsafeGuaranteedRef { $0.owner } == owner
+        }
+    }
+
     @inline(never)
     private func lookUp(at index: Int, of object: AnyObject) -> Unmanaged<KeyValueProperty>? {
+        if let reader = KeyTableLookup.ownTableReader(for: object) {
+            lookups[index].store(UInt(bitPattern: reader.toOpaque()), ordering: .releasing)
+        }
         guard let property = KeyTableLookup.table(ofObject: object)?
                 .takeUnretainedValue().property(forKey: keys[index]) else {
             return nil

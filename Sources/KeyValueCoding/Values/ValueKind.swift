@@ -26,7 +26,7 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
     }
 
     let type: Any.Type
-    var cachedType: Any.Type { type }
+    @usableFromInline var cachedType: Any.Type { type }
     let category: Category
     /// Reads a key of a `KeyValueCodable` object held in the `Any`.
     let readKey: ((Any, String) throws -> Any?)?

@@ -84,50 +84,112 @@ final class KeyObservers: Sendable {
     /// notifications deep, only stores and reports the suppressed notification.
     @usableFromInline
     func notifyingSet(object: some KeyValueObservable, old: consuming Any, new: consuming Any, store: () -> Void) {
-        guard let depth = NotificationDepth.enter() else {
+        guard let depth = enterNotification() else {
             store()
-            KeyValueObservingDiagnostics.reportSuppressed(key: key, object: object)
+            reportSuppressed(object: object)
             return
         }
-        defer { NotificationDepth.leave(depth) }
-        let oldValue: Any? = valueIsOptional ? flattenOptional(old) : consume old
-        let newValue: Any? = valueIsOptional ? flattenOptional(new) : consume new
+        defer { leaveNotification(depth) }
         // The hooks get the plain event (no values: nothing to allocate); the sink, when
         // there is one, the values too.
         object.keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
-        let sink = hasSink.load(ordering: .acquiring) ? owner.sink : nil
-        var event = KeyValueChangeEvent(.willChange, key: key)
-        if let sink {
-            event = KeyValueChangeEvent(.willChange, key: key, oldValue: oldValue, newValue: newValue)
+        deliverSet(object: object, old: old, new: new, store: store)
+        object.keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
+    }
+
+    /// Enters one level of notification on this thread for a store (see
+    /// ``notifyingSet(object:old:new:store:)``); nil when the thread is too deep, and then
+    /// the caller stores and calls ``reportSuppressed(object:)``.
+    ///
+    /// An `@Observed` setter calls this, the object's hooks and ``deliverSet(object:old:new:store:)``
+    /// itself, from code specialised for the object's class, so that the hooks it does not
+    /// implement cost nothing.
+    @usableFromInline
+    func enterNotification() -> UnsafeMutableRawPointer? {
+        NotificationDepth.enter().map { UnsafeMutableRawPointer($0) }
+    }
+
+    /// Leaves the level entered by ``enterNotification()``.
+    @usableFromInline
+    func leaveNotification(_ depth: UnsafeMutableRawPointer) {
+        NotificationDepth.leave(depth.assumingMemoryBound(to: NotificationDepth.Counts.self))
+    }
+
+    /// Reports a store whose notification ``enterNotification()`` refused.
+    @usableFromInline
+    func reportSuppressed(object: AnyObject) {
+        KeyValueObservingDiagnostics.reportSuppressed(key: key, object: object)
+    }
+
+    /// The part of ``notifyingSet(object:old:new:store:)`` between the hooks: the change sink
+    /// and the observers around `store`. Call it between ``enterNotification()`` and
+    /// ``leaveNotification(_:)``.
+    @usableFromInline
+    func deliverSet(object: some KeyValueObservable, old: consuming Any, new: consuming Any, store: () -> Void) {
+        // No conditional expressions over `Any?` here: each builds `Any??` temporaries, and
+        // every copy or destruction of an `Any?` goes through the runtime's value witnesses.
+        let oldValue: Any?
+        let newValue: Any?
+        if valueIsOptional {
+            oldValue = flattenOptional(old)
+            newValue = flattenOptional(new)
+        } else {
+            oldValue = consume old
+            newValue = consume new
+        }
+        // The sink's events carry the values; made only when there is a sink.
+        var sinkEvent: (sink: any KeyValueChangeSink, event: KeyValueChangeEvent)?
+        if hasSink.load(ordering: .acquiring), let sink = owner.sink {
+            var event = KeyValueChangeEvent(.willChange, key: key, oldValue: oldValue, newValue: newValue)
             sink.observedObject(object, willChange: event)
+            event.phase = .didChange
+            sinkEvent = (sink, event)
         }
         let (nodes, isSimple) = state.withTrackedLock(self) { ($0.nodes, $0.isSimple) }
-        event.phase = .didChange
-        if isSimple {
-            store()
-            sink?.observedObject(object, didChange: event)
-            // One record per combination of options, shared by the observers asking for it
-            // (a record holds two existentials and an optional index set: copying it is not free).
-            var change = KeyValueChange(kind: .setting)
-            var madeFor = -1
-            for index in nodes.indices {
-                let node = nodes[index]
-                let options = (node.wantsOld ? 1 : 0) | (node.wantsNew ? 2 : 0)
-                if options != madeFor {
-                    madeFor = options
-                    change.oldValue = node.wantsOld ? oldValue : nil
-                    change.newValue = node.wantsNew ? newValue : nil
-                }
-                node.deliver(object, change)
-            }
-        } else {
+        guard isSimple else {
             let pending = prepare(nodes, object: object, kind: .setting, indexes: nil,
                                   setMutation: nil, suppliedOld: .some(oldValue))
             store()
-            sink?.observedObject(object, didChange: event)
+            if let sinkEvent { sinkEvent.sink.observedObject(object, didChange: sinkEvent.event) }
             finish(pending, object: object, suppliedNew: .some(newValue))
+            return
         }
-        object.keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
+        store()
+        if let sinkEvent { sinkEvent.sink.observedObject(object, didChange: sinkEvent.event) }
+        if nodes.count == 1 {
+            // One observer, the common case: the values move into its record, uncopied.
+            let node = nodes[0]
+            node.deliver(object, Self.settingRecord(node, old: consume oldValue, new: consume newValue))
+            return
+        }
+        // One record per combination of options, shared by the observers asking for it
+        // (a record holds two existentials and an optional index set: copying it is not free).
+        var change = KeyValueChange(kind: .setting)
+        var madeFor = -1
+        for index in nodes.indices {
+            let node = nodes[index]
+            let options = (node.wantsOld ? 1 : 0) | (node.wantsNew ? 2 : 0)
+            if options != madeFor {
+                madeFor = options
+                change = Self.settingRecord(node, old: oldValue, new: newValue)
+            }
+            node.deliver(object, change)
+        }
+    }
+
+    /// The record of a whole-value change for `node`, with the values it asked for.
+    ///
+    /// Made by initialisation, never by assigning the record's `Any?` fields: an assignment
+    /// destroys the field's previous value through the runtime's value witnesses.
+    @inline(__always)
+    private static func settingRecord(_ node: ObservationNode, old: consuming Any?, new: consuming Any?)
+        -> KeyValueChange {
+        switch (node.wantsOld, node.wantsNew) {
+        case (true, true): KeyValueChange(kind: .setting, oldValue: old, newValue: new)
+        case (true, false): KeyValueChange(kind: .setting, oldValue: old)
+        case (false, true): KeyValueChange(kind: .setting, newValue: new)
+        case (false, false): KeyValueChange(kind: .setting)
+        }
     }
 
     // MARK: Manual notification

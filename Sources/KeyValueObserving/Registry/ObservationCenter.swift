@@ -12,7 +12,7 @@ enum ObservationCenter {
     @inlinable @inline(__always)
     static func existingStorage<Object: KeyValueObservable>(of object: Object) -> KeyValueObservationStorage? {
         if let own = object.keyValueObservationStorage { return own }
-        return ObservationTable.shared.existingStorage(of: object)
+        return ObservationTable.existingSharedStorage(of: object)
     }
 
     /// The observation state of `object` for removing an observer, found also while the
@@ -45,10 +45,21 @@ enum ObservationCenter {
     @inlinable @inline(__always)
     static func deliver<Object: KeyValueObservable>(_ event: KeyValueChangeEvent, from object: Object) {
         if event.phase == .willChange { object.keyValueWillChange(event) }
-        if let storage = existingStorage(of: object) {
-            deliverToListeners(event, from: object, storage: storage)
+        if let own = object.keyValueObservationStorage {
+            deliverToListeners(event, from: object, storage: own)
+        } else if ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
+            deliverThroughTable(event, from: object)
         }
         if event.phase == .didChange { object.keyValueDidChange(event) }
+    }
+
+    /// The rest of ``deliver(_:from:)`` for an object whose slot in the shared table has
+    /// entries: kept out of line, so that the inlined check stays a few instructions.
+    @usableFromInline @inline(never)
+    static func deliverThroughTable<Object: KeyValueObservable>(_ event: KeyValueChangeEvent, from object: Object) {
+        guard let storage = ObservationTable.shared.lockedStorage(of: object, identifier: ObjectIdentifier(object))
+        else { return }
+        deliverToListeners(event, from: object, storage: storage)
     }
 
     @usableFromInline @inline(never)
@@ -82,7 +93,7 @@ enum ObservationCenter {
 /// Per class, how to reach the observation state its instances keep themselves.
 final class StorageLookup: TypeCacheEntry {
     let type: Any.Type
-    package var cachedType: Any.Type { type }
+    @usableFromInline package var cachedType: Any.Type { type }
     let reader: OwnStorageReader?
 
     init(type: Any.Type) {

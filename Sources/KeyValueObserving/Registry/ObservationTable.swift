@@ -45,9 +45,28 @@ final class ObservationTable: Sendable {
     // Set once in `init`; the memory is reached only through atomics.
     @usableFromInline nonisolated(unsafe) let slots: UnsafeMutablePointer<Atomic<Int>>
 
+    /// The address of ``shared``'s slot counts, published once the table exists (0 before:
+    /// no object has an entry then).
+    ///
+    /// A global atomic with a constant initial value is initialised statically, so the check an
+    /// unobserved object's notification makes goes through no lazy-initialisation guard
+    /// (`swift_once`), which reaching `shared` would cost on every notification.
+    @usableFromInline static let publishedSlots = Atomic<UInt>(0)
+
     private init() {
         slots = .allocate(capacity: Self.slotCount)
         for index in 0..<Self.slotCount { (slots + index).initialize(to: Atomic<Int>(0)) }
+        Self.publishedSlots.store(UInt(bitPattern: slots), ordering: .releasing)
+    }
+
+    /// Whether `object` may have an entry: its slot's count, read without a lock and without
+    /// touching ``shared`` (false, at once, before the table exists).
+    @inlinable @inline(__always)
+    static func mayHaveEntry(_ identifier: ObjectIdentifier) -> Bool {
+        let base = publishedSlots.load(ordering: .acquiring)
+        guard base != 0 else { return false }
+        let counts = UnsafeMutablePointer<Atomic<Int>>(bitPattern: base).unsafelyUnwrapped
+        return counts[slot(of: identifier)].load(ordering: .acquiring) > 0
     }
 
     @inlinable @inline(__always)
@@ -62,6 +81,15 @@ final class ObservationTable: Sendable {
         let identifier = ObjectIdentifier(object)
         guard slots[Self.slot(of: identifier)].load(ordering: .acquiring) > 0 else { return nil }
         return lockedStorage(of: object, identifier: identifier)
+    }
+
+    /// ``existingStorage(of:)`` of the shared table, reaching it only when `object`'s slot
+    /// has entries (see ``publishedSlots``).
+    @inlinable @inline(__always)
+    static func existingSharedStorage(of object: AnyObject) -> KeyValueObservationStorage? {
+        let identifier = ObjectIdentifier(object)
+        guard mayHaveEntry(identifier) else { return nil }
+        return shared.lockedStorage(of: object, identifier: identifier)
     }
 
     @usableFromInline @inline(never)

@@ -24,7 +24,7 @@ final class ObservedSlots: TypeCacheEntry {
     }
 
     let type: Any.Type
-    package var cachedType: Any.Type { type }
+    @usableFromInline package var cachedType: Any.Type { type }
     let slots: [Slot]
 
     init(type: Any.Type) {

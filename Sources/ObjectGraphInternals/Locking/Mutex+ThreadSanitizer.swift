@@ -33,6 +33,37 @@ package enum ThreadSanitizer {
     @usableFromInline
     package static let release: Annotation? = lookUp("__tsan_release")
 
+    /// Whether the annotations were looked up: 0 not yet, 1 no sanitizer, 2 sanitizer loaded.
+    ///
+    /// `acquire` and `release` are lazily initialised globals, so each read of them goes
+    /// through `swift_once`; this atomic has a constant initial value, is initialised
+    /// statically, and lets the hot paths (every tracked lock, every type-cache hit) skip the
+    /// annotations with one relaxed load when no sanitizer runs.
+    @usableFromInline
+    package static let presence = Atomic<Int>(0)
+
+    /// Announces an acquire of `address` to the sanitizer, if it runs.
+    @inlinable @inline(__always)
+    package static func announceAcquire(_ address: UnsafeMutableRawPointer?) {
+        if presence.load(ordering: .relaxed) != 1 { announce(acquire, address) }
+    }
+
+    /// Announces a release of `address` to the sanitizer, if it runs.
+    @inlinable @inline(__always)
+    package static func announceRelease(_ address: UnsafeMutableRawPointer?) {
+        if presence.load(ordering: .relaxed) != 1 { announce(release, address) }
+    }
+
+    @usableFromInline @inline(never)
+    static func announce(_ annotation: Annotation?, _ address: UnsafeMutableRawPointer?) {
+        guard let annotation else {
+            presence.store(1, ordering: .relaxed)
+            return
+        }
+        presence.store(2, ordering: .relaxed)
+        annotation(address)
+    }
+
     private static func lookUp(_ name: String) -> Annotation? {
         #if canImport(Glibc)
         let handle = UnsafeMutableRawPointer(bitPattern: 0)        // RTLD_DEFAULT
@@ -61,8 +92,8 @@ extension Mutex where Value: ~Copyable {
     ) rethrows -> sending Result {
         try withLock { value in
             let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(owner).toOpaque())
-            ThreadSanitizer.acquire?(address)
-            defer { ThreadSanitizer.release?(address) }
+            ThreadSanitizer.announceAcquire(address)
+            defer { ThreadSanitizer.announceRelease(address) }
             return try body(&value)
         }
     }
