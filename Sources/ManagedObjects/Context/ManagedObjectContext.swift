@@ -86,7 +86,8 @@ public final class ManagedObjectContext {
     ///   ``ManagedObjectContextError/abstractEntity(_:)``.
     @discardableResult
     public func insertNewObject(forEntityNamed entityName: String) throws -> ManagedObject {
-        let object = try ManagedObject(entityName: entityName, in: model)
+        // The class bound to the entity (ManagedObject unless a subclass is bound).
+        let object = try model.managedObjectClass(forEntityNamed: entityName).init(entityName: entityName, in: model)
         try insert(object)
         return object
     }

@@ -42,6 +42,8 @@ public final class ManagedObjectModel: Sendable {
         var versionIdentifiers: Set<String>
         var loadWarnings: [ManagedObjectModelWarning]
         var isEditable = true
+        /// Managed-object subclasses by entity name (see `setManagedObjectClass`).
+        var classes: [String: ManagedObject.Type] = [:]
     }
 
     /// Creates a model from entities, checking that they fit together.
@@ -141,6 +143,18 @@ public final class ManagedObjectModel: Sendable {
 
     /// Marks the model as in use: every later change throws. Called by a store coordinator.
     package func markInUse() { state.withLock { $0.isEditable = false } }
+
+    /// The graph and the class bindings, read together.
+    package var graphAndClasses: (ModelGraph, [String: ManagedObject.Type]) {
+        state.withLock { ($0.graph, $0.classes) }
+    }
+
+    /// Changes the class bindings (refused once the model is in use).
+    package func changeClasses(
+        _ body: (ModelGraph, inout [String: ManagedObject.Type]) throws(ManagedObjectModelError) -> Void
+    ) throws(ManagedObjectModelError) {
+        try change { (state: inout State) throws(ManagedObjectModelError) in try body(state.graph, &state.classes) }
+    }
 
     /// Adds warnings found while loading a file.
     package func appendLoadWarnings(_ warnings: [ManagedObjectModelWarning]) {

@@ -2,6 +2,7 @@
 import Foundation
 import KeyValueCoding
 import KeyValueObserving
+import Observation
 
 /// An object whose properties are those of an entity in a managed object model
 /// (Apple: `NSManagedObject`).
@@ -33,28 +34,88 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     /// The context the object is registered in (Apple: `managedObjectContext`); `nil` for an
     /// object made outside a context, and after its context is gone.
     public package(set) weak var managedObjectContext: ManagedObjectContext?
+    /// The registrar that reports typed reads and every change to Swift's Observation; made by
+    /// the first typed read (nobody can track an object before it).
+    package var observationRegistrar: ObservationRegistrar?
+
+    /// The name of the entity this class is bound to by
+    /// ``ManagedObjectModel/setManagedObjectClasses(_:)`` and that ``init(in:)`` makes
+    /// (Apple: the class's `entity()`). The default is the class's name.
+    open class var entityName: String { String(describing: self) }
 
     /// Creates an object of an entity, outside any context (Apple:
     /// `NSManagedObject(entity:insertInto: nil)`), with the attributes' default values.
+    ///
+    /// Call it on the class bound to the entity (``ManagedObjectModel/managedObjectClass(forEntityNamed:)``;
+    /// `ManagedObject` for an entity without a class): `Apple(entityName: "Apple", in: model)`.
     ///
     /// - Parameters:
     ///   - entityName: The entity's name.
     ///   - model: The model that has the entity.
     /// - Throws: ``ManagedObjectModelError/Code/unknownEntity(_:)`` when the model has no such
-    ///   entity.
-    public init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
-        let graph = model.graph
+    ///   entity; ``ManagedObjectModelError/Code/classMismatch(_:)`` when the entity's objects
+    ///   are of another class.
+    public required init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
+        let (graph, classes) = model.graphAndClasses
         guard let entity = graph.entity(named: entityName) else {
             throw ManagedObjectModelError(.unknownEntity(entityName))
         }
+        let objectClass = ClassBindingCheck(graph: graph, classes: classes).effectiveClass(of: entityName)
+        guard objectClass == Self.self else {
+            throw ManagedObjectModelError(.classMismatch("the entity's objects are of class \(objectClass), not \(Self.self)"),
+                                          entity: entityName)
+        }
         self.entity = entity
         self.model = model
-        self.layout = graph.layouts.layout(of: entity)
+        let layout = graph.layouts.layout(of: entity, objectClass: objectClass)
+        self.layout = layout
         self.objectID = .temporary(entityName: entityName)
         self.values = ContiguousArray(layout.properties.map { property in
-            property.attribute?.defaultValueForNewObject
+            layout.hasFields ? nil : property.attribute?.defaultValueForNewObject
         })
         super.init()
+        if layout.hasFields { initializeFields() }
+    }
+
+    /// Creates an object of the entity this class is bound to (``entityName``), outside any
+    /// context.
+    ///
+    /// - Parameter model: The model the class is bound in.
+    /// - Throws: As ``init(entityName:in:)``.
+    public convenience init(in model: ManagedObjectModel) throws(ManagedObjectModelError) {
+        try self.init(entityName: Self.entityName, in: model)
+    }
+
+    /// Gives every `@Managed` property its slot, and every slot its default value.
+    private func initializeFields() {
+        for (slot, property) in layout.properties.enumerated() {
+            let initial = property.attribute?.defaultValueForNewObject
+            if let field = layout.fields[slot] {
+                let address = Self.fieldAddress(self, field.offset)
+                field.storage.setSlot(slot, at: address)
+                field.storage.storeBoxedValue(initial, at: address)
+            } else {
+                values[slot] = initial
+            }
+        }
+    }
+
+    // MARK: Change hooks
+
+    /// Called before every notified change; tells Swift's Observation. Overrides must call
+    /// `super`. See ``KeyValueObject/keyValueWillChange(_:)``.
+    ///
+    /// - Parameter event: The key and kind of the change.
+    open override func keyValueWillChange(_ event: KeyValueChangeEvent) {
+        if observationRegistrar != nil { observationWillChange(event) }
+    }
+
+    /// Called after every notified change; tells Swift's Observation. Overrides must call
+    /// `super`. See ``KeyValueObject/keyValueDidChange(_:)``.
+    ///
+    /// - Parameter event: The key and kind of the change.
+    open override func keyValueDidChange(_ event: KeyValueChangeEvent) {
+        if observationRegistrar != nil { observationDidChange(event) }
     }
 
     // MARK: Key tables
@@ -73,7 +134,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     /// - Parameter key: The property's name.
     public func primitiveValue(forKey key: String) -> Any? {
         guard let slot = layout.slotByName[key] else { return nil }
-        return values[slot]
+        return slotValue(slot)
     }
 
     /// Stores a value without notifications or change tracking
@@ -87,14 +148,45 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
         guard let slot = layout.slotByName[key] else {
             throw KeyValueCodingError.undefinedKey(key, type: entity.name)
         }
+        storeSlotValue(value, slot)
+    }
+
+    /// The value of a slot, boxed: from the value array, or from a `@Managed` property's
+    /// storage. With ``storeSlotValue(_:_:)`` the only way the context reaches values.
+    @inline(__always)
+    package func slotValue(_ slot: Int) -> Any? {
+        if layout.hasFields, let field = layout.fields[slot] {
+            return field.storage.boxedValue(at: Self.fieldAddress(self, field.offset))
+        }
+        return values[slot]
+    }
+
+    /// Stores a boxed value into a slot, without notifications. See ``slotValue(_:)``.
+    @inline(__always)
+    package func storeSlotValue(_ value: Any?, _ slot: Int) {
+        if layout.hasFields, let field = layout.fields[slot] {
+            field.storage.storeBoxedValue(value, at: Self.fieldAddress(self, field.offset))
+            return
+        }
         values[slot] = value
     }
 
+    /// The address `offset` bytes into `object` (a `@Managed` property's storage).
     @inline(__always)
-    package func slotValue(_ slot: Int) -> Any? { values[slot] }
+    package static func fieldAddress(_ object: AnyObject, _ offset: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
+    }
 
-    @inline(__always)
-    package func storeSlotValue(_ value: Any?, _ slot: Int) { values[slot] = value }
+    // MARK: Typed access (`@Managed`)
+
+    /// The hook a typed read passes first: where faulting will fire a fault (a check of a
+    /// flag). Costs nothing now.
+    @inlinable @inline(__always)
+    func willReadManagedValue() {}
+
+    /// The key of `slot`, for a typed store's notifications.
+    @usableFromInline
+    func managedKey(slot: Int) -> String { layout.keys[slot] }
 }
 
 extension ManagedObject: Hashable {
@@ -109,13 +201,14 @@ extension ManagedObject: CustomStringConvertible {
     /// The entity, the ID and the values.
     public var description: String {
         let pairs = layout.properties.enumerated().map { slot, property -> String in
+            let value = slotValue(slot)
             switch property {
             case .relationship(let r) where r.isToMany:
-                return "\(property.name): \((values[slot] as? Set<ManagedObject>)?.count ?? (values[slot] as? [ManagedObject])?.count ?? 0) objects"
+                return "\(property.name): \((value as? Set<ManagedObject>)?.count ?? (value as? [ManagedObject])?.count ?? 0) objects"
             case .relationship:
-                return "\(property.name): \((values[slot] as? ManagedObject)?.objectID.description ?? "nil")"
+                return "\(property.name): \((value as? ManagedObject)?.objectID.description ?? "nil")"
             default:
-                return "\(property.name): \(values[slot].map { String(describing: $0) } ?? "nil")"
+                return "\(property.name): \(value.map { String(describing: $0) } ?? "nil")"
             }
         }
         return "<\(entity.name) \(objectID)> { \(pairs.joined(separator: "; ")) }"
