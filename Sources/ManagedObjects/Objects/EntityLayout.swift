@@ -134,9 +134,9 @@ package final class EntityLayout: Sendable {
 // @unchecked: key paths are immutable once made, and these are made before the layout is
 // published; the standard library only lacks the conformance for generic key paths.
 package struct TrackingKeyPaths: @unchecked Sendable {
-    package let paths: [KeyPath<ManagedObject, Any?>]
+    package let paths: [KeyPath<ManagedObject, Int>]
 
-    package subscript(slot: Int) -> KeyPath<ManagedObject, Any?> { paths[slot] }
+    package subscript(slot: Int) -> KeyPath<ManagedObject, Int> { paths[slot] }
 }
 
 /// A slot held in a `@Managed` property's storage inside the object.

@@ -36,12 +36,26 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     public package(set) weak var managedObjectContext: ManagedObjectContext?
     /// The registrar that reports typed reads and every change to Swift's Observation; made by
     /// the first typed read (nobody can track an object before it).
-    package var observationRegistrar: ObservationRegistrar?
+    // Unchecked: read on every change (a dynamic exclusivity check would cost more than the
+    // read); only this object's own methods, on its thread, touch it.
+    @exclusivity(unchecked) package var observationTracking: ObservationTrackingBox?
+    /// Whether typed reads report to Observation: the class's
+    /// ``isObservationTrackingEnabled``, read once.
+    @usableFromInline let reportsObservationAccess: Bool
 
     /// The name of the entity this class is bound to by
     /// ``ManagedObjectModel/setManagedObjectClasses(_:)`` and that ``init(in:)`` makes
     /// (Apple: the class's `entity()`). The default is the class's name.
     open class var entityName: String { String(describing: self) }
+
+    /// Whether typed (`@Managed`) reads of this class's objects report to Swift's Observation,
+    /// so that `withObservationTracking` (and SwiftUI) see them. The default is `true`.
+    ///
+    /// A report costs a call into the Observation registrar on every typed read (tens of
+    /// nanoseconds; see Docs/Performance.md); a class whose objects are never tracked can
+    /// override this with `false` to make a typed read a field load. Changes still tell
+    /// Observation about objects that were read while tracking was enabled.
+    open class var isObservationTrackingEnabled: Bool { true }
 
     /// Creates an object of an entity, outside any context (Apple:
     /// `NSManagedObject(entity:insertInto: nil)`), with the attributes' default values.
@@ -70,6 +84,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
         let layout = graph.layouts.layout(of: entity, objectClass: objectClass)
         self.layout = layout
         self.objectID = .temporary(entityName: entityName)
+        self.reportsObservationAccess = Self.isObservationTrackingEnabled
         self.values = ContiguousArray(layout.properties.map { property in
             layout.hasFields ? nil : property.attribute?.defaultValueForNewObject
         })
@@ -107,7 +122,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     ///
     /// - Parameter event: The key and kind of the change.
     open override func keyValueWillChange(_ event: KeyValueChangeEvent) {
-        if observationRegistrar != nil { observationWillChange(event) }
+        if let tracking = observationTracking { observationWillChange(event, tracking) }
     }
 
     /// Called after every notified change; tells Swift's Observation. Overrides must call
@@ -115,7 +130,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     ///
     /// - Parameter event: The key and kind of the change.
     open override func keyValueDidChange(_ event: KeyValueChangeEvent) {
-        if observationRegistrar != nil { observationDidChange(event) }
+        if let tracking = observationTracking { observationDidChange(event, tracking) }
     }
 
     // MARK: Key tables

@@ -12,36 +12,44 @@ import Observation
 extension ManagedObject: Observable {}
 
 extension ManagedObject {
-    /// A Swift key path naming `slot` to the Observation registrar (never read by it).
-    package subscript(observationSlot slot: Int) -> Any? { slotValue(slot) }
+    /// A Swift key path naming `slot` to the Observation registrar (never read by it; `Int`, whose
+    /// metadata costs nothing to reach, unlike `Any?`'s).
+    package subscript(observationSlot slot: Int) -> Int { slot }
 
     /// Reports a typed read of `slot` to Observation (a no-op unless tracking is active).
     @usableFromInline
     func reportObservationAccess(slot: Int) {
-        let registrar: ObservationRegistrar
-        if let existing = observationRegistrar {
-            registrar = existing
+        let tracking: ObservationTrackingBox
+        if let existing = observationTracking {
+            tracking = existing
         } else {
-            registrar = ObservationRegistrar()
-            observationRegistrar = registrar
+            tracking = ObservationTrackingBox()
+            observationTracking = tracking
         }
-        registrar.access(self, keyPath: layout.trackingKeyPaths[slot])
+        tracking.registrar.access(self, keyPath: layout.trackingKeyPaths[slot])
     }
 
-    /// Whether typed reads report to Observation. Always: the registrar cannot say whether
-    /// anyone tracks.
-    @inlinable
-    var tracksObservationAccess: Bool { true }
+    /// Whether typed reads report to Observation: the registrar cannot say whether anyone
+    /// tracks, so every read does unless the class opts out.
+    @inlinable @inline(__always)
+    var tracksObservationAccess: Bool { reportsObservationAccess }
 
     /// Tells Observation that `event`'s key will change.
-    func observationWillChange(_ event: KeyValueChangeEvent) {
-        guard let registrar = observationRegistrar, let slot = layout.slotByName[event.key] else { return }
-        registrar.willSet(self, keyPath: layout.trackingKeyPaths[slot])
+    func observationWillChange(_ event: KeyValueChangeEvent, _ tracking: ObservationTrackingBox) {
+        guard let slot = layout.slotByName[event.key] else { return }
+        tracking.registrar.willSet(self, keyPath: layout.trackingKeyPaths[slot])
     }
 
     /// Tells Observation that `event`'s key changed.
-    func observationDidChange(_ event: KeyValueChangeEvent) {
-        guard let registrar = observationRegistrar, let slot = layout.slotByName[event.key] else { return }
-        registrar.didSet(self, keyPath: layout.trackingKeyPaths[slot])
+    func observationDidChange(_ event: KeyValueChangeEvent, _ tracking: ObservationTrackingBox) {
+        guard let slot = layout.slotByName[event.key] else { return }
+        tracking.registrar.didSet(self, keyPath: layout.trackingKeyPaths[slot])
     }
+}
+
+/// An object's Observation registrar, boxed: a reference, so that checking for it is one
+/// pointer test (an optional `ObservationRegistrar`, a resilient struct, is checked through
+/// value witnesses).
+package final class ObservationTrackingBox {
+    package let registrar = ObservationRegistrar()
 }
