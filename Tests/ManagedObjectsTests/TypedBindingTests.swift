@@ -110,3 +110,20 @@ private final class PlainSubclass: ManagedObject {}
         #expect(model.managedObjectClass(forEntityNamed: "Crate") == TypedCrate.self)
     }
 }
+
+@Suite struct TypedBindingAfterModelChangesTests {
+    @Test func replacingEntitiesRechecksBoundClasses() throws {
+        let model = try TypedFixtures.model()
+        // Crate's capacity becomes a Double: TypedCrate's `Int16` no longer fits.
+        var entities = model.entities.map(\.declared)
+        let index = try #require(entities.firstIndex { $0.name == "Crate" })
+        entities[index] = EntityDescription(name: "Crate", properties: [
+            .attribute("capacity", .double),
+            .toOne("stand", "Stand", inverse: "crates"),
+            .toMany("fruit", "Fruit", inverse: "crate", ordered: true),
+        ])
+        let error = try #require(throws: ManagedObjectModelError.self) { try model.setEntities(entities) }
+        #expect(error.entity == "Crate" && error.property == "capacity")
+        #expect(model.entity(named: "Crate")?.attributesByName["capacity"]?.attributeType == .integer16)
+    }
+}

@@ -167,12 +167,14 @@ public final class ManagedObjectModel: Sendable {
     ///
     /// - Parameter entities: The new entities.
     /// - Throws: ``ManagedObjectModelError/Code/modelInUse`` once a coordinator uses the
-    ///   model; otherwise the errors of ``init(entities:configurations:fetchRequestTemplates:versionIdentifiers:)``.
-    ///   On error the model is unchanged.
+    ///   model; otherwise the errors of ``init(entities:configurations:fetchRequestTemplates:versionIdentifiers:)``,
+    ///   and those of ``setManagedObjectClass(_:forEntityNamed:)`` when a bound class no longer
+    ///   fits its entity. On error the model is unchanged.
     public func setEntities(_ entities: [EntityDescription]) throws(ManagedObjectModelError) {
         try change { state throws(ManagedObjectModelError) in
             let graph = try ModelGraph(entities: entities)
             try graph.check(configurations: state.configurations, templates: state.templates)
+            try ClassBindingCheck(graph: graph, classes: state.classes).checkAll()
             state.graph = graph
         }
     }
