@@ -34,6 +34,10 @@ private final class CrateWithStandArray: ManagedObject {
 
 private final class PlainSubclass: ManagedObject {}
 
+private final class OtherStand: ManagedObject {
+    override class var entityName: String { "Stand" }
+}
+
 @Suite struct TypedBindingTests {
     static func bindingError(_ objectClass: ManagedObject.Type, _ entity: String,
                              in model: ManagedObjectModel = TypedFixtures.unboundModel()) throws -> (ManagedObjectModelError, String) {
@@ -87,6 +91,15 @@ private final class PlainSubclass: ManagedObject {}
         }
         #expect(broken.entity == "Apple")
         #expect(model.managedObjectClass(forEntityNamed: "Apple") == TypedFruit.self)
+    }
+
+    @Test func twoClassesForOneEntityAreRefused() throws {
+        let model = TypedFixtures.unboundModel()
+        let error = try #require(throws: ManagedObjectModelError.self) {
+            try model.setManagedObjectClasses([TypedStand.self, TypedCrate.self, TypedFruit.self, TypedApple.self, OtherStand.self])
+        }
+        #expect(error.entity == "Stand")
+        #expect(model.managedObjectClass(forEntityNamed: "Crate") == ManagedObject.self)
     }
 
     @Test func unknownEntitiesAndModelsInUseAreRefused() throws {

@@ -208,4 +208,32 @@ import TestSupport
         }
         tracker.expectAllReleased()
     }
+
+    @Test func aTypedRelationshipHoldingAnotherClassStops() async {
+        await #expect(processExitsWith: .failure) {
+            let model = try TypedFixtures.model()
+            let crate = try TypedCrate(in: model)
+            // Key-value coding takes any managed object for a relationship; the typed read
+            // then finds a TypedStand where it needs TypedFruits.
+            try crate.setValue([try TypedStand(in: model)], forKey: "fruit")
+            _ = crate.fruit
+        }
+    }
+
+    @Test func classesCanOptOutOfObservationTrackingOfReads() throws {
+        let model = TypedFixtures.unboundModel()
+        try model.setManagedObjectClass(UntrackedStand.self, forEntityNamed: "Stand")
+        let stand = try UntrackedStand(in: model)
+        let fired = ChangeRecorder()
+        withObservationTracking { _ = stand.name } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+        stand.name = "Corner"
+        #expect(fired.count == 0)
+        #expect(stand.name == "Corner")
+    }
+}
+
+private final class UntrackedStand: ManagedObject {
+    override class var entityName: String { "Stand" }
+    override class var isObservationTrackingEnabled: Bool { false }
+    @Managed var name: String
 }

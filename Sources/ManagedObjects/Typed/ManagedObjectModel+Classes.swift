@@ -65,10 +65,17 @@ extension ManagedObjectModel {
     /// - Parameter classes: The classes.
     /// - Throws: As ``setManagedObjectClass(_:forEntityNamed:)``; an unknown entity name, or
     ///   a class whose `entityName` is not overridden, is
-    ///   ``ManagedObjectModelError/Code/unknownEntity(_:)``.
+    ///   ``ManagedObjectModelError/Code/unknownEntity(_:)``; two classes naming one entity are
+    ///   ``ManagedObjectModelError/Code/classMismatch(_:)``.
     public func setManagedObjectClasses(_ classes: [ManagedObject.Type]) throws(ManagedObjectModelError) {
         var bindings: [String: ManagedObject.Type] = [:]
-        for objectClass in classes { bindings[objectClass.entityName] = objectClass }
+        for objectClass in classes {
+            let name = objectClass.entityName
+            if let other = bindings[name], other != objectClass {
+                throw ManagedObjectModelError(.classMismatch("both \(other) and \(objectClass) name the entity"), entity: name)
+            }
+            bindings[name] = objectClass
+        }
         try setManagedObjectClasses(bindings)
     }
 
