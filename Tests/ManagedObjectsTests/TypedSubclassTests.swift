@@ -220,6 +220,22 @@ import TestSupport
         }
     }
 
+    @Test func keysNotNotifiedAutomaticallyStoreSilently() throws {
+        let model = TypedFixtures.unboundModel()
+        try model.setManagedObjectClass(ManualCrate.self, forEntityNamed: "Crate")
+        let crate = try ManualCrate(in: model)
+        let recorder = ChangeRecorder()
+        try crate.addObserver(recorder, forKeyPath: "capacity", options: [.new])
+        crate.capacity = 30
+        #expect(recorder.count == 0)
+        #expect(try crate.value(forKey: "capacity") as? Int16 == 30)
+        crate.willChangeValue(forKey: "capacity")
+        crate.capacity = 31
+        crate.didChangeValue(forKey: "capacity")
+        #expect(recorder.records.map { $0.change.newValue as? Int16 } == [31])
+        try crate.removeObserver(recorder, forKeyPath: "capacity")
+    }
+
     @Test func classesCanOptOutOfObservationTrackingOfReads() throws {
         let model = TypedFixtures.unboundModel()
         try model.setManagedObjectClass(UntrackedStand.self, forEntityNamed: "Stand")
@@ -230,6 +246,12 @@ import TestSupport
         #expect(fired.count == 0)
         #expect(stand.name == "Corner")
     }
+}
+
+private final class ManualCrate: ManagedObject {
+    override class var entityName: String { "Crate" }
+    override class func automaticallyNotifiesObservers(forKey key: String) -> Bool { key != "capacity" }
+    @Managed var capacity: Int16
 }
 
 private final class UntrackedStand: ManagedObject {

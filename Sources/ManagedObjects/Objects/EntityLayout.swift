@@ -20,6 +20,9 @@ package final class EntityLayout: Sendable {
     package let keys: [String]
     /// The slot of each property name.
     package let slotByName: [String: Int]
+    /// Per slot, whether the class notifies its key automatically
+    /// (`automaticallyNotifiesObservers(forKey:)`, asked once).
+    package let notifiesAutomatically: [Bool]
     /// For each slot held in a `@Managed` property's storage, where; `nil` for array slots.
     package let fields: [ManagedLayoutField?]
     /// Whether any slot is held in a `@Managed` property's storage.
@@ -34,6 +37,7 @@ package final class EntityLayout: Sendable {
         self.objectClass = objectClass
         properties = entity.allProperties
         keys = properties.map(\.name)
+        notifiesAutomatically = keys.map { objectClass.automaticallyNotifiesObservers(forKey: $0) }
         var slots: [String: Int] = [:]
         for (slot, property) in properties.enumerated() { slots[property.name] = slot }
         slotByName = slots

@@ -199,9 +199,12 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     @inlinable @inline(__always)
     func willReadManagedValue() {}
 
-    /// The key of `slot`, for a typed store's notifications.
+    /// The key of `slot` for a typed store's notifications; `nil` when the class does not
+    /// notify that key automatically.
     @usableFromInline
-    func managedKey(slot: Int) -> String { layout.keys[slot] }
+    func notifyingKey(slot: Int) -> String? {
+        layout.notifiesAutomatically[slot] ? layout.keys[slot] : nil
+    }
 }
 
 extension ManagedObject: Hashable {

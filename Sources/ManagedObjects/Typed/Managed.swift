@@ -22,7 +22,9 @@ import KeyValueObserving
 /// The value lives in the object's managed storage: `value(forKey: "radius")` reads the same
 /// value, and a store sends the usual will-change and did-change notifications for the key,
 /// so the object's context (change tracking, inverse relationships, rollback), key-value
-/// observers and Swift's Observation (`withObservationTracking`) all see it. Relationships are
+/// observers and Swift's Observation (`withObservationTracking`) all see it. A class whose
+/// `automaticallyNotifiesObservers(forKey:)` answers `false` for the key stores silently, as
+/// key-value coding does, and sends the notifications itself. Relationships are
 /// typed by the destination's class; the storage holds them as `ManagedObject?`,
 /// `Set<ManagedObject>` and `[ManagedObject]`, and a typed read of a to-many relationship
 /// builds the typed collection (O(*n*)).
@@ -75,7 +77,11 @@ public struct Managed<Value: ManagedPropertyValue> {
         }
         @inline(__always) set {
             let newStorage = Value.managedStorage(from: newValue)
-            let key = instance.managedKey(slot: instance[keyPath: storageKeyPath].slot)
+            guard let key = instance.notifyingKey(slot: instance[keyPath: storageKeyPath].slot) else {
+                // The class sends this key's notifications itself.
+                instance[keyPath: storageKeyPath].storage = newStorage
+                return
+            }
             instance.willChangeValue(forKey: key)
             instance[keyPath: storageKeyPath].storage = newStorage
             instance.didChangeValue(forKey: key)
