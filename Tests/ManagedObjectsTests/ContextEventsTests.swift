@@ -108,7 +108,11 @@ private final class Journal: ManagedObject {
     }
 
     @Test func lifecycleHooksRunInOrder() throws {
-        let context = try Self.context()
+        let model = try ContextSaveFetchTests.fruitModel()
+        try model.setManagedObjectClass(Journal.self, forEntityNamed: "Stand")
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
         let journal = try Journal(entityName: "Stand", in: context.model)
         try context.insert(journal)
         #expect(try journal.value(forKey: "name") as? String == "untitled")

@@ -140,9 +140,9 @@ extension ManagedObjectContext {
 
     /// A new object of an entity with a given ID, values empty.
     package func makeObject(entityName: String, id: ManagedObjectID) throws -> ManagedObject {
-        let object = try ManagedObject(entityName: entityName, in: model)
+        let object = try model.managedObjectClass(forEntityNamed: entityName).init(entityName: entityName, in: model)
         object.objectID = id
-        object.values = object.layout.emptyValues
+        object.clearSlotValues()
         return object
     }
 
@@ -170,14 +170,14 @@ extension ManagedObjectContext {
         for (slot, property) in object.layout.properties.enumerated() {
             switch property {
             case .attribute(let attribute):
-                object.values[slot] = row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }
+                object.storeLoadedSlotValue(row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }, slot)
             case .relationship(let relationship):
                 let ids = row.relationships[relationship.name] ?? []
                 let related = ids.compactMap { try? self.object(with: $0) }
                 switch relationship.cardinality {
-                case .toOne: object.values[slot] = related.first
-                case .toMany: object.values[slot] = Set(related)
-                case .orderedToMany: object.values[slot] = related
+                case .toOne: object.storeLoadedSlotValue(related.first, slot)
+                case .toMany: object.storeLoadedSlotValue(Set(related), slot)
+                case .orderedToMany: object.storeLoadedSlotValue(related, slot)
                 }
             case .fetchedProperty:
                 break

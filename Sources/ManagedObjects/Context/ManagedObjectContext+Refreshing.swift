@@ -22,7 +22,7 @@ extension ManagedObjectContext {
             updated.remove(object)
             committed[id] = nil
             object.faultFlag = true
-            object.values = object.layout.emptyValues
+            object.clearSlotValues()
             object.didTurnIntoFault()
         } else if !object.faultFlag,
                   let storeID = object.objectID.storeIdentifier,
@@ -34,12 +34,12 @@ extension ManagedObjectContext {
             let changedSlots = Set(committed[id]?.keys.map { $0 } ?? [])
             isRestoring = true
             for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
-                let storeValue = scratch.values[slot]
+                let storeValue = scratch.slotValue(slot)
                 if changedSlots.contains(slot) {
                     committed[id]?[slot] = storeValue
-                } else if !ManagedObject.sameValue(object.values[slot], storeValue) {
+                } else if !ManagedObject.sameValue(object.slotValue(slot), storeValue) {
                     object.willChangeValue(forKey: property.name)
-                    object.values[slot] = storeValue
+                    object.storeLoadedSlotValue(storeValue, slot)
                     object.didChangeValue(forKey: property.name)
                 }
             }

@@ -72,7 +72,7 @@ public final class ManagedObjectContext {
             object.managedObjectContext = nil
             object.setKeyValueChangeSink(nil)
             for (slot, property) in object.layout.properties.enumerated() where property.relationship != nil {
-                object.storeSlotValue(nil, slot)
+                object.storeLoadedSlotValue(object.layout.emptyValue(slot), slot)
             }
         }
     }
@@ -110,7 +110,8 @@ public final class ManagedObjectContext {
     ///   ``ManagedObjectContextError/abstractEntity(_:)``.
     @discardableResult
     public func insertNewObject(forEntityNamed entityName: String) throws -> ManagedObject {
-        let object = try ManagedObject(entityName: entityName, in: model)
+        // The class bound to the entity (ManagedObject unless a subclass is bound).
+        let object = try model.managedObjectClass(forEntityNamed: entityName).init(entityName: entityName, in: model)
         try insert(object)
         return object
     }

@@ -42,6 +42,8 @@ public final class ManagedObjectModel: Sendable {
         var versionIdentifiers: Set<String>
         var loadWarnings: [ManagedObjectModelWarning]
         var isEditable = true
+        /// Managed-object subclasses by entity name (see `setManagedObjectClass`).
+        var classes: [String: ManagedObject.Type] = [:]
     }
 
     /// Creates a model from entities, checking that they fit together.
@@ -142,6 +144,18 @@ public final class ManagedObjectModel: Sendable {
     /// Marks the model as in use: every later change throws. Called by a store coordinator.
     package func markInUse() { state.withLock { $0.isEditable = false } }
 
+    /// The graph and the class bindings, read together.
+    package var graphAndClasses: (ModelGraph, [String: ManagedObject.Type]) {
+        state.withLock { ($0.graph, $0.classes) }
+    }
+
+    /// Changes the class bindings (refused once the model is in use).
+    package func changeClasses(
+        _ body: (ModelGraph, inout [String: ManagedObject.Type]) throws(ManagedObjectModelError) -> Void
+    ) throws(ManagedObjectModelError) {
+        try change { (state: inout State) throws(ManagedObjectModelError) in try body(state.graph, &state.classes) }
+    }
+
     /// Adds warnings found while loading a file.
     package func appendLoadWarnings(_ warnings: [ManagedObjectModelWarning]) {
         state.withLock { $0.loadWarnings += warnings }
@@ -153,12 +167,14 @@ public final class ManagedObjectModel: Sendable {
     ///
     /// - Parameter entities: The new entities.
     /// - Throws: ``ManagedObjectModelError/Code/modelInUse`` once a coordinator uses the
-    ///   model; otherwise the errors of ``init(entities:configurations:fetchRequestTemplates:versionIdentifiers:)``.
-    ///   On error the model is unchanged.
+    ///   model; otherwise the errors of ``init(entities:configurations:fetchRequestTemplates:versionIdentifiers:)``,
+    ///   and those of ``setManagedObjectClass(_:forEntityNamed:)`` when a bound class no longer
+    ///   fits its entity. On error the model is unchanged.
     public func setEntities(_ entities: [EntityDescription]) throws(ManagedObjectModelError) {
         try change { state throws(ManagedObjectModelError) in
             let graph = try ModelGraph(entities: entities)
             try graph.check(configurations: state.configurations, templates: state.templates)
+            try ClassBindingCheck(graph: graph, classes: state.classes).checkAll()
             state.graph = graph
         }
     }

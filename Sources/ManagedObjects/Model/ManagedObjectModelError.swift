@@ -60,6 +60,10 @@ public struct ManagedObjectModelError: Error, Sendable, Hashable {
         case missingCurrentVersion(String)
         /// No model version of that name in the `.xcdatamodeld` folder.
         case unknownVersion(String)
+        /// A managed-object class does not fit its entity (a `@Managed` property with an
+        /// unknown name or a Swift type that cannot hold the property, or objects of the
+        /// wrong class); the text names the class, the property and the Swift type.
+        case classMismatch(String)
     }
 
     /// What went wrong.
@@ -125,6 +129,7 @@ extension ManagedObjectModelError: CustomStringConvertible, LocalizedError {
             return "the model is in the Xcode 3 binary format (elements and layout files); open it in a current Xcode and save it to convert it to XML"
         case .missingCurrentVersion(let name): return "the current version '\(name)' named by .xccurrentversion is not in the model folder"
         case .unknownVersion(let name): return "there is no model version '\(name)'"
+        case .classMismatch(let why): return "the managed-object class does not fit: \(why)"
         }
     }
 }

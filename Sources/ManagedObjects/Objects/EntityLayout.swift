@@ -4,18 +4,33 @@ import Foundation
 import KeyValueCoding
 import Synchronization
 
-/// The storage plan of one entity's objects: every property (inherited ones first) has a slot
-/// in the object's value array, and a key table of accessor properties reads and writes the
-/// slots. One layout per entity per model, built on first use and kept by the model graph.
+/// The storage plan of one entity's objects of one class: every property (inherited ones
+/// first) has a slot, held in the object's value array, or, for a typed subclass's `@Managed`
+/// property, in the property's own storage inside the object (reached by byte offset). A key
+/// table of accessor properties reads and writes the slots. One layout per entity and class
+/// per model, built on first use and kept by the model graph.
 package final class EntityLayout: Sendable {
     /// The resolved entity.
     package let entity: EntityDescription
+    /// The class of the entity's objects (`ManagedObject` unless a subclass is bound).
+    package let objectClass: ManagedObject.Type
     /// The properties in slot order (the entity's `allProperties`).
     package let properties: [PropertyDescription]
+    /// The property names in slot order.
+    package let keys: [String]
     /// The slot of each property name.
     package let slotByName: [String: Int]
+    /// Per slot, whether the class notifies its key automatically
+    /// (`automaticallyNotifiesObservers(forKey:)`, asked once).
+    package let notifiesAutomatically: [Bool]
+    /// For each slot held in a `@Managed` property's storage, where; `nil` for array slots.
+    package let fields: [ManagedLayoutField?]
+    /// Whether any slot is held in a `@Managed` property's storage.
+    package let hasFields: Bool
     /// The entity's keys for key-value coding.
     package let keyTable: KeyValueKeyTable
+    /// The key paths that name each slot to Swift's Observation.
+    package let trackingKeyPaths: TrackingKeyPaths
 
     /// The value of a slot with nothing in it: an empty collection for a to-many relationship
     /// (those are never `nil`), `nil` otherwise.
@@ -33,64 +48,99 @@ package final class EntityLayout: Sendable {
         ContiguousArray(properties.indices.map(emptyValue))
     }
 
-    package init(entity: EntityDescription) {
+    package init(entity: EntityDescription, objectClass: ManagedObject.Type = ManagedObject.self) {
         self.entity = entity
+        self.objectClass = objectClass
         properties = entity.allProperties
+        keys = properties.map(\.name)
+        notifiesAutomatically = keys.map { objectClass.automaticallyNotifiesObservers(forKey: $0) }
         var slots: [String: Int] = [:]
         for (slot, property) in properties.enumerated() { slots[property.name] = slot }
         slotByName = slots
+        var fields = [ManagedLayoutField?](repeating: nil, count: properties.count)
+        for field in ManagedClassFields.fields(of: objectClass) {
+            if let slot = slots[field.key] { fields[slot] = field }
+        }
+        self.fields = fields
+        hasFields = fields.contains { $0 != nil }
         keyTable = KeyValueKeyTable(properties: properties.enumerated().map { slot, property in
-            Self.keyValueProperty(for: property, slot: slot)
+            Self.keyValueProperty(for: property, slot: slot, field: fields[slot])
         })
+        trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
     }
 
-    private static func keyValueProperty(for property: PropertyDescription, slot: Int) -> KeyValueProperty {
+    private static func keyValueProperty(for property: PropertyDescription, slot: Int,
+                                         field: ManagedLayoutField?) -> KeyValueProperty {
         switch property {
         case .attribute(let attribute):
-            return attributeProperty(attribute, slot: slot)
+            return attributeProperty(attribute, slot: slot, field: field)
         case .relationship(let relationship):
             switch relationship.cardinality {
-            case .toOne: return slotProperty(relationship.name, ManagedObject?.self, slot: slot)
-            case .toMany: return slotProperty(relationship.name, Set<ManagedObject>.self, slot: slot)
-            case .orderedToMany: return slotProperty(relationship.name, [ManagedObject].self, slot: slot)
+            case .toOne: return slotProperty(relationship.name, ManagedObject?.self, slot: slot, field: field)
+            case .toMany: return slotProperty(relationship.name, Set<ManagedObject>.self, slot: slot, field: field)
+            case .orderedToMany: return slotProperty(relationship.name, [ManagedObject].self, slot: slot, field: field)
             }
         case .fetchedProperty(let fetched):
-            return slotProperty(fetched.name, [ManagedObject].self, slot: slot, readOnly: true)
+            return slotProperty(fetched.name, [ManagedObject].self, slot: slot, field: nil, readOnly: true)
         }
     }
 
-    private static func attributeProperty(_ attribute: AttributeDescription, slot: Int) -> KeyValueProperty {
+    private static func attributeProperty(_ attribute: AttributeDescription, slot: Int,
+                                          field: ManagedLayoutField?) -> KeyValueProperty {
         let name = attribute.name
         switch attribute.attributeType {
-        case .integer16: return slotProperty(name, Int16?.self, slot: slot)
-        case .integer32: return slotProperty(name, Int32?.self, slot: slot)
-        case .integer64: return slotProperty(name, Int64?.self, slot: slot)
-        case .decimal: return slotProperty(name, Decimal?.self, slot: slot)
-        case .double: return slotProperty(name, Double?.self, slot: slot)
-        case .float: return slotProperty(name, Float?.self, slot: slot)
-        case .string: return slotProperty(name, String?.self, slot: slot)
-        case .boolean: return slotProperty(name, Bool?.self, slot: slot)
-        case .date: return slotProperty(name, Date?.self, slot: slot)
-        case .binaryData: return slotProperty(name, Data?.self, slot: slot)
-        case .uuid: return slotProperty(name, UUID?.self, slot: slot)
-        case .uri: return slotProperty(name, URL?.self, slot: slot)
-        case .objectID: return slotProperty(name, ManagedObjectID?.self, slot: slot)
-        case .transformable, .composite, .undefined: return slotProperty(name, Any?.self, slot: slot)
+        case .integer16: return slotProperty(name, Int16?.self, slot: slot, field: field)
+        case .integer32: return slotProperty(name, Int32?.self, slot: slot, field: field)
+        case .integer64: return slotProperty(name, Int64?.self, slot: slot, field: field)
+        case .decimal: return slotProperty(name, Decimal?.self, slot: slot, field: field)
+        case .double: return slotProperty(name, Double?.self, slot: slot, field: field)
+        case .float: return slotProperty(name, Float?.self, slot: slot, field: field)
+        case .string: return slotProperty(name, String?.self, slot: slot, field: field)
+        case .boolean: return slotProperty(name, Bool?.self, slot: slot, field: field)
+        case .date: return slotProperty(name, Date?.self, slot: slot, field: field)
+        case .binaryData: return slotProperty(name, Data?.self, slot: slot, field: field)
+        case .uuid: return slotProperty(name, UUID?.self, slot: slot, field: field)
+        case .uri: return slotProperty(name, URL?.self, slot: slot, field: field)
+        case .objectID: return slotProperty(name, ManagedObjectID?.self, slot: slot, field: nil)
+        case .transformable, .composite, .undefined: return slotProperty(name, Any?.self, slot: slot, field: nil)
         }
     }
 
-    /// An optional-valued key reading and writing slot `slot`.
-    private static func slotProperty<Wrapped>(_ key: String, _ type: Wrapped?.Type, slot: Int) -> KeyValueProperty {
-        KeyValueProperty(key: key, type: Wrapped?.self,
-                         get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Wrapped },
-                         set: { object, value in
-                             unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value.map { $0 as Any }, slot)
-                         })
+    /// The byte offset of `field`'s value in an object, when its storage holds `Stored`.
+    private static func typedOffset<Stored>(_ field: ManagedLayoutField?, _: Stored.Type) -> Int? {
+        guard let field, field.storage.storageType == Stored.self else { return nil }
+        return field.valueOffset
+    }
+
+    /// An optional-valued key reading and writing slot `slot`: in the value array, or, for a
+    /// `@Managed` property, typed in its storage (no boxing, no cast).
+    private static func slotProperty<Wrapped>(_ key: String, _ type: Wrapped?.Type, slot: Int,
+                                              field: ManagedLayoutField?) -> KeyValueProperty {
+        if let offset = typedOffset(field, Wrapped?.self) {
+            return KeyValueProperty(key: key, type: Wrapped?.self,
+                                    get: { object in ManagedObject.fieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee },
+                                    set: { object, value in
+                                        ManagedObject.fieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee = value
+                                    })
+        }
+        return KeyValueProperty(key: key, type: Wrapped?.self,
+                                get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Wrapped },
+                                set: { object, value in
+                                    unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value.map { $0 as Any }, slot)
+                                })
     }
 
     /// A collection-valued key (empty, never nil) reading and writing slot `slot`.
-    private static func slotProperty<Value: ExpressibleByArrayLiteral & SendableMetatype>(_ key: String, _ type: Value.Type, slot: Int,
-                                                                       readOnly: Bool = false) -> KeyValueProperty {
+    private static func slotProperty<Value: ExpressibleByArrayLiteral & SendableMetatype>(
+        _ key: String, _ type: Value.Type, slot: Int, field: ManagedLayoutField?, readOnly: Bool = false
+    ) -> KeyValueProperty {
+        if let offset = typedOffset(field, Value.self), !readOnly {
+            return KeyValueProperty(key: key, type: Value.self,
+                                    get: { object in ManagedObject.fieldAddress(object, offset).assumingMemoryBound(to: Value.self).pointee },
+                                    set: { object, value in
+                                        ManagedObject.fieldAddress(object, offset).assumingMemoryBound(to: Value.self).pointee = value
+                                    })
+        }
         let setter: @Sendable (AnyObject, Value) throws -> Void = { object, value in
             unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value, slot)
         }
@@ -100,18 +150,48 @@ package final class EntityLayout: Sendable {
     }
 }
 
+/// The key paths that name each slot to Swift's Observation.
+// @unchecked: key paths are immutable once made, and these are made before the layout is
+// published; the standard library only lacks the conformance for generic key paths.
+package struct TrackingKeyPaths: @unchecked Sendable {
+    package let paths: [KeyPath<ManagedObject, Int>]
+
+    package subscript(slot: Int) -> KeyPath<ManagedObject, Int> { paths[slot] }
+}
+
+/// A slot held in a `@Managed` property's storage inside the object.
+package struct ManagedLayoutField: Sendable {
+    /// The entity property's name (the Swift property's, without the wrapper's `_`).
+    package var key: String
+    /// The wrapper's byte offset in an object.
+    package var offset: Int
+    /// The wrapper's type.
+    package var storage: any ManagedFieldStorage.Type
+    /// The byte offset of the stored value in an object.
+    package var valueOffset: Int { offset + storage.storageOffset }
+}
+
 /// The layouts of a model graph's entities, built on first use.
 package final class EntityLayoutCache: Sendable {
-    private let layouts = Mutex<[String: EntityLayout]>([:])
+    private struct Key: Hashable {
+        var entity: String
+        var objectClass: ObjectIdentifier
+    }
+
+    private let layouts = Mutex<[Key: EntityLayout]>([:])
 
     package init() {}
 
-    /// The layout of `entity` (resolved in the graph that owns this cache).
-    package func layout(of entity: EntityDescription) -> EntityLayout {
-        layouts.withLock { layouts in
-            if let existing = layouts[entity.name] { return existing }
-            let layout = EntityLayout(entity: entity)
-            layouts[entity.name] = layout
+    /// The layout of `entity`'s objects of class `objectClass` (resolved in the graph that owns
+    /// this cache).
+    package func layout(of entity: EntityDescription, objectClass: ManagedObject.Type = ManagedObject.self) -> EntityLayout {
+        let key = Key(entity: entity.name, objectClass: ObjectIdentifier(objectClass))
+        if let existing = layouts.withLock({ $0[key] }) { return existing }
+        // Built outside the lock: reflection and key tables take their own locks.
+        let layout = EntityLayout(entity: entity, objectClass: objectClass)
+        return layouts.withLock { layouts in
+            if let existing = layouts[key] { return existing }
+            layouts[key] = layout
             return layout
         }
     }

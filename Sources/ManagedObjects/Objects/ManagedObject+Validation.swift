@@ -49,7 +49,7 @@ extension ManagedObject {
     package func computeDerivedAttributes() throws {
         for (slot, property) in layout.properties.enumerated() {
             guard case .attribute(let attribute) = property, attribute.isDerived else { continue }
-            values[slot] = try attribute.derivedValue(for: self)
+            storeLoadedSlotValue(try attribute.derivedValue(for: self), slot)
         }
     }
 }

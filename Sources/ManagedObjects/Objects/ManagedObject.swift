@@ -2,6 +2,7 @@
 import Foundation
 import KeyValueCoding
 import KeyValueObserving
+import Observation
 
 /// An object whose properties are those of an entity in a managed object model
 /// (Apple: `NSManagedObject`).
@@ -36,33 +37,110 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     /// The version of the store row the object's values came from (0: never saved).
     package var storeVersion: Int64 = 0
     /// Whether the values are not loaded yet: the first access loads them from the store.
-    package var faultFlag = false
+    @usableFromInline package var faultFlag = false
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
     package var hasAwokenFromInsert = false
+    /// The registrar that reports typed reads and every change to Swift's Observation; made by
+    /// the first typed read (nobody can track an object before it).
+    // Unchecked: read on every change (a dynamic exclusivity check would cost more than the
+    // read); only this object's own methods, on its thread, touch it.
+    @exclusivity(unchecked) package var observationTracking: ObservationTrackingBox?
+    /// Whether typed reads report to Observation: the class's
+    /// ``isObservationTrackingEnabled``, read once.
+    @usableFromInline let reportsObservationAccess: Bool
+
+    /// The name of the entity this class is bound to by
+    /// ``ManagedObjectModel/setManagedObjectClasses(_:)`` and that ``init(in:)`` makes
+    /// (Apple: the class's `entity()`). The default is the class's name.
+    open class var entityName: String { String(describing: self) }
+
+    /// Whether typed (`@Managed`) reads of this class's objects report to Swift's Observation,
+    /// so that `withObservationTracking` (and SwiftUI) see them. The default is `true`.
+    ///
+    /// A report costs a call into the Observation registrar on every typed read (tens of
+    /// nanoseconds; see Docs/Performance.md); a class whose objects are never tracked can
+    /// override this with `false` to make a typed read a field load. Changes still tell
+    /// Observation about objects that were read while tracking was enabled.
+    open class var isObservationTrackingEnabled: Bool { true }
 
     /// Creates an object of an entity, outside any context (Apple:
     /// `NSManagedObject(entity:insertInto: nil)`), with the attributes' default values.
+    ///
+    /// Call it on the class bound to the entity (``ManagedObjectModel/managedObjectClass(forEntityNamed:)``;
+    /// `ManagedObject` for an entity without a class): `Apple(entityName: "Apple", in: model)`.
     ///
     /// - Parameters:
     ///   - entityName: The entity's name.
     ///   - model: The model that has the entity.
     /// - Throws: ``ManagedObjectModelError/Code/unknownEntity(_:)`` when the model has no such
-    ///   entity.
-    public init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
-        let graph = model.graph
+    ///   entity; ``ManagedObjectModelError/Code/classMismatch(_:)`` when the entity's objects
+    ///   are of another class.
+    public required init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
+        let (graph, classes) = model.graphAndClasses
         guard let entity = graph.entity(named: entityName) else {
             throw ManagedObjectModelError(.unknownEntity(entityName))
         }
+        let objectClass = ClassBindingCheck(graph: graph, classes: classes).effectiveClass(of: entityName)
+        guard objectClass == Self.self else {
+            throw ManagedObjectModelError(.classMismatch("the entity's objects are of class \(objectClass), not \(Self.self)"),
+                                          entity: entityName)
+        }
         self.entity = entity
         self.model = model
-        self.layout = graph.layouts.layout(of: entity)
+        let layout = graph.layouts.layout(of: entity, objectClass: objectClass)
+        self.layout = layout
         self.objectID = .temporary(entityName: entityName)
+        self.reportsObservationAccess = Self.isObservationTrackingEnabled
         var values = layout.emptyValues
-        for (slot, property) in layout.properties.enumerated() {
-            if let attribute = property.attribute { values[slot] = attribute.defaultValueForNewObject }
+        if !layout.hasFields {
+            for (slot, property) in layout.properties.enumerated() {
+                if let attribute = property.attribute { values[slot] = attribute.defaultValueForNewObject }
+            }
         }
         self.values = values
         super.init()
+        if layout.hasFields { initializeFields() }
+    }
+
+    /// Creates an object of the entity this class is bound to (``entityName``), outside any
+    /// context.
+    ///
+    /// - Parameter model: The model the class is bound in.
+    /// - Throws: As ``init(entityName:in:)``.
+    public convenience init(in model: ManagedObjectModel) throws(ManagedObjectModelError) {
+        try self.init(entityName: Self.entityName, in: model)
+    }
+
+    /// Gives every `@Managed` property its slot, and every slot its default value.
+    private func initializeFields() {
+        for (slot, property) in layout.properties.enumerated() {
+            let initial = property.attribute.map { $0.defaultValueForNewObject } ?? layout.emptyValue(slot)
+            if let field = layout.fields[slot] {
+                let address = Self.fieldAddress(self, field.offset)
+                field.storage.setSlot(slot, at: address)
+                field.storage.storeBoxedValue(initial, at: address)
+            } else {
+                values[slot] = initial
+            }
+        }
+    }
+
+    // MARK: Change hooks
+
+    /// Called before every notified change; tells Swift's Observation. Overrides must call
+    /// `super`. See ``KeyValueObject/keyValueWillChange(_:)``.
+    ///
+    /// - Parameter event: The key and kind of the change.
+    open override func keyValueWillChange(_ event: KeyValueChangeEvent) {
+        if let tracking = observationTracking { observationWillChange(event, tracking) }
+    }
+
+    /// Called after every notified change; tells Swift's Observation. Overrides must call
+    /// `super`. See ``KeyValueObject/keyValueDidChange(_:)``.
+    ///
+    /// - Parameter event: The key and kind of the change.
+    open override func keyValueDidChange(_ event: KeyValueChangeEvent) {
+        if let tracking = observationTracking { observationDidChange(event, tracking) }
     }
 
     // MARK: Lifecycle
@@ -142,7 +220,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     /// - Parameter key: The property's name.
     public func primitiveValue(forKey key: String) -> Any? {
         guard let slot = layout.slotByName[key] else { return nil }
-        return values[slot]
+        return slotValue(slot)
     }
 
     /// Stores a value without notifications or change tracking
@@ -156,19 +234,42 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
         guard let slot = layout.slotByName[key] else {
             throw KeyValueCodingError.undefinedKey(key, type: entity.name)
         }
-        values[slot] = value
+        storeSlotValue(value, slot)
     }
 
+    /// The value of a slot, boxed: from the value array, or from a `@Managed` property's
+    /// storage; a fault loads first. With ``storeSlotValue(_:_:)`` the only way the context
+    /// reaches values.
     @inline(__always)
     package func slotValue(_ slot: Int) -> Any? {
         if _slowPath(faultFlag) { fireFault() }
+        if layout.hasFields, let field = layout.fields[slot] {
+            return field.storage.boxedValue(at: Self.fieldAddress(self, field.offset))
+        }
         return values[slot]
     }
 
+    /// Stores a boxed value into a slot, without notifications. See ``slotValue(_:)``.
     @inline(__always)
     package func storeSlotValue(_ value: Any?, _ slot: Int) {
         if _slowPath(faultFlag) { fireFault() }
+        storeLoadedSlotValue(value, slot)
+    }
+
+    /// Stores a value into a slot of an object whose values are loaded (or being loaded).
+    @inline(__always)
+    package func storeLoadedSlotValue(_ value: Any?, _ slot: Int) {
+        if layout.hasFields, let field = layout.fields[slot] {
+            field.storage.storeBoxedValue(value, at: Self.fieldAddress(self, field.offset))
+            return
+        }
         values[slot] = value
+    }
+
+    /// Empties every slot (to-many relationships become empty collections), without
+    /// notifications: the state of a fault.
+    package func clearSlotValues() {
+        for slot in layout.properties.indices { storeLoadedSlotValue(layout.emptyValue(slot), slot) }
     }
 
     // MARK: Faults
@@ -179,9 +280,31 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
 
     /// Loads the values of a fault from its context's store. An object whose row is gone keeps
     /// empty values (see ``ManagedObjectContext/existingObject(with:)`` to check first).
+    @usableFromInline
     package func fireFault() {
         faultFlag = false
         managedObjectContext?.fulfillFault(self)
+    }
+
+    /// The address `offset` bytes into `object` (a `@Managed` property's storage).
+    @inline(__always)
+    package static func fieldAddress(_ object: AnyObject, _ offset: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
+    }
+
+    // MARK: Typed access (`@Managed`)
+
+    /// The hook a typed read or write passes first: a fault loads its values.
+    @inlinable @inline(__always)
+    func willReadManagedValue() {
+        if _slowPath(faultFlag) { fireFault() }
+    }
+
+    /// The key of `slot` for a typed store's notifications; `nil` when the class does not
+    /// notify that key automatically.
+    @usableFromInline
+    func notifyingKey(slot: Int) -> String? {
+        layout.notifiesAutomatically[slot] ? layout.keys[slot] : nil
     }
 }
 
@@ -197,13 +320,14 @@ extension ManagedObject: CustomStringConvertible {
     /// The entity, the ID and the values.
     public var description: String {
         let pairs = layout.properties.enumerated().map { slot, property -> String in
+            let value = slotValue(slot)
             switch property {
             case .relationship(let r) where r.isToMany:
-                return "\(property.name): \((values[slot] as? Set<ManagedObject>)?.count ?? (values[slot] as? [ManagedObject])?.count ?? 0) objects"
+                return "\(property.name): \((value as? Set<ManagedObject>)?.count ?? (value as? [ManagedObject])?.count ?? 0) objects"
             case .relationship:
-                return "\(property.name): \((values[slot] as? ManagedObject)?.objectID.description ?? "nil")"
+                return "\(property.name): \((value as? ManagedObject)?.objectID.description ?? "nil")"
             default:
-                return "\(property.name): \(values[slot].map { String(describing: $0) } ?? "nil")"
+                return "\(property.name): \(value.map { String(describing: $0) } ?? "nil")"
             }
         }
         return "<\(entity.name) \(objectID)> { \(pairs.joined(separator: "; ")) }"
