@@ -18,26 +18,30 @@ package final class ModelGraph: Sendable {
     ///
     /// - Throws: ``ManagedObjectModelError`` for the first problem found, in entity order.
     package init(entities declared: [EntityDescription]) throws(ManagedObjectModelError) {
+        // By index throughout: iterating copies whole entities.
         var index: [String: Int] = [:]
-        for (i, entity) in declared.enumerated() {
-            guard index[entity.name] == nil else {
-                throw ManagedObjectModelError(.duplicateEntity, entity: entity.name)
+        index.reserveCapacity(declared.count)
+        for i in declared.indices {
+            let name = declared[i].name
+            guard index.updateValue(i, forKey: name) == nil else {
+                throw ManagedObjectModelError(.duplicateEntity, entity: name)
             }
-            index[entity.name] = i
         }
         // Parents exist, no cycles.
-        for entity in declared {
-            var chain = [entity.name]
-            var current = entity
-            while let parent = current.parentName {
+        for start in declared.indices where declared[start].parentName != nil {
+            var chain = [declared[start].name]
+            var currentName = declared[start].name
+            var parentName = declared[start].parentName
+            while let parent = parentName {
                 guard let p = index[parent] else {
-                    throw ManagedObjectModelError(.unknownParentEntity(parent), entity: current.name)
+                    throw ManagedObjectModelError(.unknownParentEntity(parent), entity: currentName)
                 }
                 if chain.contains(parent) {
-                    throw ManagedObjectModelError(.inheritanceCycle(chain + [parent]), entity: entity.name)
+                    throw ManagedObjectModelError(.inheritanceCycle(chain + [parent]), entity: declared[start].name)
                 }
                 chain.append(parent)
-                current = declared[p]
+                currentName = parent
+                parentName = declared[p].parentName
             }
         }
         var resolved = declared.map(\.declared)
@@ -51,9 +55,13 @@ package final class ModelGraph: Sendable {
             }
             for p in ancestors.reversed() { inherited += declared[p].properties }
             resolved[i].inheritedProperties = inherited
-            var seen = Set<String>()
-            for property in resolved[i].allProperties where !seen.insert(property.name).inserted {
-                throw ManagedObjectModelError(.duplicateProperty, entity: resolved[i].name, property: property.name)
+            // Inherited names, then own names, by index (no concatenated copy of the properties).
+            var seen = Set<String>(minimumCapacity: inherited.count + resolved[i].properties.count)
+            for j in inherited.indices where !seen.insert(inherited[j].name).inserted {
+                throw ManagedObjectModelError(.duplicateProperty, entity: resolved[i].name, property: inherited[j].name)
+            }
+            for j in resolved[i].properties.indices where !seen.insert(resolved[i].properties[j].name).inserted {
+                throw ManagedObjectModelError(.duplicateProperty, entity: resolved[i].name, property: resolved[i].properties[j].name)
             }
             if let parentName = resolved[i].parentName, let p = index[parentName] {
                 resolved[p].subentityNameList.append(resolved[i].name)
@@ -64,8 +72,8 @@ package final class ModelGraph: Sendable {
         self.entities = resolved
         self.indexByName = index
         var warnings: [ManagedObjectModelWarning] = []
-        for entity in resolved {
-            try Self.checkProperties(of: entity, in: resolved, index: index, warnings: &warnings)
+        for i in resolved.indices {
+            try Self.checkProperties(of: resolved[i], in: resolved, index: index, warnings: &warnings)
         }
         self.warnings = warnings
     }
@@ -105,13 +113,14 @@ package final class ModelGraph: Sendable {
     private static func checkProperties(of entity: EntityDescription, in entities: [EntityDescription],
                                          index: [String: Int],
                                          warnings: inout [ManagedObjectModelWarning]) throws(ManagedObjectModelError) {
-        let names = Set(entity.allProperties.map(\.name))
         for property in entity.properties {
             switch property {
             case .attribute(let attribute):
                 if attribute.attributeType == .undefined && !attribute.isTransient {
                     throw ManagedObjectModelError(.undefinedAttributeNotTransient, entity: entity.name, property: attribute.name)
                 }
+                // The property names are needed only to check a derivation's keys.
+                let names = attribute.isDerived ? Set(entity.allProperties.map(\.name)) : nil
                 try attribute.checkModelValues(entity: entity.name, propertyNames: names)
             case .relationship(let relationship):
                 try checkRelationship(relationship, of: entity, in: entities, index: index, warnings: &warnings)
@@ -122,6 +131,9 @@ package final class ModelGraph: Sendable {
                 }
             }
         }
+        // Built only for entities that have constraints or indexes (most have none).
+        guard !entity.uniquenessConstraints.isEmpty || !entity.indexes.isEmpty else { return }
+        let names = Set(entity.allProperties.map(\.name))
         for constraint in entity.uniquenessConstraints {
             for name in constraint where !names.contains(name) {
                 throw ManagedObjectModelError(.unknownProperty(name), entity: entity.name)
@@ -133,6 +145,12 @@ package final class ModelGraph: Sendable {
                                               property: "index \(fetchIndex.name)")
             }
         }
+    }
+
+    /// The relationship named `name` among `properties`, found without copying the others.
+    private static func findRelationship(named name: String, in properties: [PropertyDescription]) -> RelationshipDescription? {
+        for i in properties.indices where properties[i].name == name { return properties[i].relationship }
+        return nil
     }
 
     private static func checkRelationship(_ relationship: RelationshipDescription, of entity: EntityDescription,
@@ -149,7 +167,9 @@ package final class ModelGraph: Sendable {
             return
         }
         let destination = entities[d]
-        guard let inverse = destination.relationshipsByName[inverseName] else {
+        // A search, not `relationshipsByName`, which would build a dictionary per relationship.
+        guard let inverse = findRelationship(named: inverseName, in: destination.properties)
+                ?? findRelationship(named: inverseName, in: destination.inheritedProperties) else {
             throw ManagedObjectModelError(.unknownInverse(inverseName), entity: entity.name, property: relationship.name)
         }
         // The inverse must come back to this entity (or an ancestor or descendant of it, since
