@@ -53,3 +53,18 @@ import KeyValueCoding
         }
     }
 }
+
+@Suite struct ContainerFromModelFileTests {
+    @Test func aContainerLoadsItsModelFromAnXcodeFile() throws {
+        let url = ModelFixtures.url("mwkcoredata/MWKCoreDataTests.xcdatamodeld")
+        let container = try PersistentContainer(name: "MWK", modelURL: url)
+        container.storeDescriptions = [StoreDescription(type: InMemoryStore.type)]
+        try container.loadPersistentStores()
+        let context = container.viewContext
+        let employee = try context.insertNewObject(forEntityNamed: "Employee")
+        try employee.setValue("Ada", forKey: "name")
+        try context.save()
+        #expect(try context.count(for: EntityFetchRequest(entityName: "Employee")) == 1)
+        #expect(throws: ManagedObjectModelError.self) { try PersistentContainer(name: "X", modelURL: url.appendingPathComponent("missing")) }
+    }
+}

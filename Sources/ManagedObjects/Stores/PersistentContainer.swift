@@ -43,6 +43,17 @@ public final class PersistentContainer {
         self.storeDescriptions = [StoreDescription(type: "SQLite", url: url)]
     }
 
+    /// Creates a container with the model in an Xcode data model file (Apple:
+    /// `NSPersistentContainer(name:managedObjectModel:)` with a model from a file).
+    ///
+    /// - Parameters:
+    ///   - name: The container's name.
+    ///   - modelURL: A `.xcdatamodeld` or `.xcdatamodel` folder.
+    /// - Throws: ``ManagedObjectModelError`` when the model does not load.
+    public convenience init(name: String, modelURL: URL) throws {
+        self.init(name: name, model: try ManagedObjectModel(contentsOf: modelURL))
+    }
+
     /// Opens every store of ``storeDescriptions`` (Apple: `loadPersistentStores(completionHandler:)`).
     ///
     /// - Throws: The first store's error; stores opened before it stay open.
