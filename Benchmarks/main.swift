@@ -67,6 +67,7 @@ registerPredicateBenchmarks(in: suite)
 registerModelVariantBenchmarks(in: suite)
 registerChangeSeamBenchmarks(in: suite)
 registerModelLoadingBenchmarks(in: suite)
+registerContextBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
 if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }
