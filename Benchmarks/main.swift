@@ -68,6 +68,7 @@ registerModelVariantBenchmarks(in: suite)
 registerChangeSeamBenchmarks(in: suite)
 registerModelLoadingBenchmarks(in: suite)
 registerManagedObjectsBenchmarks(in: suite)
+registerContextBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
 if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }

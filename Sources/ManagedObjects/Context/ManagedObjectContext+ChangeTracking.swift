@@ -7,6 +7,7 @@ import KeyValueObserving
 extension ManagedObjectContext: KeyValueChangeSink {
     /// Records the value a property had before a change (its committed value, the first time).
     public func observedObject(_ object: any KeyValueObservable, willChange event: KeyValueChangeEvent) {
+        checkConfinement("a change of a managed object")
         guard !isRestoring, let object = object as? ManagedObject, let slot = object.layout.slotByName[event.key] else { return }
         let id = ObjectIdentifier(object)
         let old = object.slotValue(slot)

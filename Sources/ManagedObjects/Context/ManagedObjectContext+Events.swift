@@ -11,6 +11,7 @@ extension ManagedObjectContext {
     /// the end of each event on Apple platforms; on Linux call it where an event ends, or let
     /// ``save()`` call it).
     public func processPendingChanges() {
+        checkConfinement("processPendingChanges()")
         if let undoManager, !undoManager.isUndoing, !undoManager.isRedoing {
             try? undoManager.closeEventGroup()
         }
@@ -57,11 +58,12 @@ extension ManagedObjectContext {
         registerUndo(for: object) { _, object in try? object.setValue(old, forKey: key) }
     }
 
+    /// Registers an undo action for a change of `object`. The action holds the object (an undo
+    /// manager holds its targets weakly, and a deleted object may have no other owner) and
+    /// targets the context, so `removeAllActions(withTarget: context)` clears the context's
+    /// actions.
     private func registerUndo(for object: ManagedObject, _ action: @escaping (ManagedObjectContext, ManagedObject) -> Void) {
         guard let undoManager, undoManager.isUndoRegistrationEnabled, !isRestoring else { return }
-        try? undoManager.registerUndo(withTarget: object) { [weak self] object in
-            guard let self else { return }
-            action(self, object)
-        }
+        try? undoManager.registerUndo(withTarget: self) { context in action(context, object) }
     }
 }

@@ -54,6 +54,7 @@ extension ManagedObjectContext {
     /// removed (Apple: `reset()`). Posts ``objectsDidChangeNotification`` with
     /// ``ChangeKey/invalidatedAll``.
     public func reset() {
+        checkConfinement("reset()")
         undoManager?.removeAllActions()
         for object in registered.values {
             object.managedObjectContext = nil

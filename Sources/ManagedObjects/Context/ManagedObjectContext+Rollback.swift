@@ -11,6 +11,7 @@ extension ManagedObjectContext {
     ///
     /// - Complexity: O(*n*) in the number of changed properties and inserted objects.
     public func rollback() {
+        checkConfinement("rollback()")
         undoManager?.removeAllActions()
         isRestoring = true
         defer { isRestoring = false }

@@ -14,6 +14,7 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError/noStore(_:)`` when no store holds an entity,
     ///   ``StoreSaveError`` from a store.
     public func save() throws {
+        checkConfinement("save()")
         processPendingChanges()
         guard hasChanges else { return }
         notificationCenter.post(name: Self.willSaveNotification, object: self)
@@ -95,11 +96,12 @@ extension ManagedObjectContext {
 
     private func writeChanges(newObjects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore],
                               coordinator: PersistentStoreCoordinator) throws {
-        var changes: [ObjectIdentifier: (store: any PersistentStore, changes: StoreSaveChanges)] = [:]
+        var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
+        var stores: [ObjectIdentifier: any PersistentStore] = [:]
         func add(_ store: any PersistentStore, _ edit: (inout StoreSaveChanges) -> Void) {
-            var entry = changes[ObjectIdentifier(store)] ?? (store, StoreSaveChanges())
-            edit(&entry.changes)
-            changes[ObjectIdentifier(store)] = entry
+            let key = ObjectIdentifier(store)
+            stores[key] = store
+            edit(&changes[key, default: StoreSaveChanges()])   // in place: no copy per object
         }
         for object in newObjects {
             let row = row(of: object)
@@ -117,8 +119,8 @@ extension ManagedObjectContext {
             let entry = (object.objectID, object.storeVersion)
             add(store) { $0.deleted.append(entry) }
         }
-        for (store, storeChanges) in changes.values where !storeChanges.isEmpty {
-            let versions = try store.save(storeChanges)
+        for (key, storeChanges) in changes where !storeChanges.isEmpty {
+            let versions = try stores[key]!.save(storeChanges)
             for (id, version) in versions { registered[id]?.storeVersion = version }
         }
     }

@@ -43,6 +43,10 @@ public final class ManagedObjectContext {
     package var saveHandlers: [(token: ObjectIdentifier, handler: (SaveResult, Changes) -> Void)] = []
     /// Where the context posts its notifications (default: `NotificationCenter.default`).
     public var notificationCenter: NotificationCenter = .default
+    /// A name for messages and debugging (Apple: `name`).
+    public var name: String?
+    /// The thread that made the context.
+    package let ownerThread = OwnerThread()
     /// The undo manager that records the context's changes, or `nil` (the default, as Apple's
     /// contexts on iOS and Linux have none) (Apple: `undoManager`).
     public var undoManager: UndoHistory?
@@ -123,6 +127,7 @@ public final class ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError`` when the object belongs to another context or
     ///   model, or its entity is abstract.
     public func insert(_ object: ManagedObject) throws {
+        checkConfinement("insert(_:)")
         if let owner = object.managedObjectContext, owner !== self {
             throw ManagedObjectContextError.objectInAnotherContext(object.objectID)
         }
@@ -148,6 +153,7 @@ public final class ManagedObjectContext {
     ///
     /// - Parameter object: A registered object.
     public func delete(_ object: ManagedObject) {
+        checkConfinement("delete(_:)")
         guard object.managedObjectContext === self, !deleted.contains(object) else { return }
         object.prepareForDeletion()
         let wasInserted = inserted.remove(object) != nil
@@ -197,6 +203,8 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     case unknownEntity(String)
     /// A dictionary fetch that cannot be answered (the text says why).
     case invalidDictionaryFetch(String)
+    /// No store type of that name is registered.
+    case unknownStoreType(String)
 }
 
 extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
@@ -210,6 +218,8 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .unknownConfiguration(let name): return "the model has no configuration '\(name)'"
         case .objectNotFound(let id): return "the object \(id) is not in its store (deleted elsewhere?)"
         case .unknownEntity(let name): return "the model has no entity '\(name)'"
+        case .unknownStoreType(let type):
+            return "no store type '\(type)' is registered (registered: \(PersistentStoreCoordinator.registeredStoreTypes.joined(separator: ", ")))"
         case .invalidDictionaryFetch(let why): return "the dictionary fetch cannot be answered: \(why)"
         }
     }

@@ -1,0 +1,111 @@
+// The container: a model, a coordinator, its stores and a main context, set up in one place.
+import Foundation
+
+/// The whole stack in one object: a model, a coordinator, the stores its descriptions name,
+/// and a view context (Apple: `NSPersistentContainer`).
+///
+/// ```swift
+/// let container = PersistentContainer(name: "Theater", model: model)
+/// container.storeDescriptions = [StoreDescription(type: InMemoryStore.type)]
+/// try container.loadPersistentStores()
+/// let context = container.viewContext
+/// ```
+///
+/// By default the container opens one SQLite store named after the container in
+/// ``defaultDirectoryURL()``; on Linux that directory is `$XDG_DATA_HOME/<name>` (or
+/// `~/.local/share/<name>` when the variable is unset), where Apple uses the app's Application
+/// Support folder.
+///
+/// - Important: Thread safety: not `Sendable`, like its view context; use it where it was made.
+public final class PersistentContainer {
+    /// The container's name: the default store's file name and folder.
+    public let name: String
+    /// The model (Apple: `managedObjectModel`).
+    public let model: ManagedObjectModel
+    /// The coordinator (Apple: `persistentStoreCoordinator`).
+    public let coordinator: PersistentStoreCoordinator
+    /// The stores to open, by ``loadPersistentStores()`` (Apple: `persistentStoreDescriptions`).
+    public var storeDescriptions: [StoreDescription]
+
+    /// The context for the app's main work (Apple: `viewContext`).
+    public private(set) lazy var viewContext = ManagedObjectContext(coordinator: coordinator)
+
+    /// Creates a container for a model; its stores are opened by ``loadPersistentStores()``.
+    ///
+    /// - Parameters:
+    ///   - name: The container's name.
+    ///   - model: The model.
+    public init(name: String, model: ManagedObjectModel) {
+        self.name = name
+        self.model = model
+        self.coordinator = PersistentStoreCoordinator(model: model)
+        let url = Self.defaultDirectoryURL(name: name).appendingPathComponent("\(name).sqlite")
+        self.storeDescriptions = [StoreDescription(type: "SQLite", url: url)]
+    }
+
+    /// Creates a container with the model in an Xcode data model file (Apple:
+    /// `NSPersistentContainer(name:managedObjectModel:)` with a model from a file).
+    ///
+    /// - Parameters:
+    ///   - name: The container's name.
+    ///   - modelURL: A `.xcdatamodeld` or `.xcdatamodel` folder.
+    /// - Throws: ``ManagedObjectModelError`` when the model does not load.
+    public convenience init(name: String, modelURL: URL) throws {
+        self.init(name: name, model: try ManagedObjectModel(contentsOf: modelURL))
+    }
+
+    /// Opens every store of ``storeDescriptions`` (Apple: `loadPersistentStores(completionHandler:)`).
+    ///
+    /// - Throws: The first store's error; stores opened before it stay open.
+    public func loadPersistentStores() throws {
+        for description in storeDescriptions {
+            if let url = description.url {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            }
+            try coordinator.addStore(with: description)
+        }
+    }
+
+    /// Opens every store, reporting each outcome to `handler` in the manner of Apple's
+    /// completion handler (`nil` error on success).
+    public func loadPersistentStores(_ handler: (StoreDescription, (any Error)?) -> Void) {
+        for description in storeDescriptions {
+            do {
+                if let url = description.url {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
+                try coordinator.addStore(with: description)
+                handler(description, nil)
+            } catch {
+                handler(description, error)
+            }
+        }
+    }
+
+    /// The folder default stores go in (Apple: `defaultDirectoryURL()`): on Linux
+    /// `$XDG_DATA_HOME/<name>`, or `~/.local/share/<name>`; on Apple platforms the Application
+    /// Support folder.
+    ///
+    /// - Parameter name: The container's name.
+    public static func defaultDirectoryURL(name: String) -> URL {
+        defaultDirectoryURL(name: name, environment: ProcessInfo.processInfo.environment)
+    }
+
+    package static func defaultDirectoryURL(name: String, environment: [String: String]) -> URL {
+        #if os(Linux)
+        let base: URL
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            base = URL(fileURLWithPath: data, isDirectory: true)
+        } else {
+            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            base = home.appendingPathComponent(".local", isDirectory: true).appendingPathComponent("share", isDirectory: true)
+        }
+        return base.appendingPathComponent(name, isDirectory: true)
+        #else
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return support.appendingPathComponent(name, isDirectory: true)
+        #endif
+    }
+}

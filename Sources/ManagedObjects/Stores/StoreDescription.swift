@@ -1,0 +1,80 @@
+// Store descriptions: what a container (or coordinator) opens, and the registry of store types.
+import Foundation
+import Synchronization
+
+/// How to open a store: its type, location, model configuration and options
+/// (Apple: `NSPersistentStoreDescription`).
+///
+/// ```swift
+/// var description = StoreDescription(type: InMemoryStore.type)
+/// container.storeDescriptions = [description]
+/// ```
+///
+/// - Important: Thread safety: a `Sendable` value.
+public struct StoreDescription: Sendable, Hashable {
+    /// The store type's name: `"InMemory"`, `"SQLite"`, or one registered with
+    /// ``PersistentStoreCoordinator/registerStoreType(_:factory:)``.
+    public var type: String
+    /// Where the store lives; `nil` for stores without a file (in-memory).
+    public var url: URL?
+    /// The model configuration whose entities the store holds; `nil` for all.
+    public var configuration: String?
+    /// Whether the store is opened read-only.
+    public var isReadOnly: Bool
+    /// Store options by name (Apple: `options`), as strings.
+    public var options: [String: String]
+
+    /// Creates a description.
+    ///
+    /// - Parameters:
+    ///   - type: The store type's name.
+    ///   - url: The store's location, or `nil`.
+    ///   - configuration: The configuration, or `nil` for every entity.
+    public init(type: String, url: URL? = nil, configuration: String? = nil) {
+        self.type = type
+        self.url = url
+        self.configuration = configuration
+        self.isReadOnly = false
+        self.options = [:]
+    }
+}
+
+/// Makes a store for a description.
+public typealias StoreFactory = @Sendable (StoreDescription) throws -> any PersistentStore
+
+extension PersistentStoreCoordinator {
+    private static let factories = Mutex<[String: StoreFactory]>([
+        InMemoryStore.type: { _ in InMemoryStore() },
+    ])
+
+    /// Registers a store type so that descriptions of that type open with `factory`
+    /// (Apple: `registerStoreClass(_:type:)`). The in-memory type is registered from the start;
+    /// registering a type again replaces its factory.
+    ///
+    /// - Parameters:
+    ///   - type: The type's name.
+    ///   - factory: Makes a store (unloaded) for a description.
+    public static func registerStoreType(_ type: String, factory: @escaping StoreFactory) {
+        factories.withLock { $0[type] = factory }
+    }
+
+    /// The registered store type names, sorted.
+    public static var registeredStoreTypes: [String] { factories.withLock { $0.keys.sorted() } }
+
+    /// Opens the store a description names and adds it (Apple:
+    /// `addPersistentStore(with:completionHandler:)`).
+    ///
+    /// - Parameter description: The store's description.
+    /// - Returns: The loaded store.
+    /// - Throws: ``ManagedObjectContextError/unknownStoreType(_:)`` for a type nobody
+    ///   registered, or the store's error.
+    @discardableResult
+    public func addStore(with description: StoreDescription) throws -> any PersistentStore {
+        guard let factory = Self.factories.withLock({ $0[description.type] }) else {
+            throw ManagedObjectContextError.unknownStoreType(description.type)
+        }
+        let store = try factory(description)
+        try addStore(store, configuration: description.configuration)
+        return store
+    }
+}
