@@ -92,7 +92,7 @@ let package = Package(
                     path: "Tests/TheaterTests", swiftSettings: strict),
         // Runs the peer comparison in quick mode on the debug executables (they are
         // dependencies so that `swift test` builds them).
-        .testTarget(name: "PeersTests", dependencies: ["PeerReport", "peer-objectgraph", "peer-swift"],
+        .testTarget(name: "PeersTests", dependencies: ["PeerReport", "PeerSupport", "peer-objectgraph", "peer-swift"],
                     path: "Tests/PeersTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

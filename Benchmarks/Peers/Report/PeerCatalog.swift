@@ -8,6 +8,18 @@ public struct PeerProgram: Sendable, Equatable {
     public var label: String
     /// The bar colour in the chart.
     public var colour: String
+    /// The name in the ratio table's headers.
+    public var shortLabel: String {
+        switch id {
+        case "objectgraph-observed": "OG @Observed"
+        case "objectgraph-plain": "OG plain"
+        case "gnustep": "GNUstep"
+        case "observation": "Observation"
+        case "foundation": "#Predicate / KeyPathComparator"
+        default: "plain Swift"
+        }
+    }
+
     /// Whether this is one of ObjectGraph's own programs (its figures get ratios to the peers).
     public var isObjectGraph: Bool
 

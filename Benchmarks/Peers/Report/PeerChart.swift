@@ -85,7 +85,7 @@ public enum PeerChart {
             let position = x(decade)
             grid.append("<line x1=\"\(n(position))\" y1=\"\(n(plotTop - 8))\" x2=\"\(n(position))\" "
                         + "y2=\"\(n(plotBottom))\" stroke=\"#bbb\" stroke-width=\"1\"/>")
-            let label = PeerFormatting.duration(decade).replacingOccurrences(of: ".00", with: "")
+            let label = PeerFormatting.decade(decade)
             grid.append(text(position, plotTop - 12, label, size: 10, fill: "#333", anchor: "middle"))
             grid.append(text(position, plotBottom + 14, label, size: 10, fill: "#333", anchor: "middle"))
             decade *= 10
@@ -96,13 +96,17 @@ public enum PeerChart {
         for program in programs {
             for workload in workloads {
                 guard let note = results.notes[program.id]?[workload.name] else { continue }
-                y += 15
-                footer.append(text(20, y, "* \(program.label), \(workload.name): \(note)", size: 10, fill: "#555"))
+                for line in PeerFormatting.wrapped("* \(program.label), \(workload.name): \(note)", width: 190) {
+                    y += 14
+                    footer.append(text(20, y, line, size: 10, fill: "#555"))
+                }
             }
         }
         for failure in results.failures {
-            y += 15
-            footer.append(text(20, y, "Missing: \(failure.program.label): \(failure.reason)", size: 10, fill: "#a00"))
+            for line in PeerFormatting.wrapped("Missing: \(failure.program.label): \(failure.reason)", width: 190) {
+                y += 14
+                footer.append(text(20, y, line, size: 10, fill: "#a00"))
+            }
         }
         let height = y + 20
         return """

@@ -14,6 +14,33 @@ enum PeerFormatting {
         return significant(value) + " " + unit
     }
 
+    /// `12.1–12.9 ns` when both ends share a unit, else `980 ns–1.02 µs`.
+    static func range(_ low: Double, _ high: Double) -> String {
+        let a = duration(low), b = duration(high)
+        let unitA = a.split(separator: " ").last, unitB = b.split(separator: " ").last
+        return unitA == unitB ? String(a.split(separator: " ")[0]) + "–" + b : a + "–" + b
+    }
+
+    /// A power of ten as a duration: `1 ns`, `10 ns`, `100 µs`, `1 s`.
+    static func decade(_ nanoseconds: Double) -> String {
+        duration(nanoseconds).replacingOccurrences(of: ".00 ", with: " ").replacingOccurrences(of: ".0 ", with: " ")
+    }
+
+    /// `text` cut into lines of at most `width` characters, at spaces.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = [], current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty && current.count + 1 + word.count > width {
+                lines.append(current)
+                current = "    " + word
+            } else {
+                current += (current.isEmpty ? "" : " ") + word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
     /// Three significant digits (no more decimals than needed).
     static func significant(_ value: Double) -> String {
         switch abs(value) {

@@ -25,7 +25,7 @@ public enum PeerMarkdown {
         lines.append("")
         let ratios = ratioTable(results)
         if !ratios.isEmpty {
-            lines.append("Each ObjectGraph figure divided by each peer's (below 1: ObjectGraph is faster):")
+            lines.append("Each ObjectGraph (OG) figure divided by each peer's (below 1: ObjectGraph is faster):")
             lines.append("")
             lines += ratios
             lines.append("")
@@ -42,8 +42,7 @@ public enum PeerMarkdown {
             let cells = programs.map { program -> String in
                 guard let s = results.summary(program.id, workload.name) else { return "–" }
                 if results.rounds < 2 { return PeerFormatting.duration(s.median) }
-                return PeerFormatting.duration(s.median) + " (" + PeerFormatting.duration(s.minimum)
-                    + "–" + PeerFormatting.duration(s.maximum) + ")"
+                return PeerFormatting.duration(s.median) + " (" + PeerFormatting.range(s.minimum, s.maximum) + ")"
             }
             guard cells.contains(where: { $0 != "–" }) else { continue }
             lines.append("| `\(workload.name)` | \(workload.operation) | " + cells.joined(separator: " | ") + " |")
@@ -63,15 +62,7 @@ public enum PeerMarkdown {
     static func ratioTable(_ results: PeerResults) -> [String] {
         let columns = ratioColumns(results)
         guard !columns.isEmpty else { return [] }
-        func short(_ program: PeerProgram) -> String {
-            switch program.id {
-            case PeerProgram.objectGraphObserved.id: "@Observed"
-            case PeerProgram.objectGraphPlain.id: "plain properties"
-            case PeerProgram.foundation.id: "#Predicate / KeyPathComparator"
-            default: program.label
-            }
-        }
-        var lines = ["| workload | " + columns.map { "\(short($0.0)) ÷ \(short($0.1))" }.joined(separator: " | ") + " |",
+        var lines = ["| workload | " + columns.map { "\($0.0.shortLabel) ÷ \($0.1.shortLabel)" }.joined(separator: " | ") + " |",
                      "|---|" + String(repeating: "---|", count: columns.count)]
         for workload in PeerWorkload.all {
             let cells = columns.map { mine, peer -> String in
