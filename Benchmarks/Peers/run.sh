@@ -45,7 +45,7 @@ packages="gobjc gnustep-make libgnustep-base-dev"
 
 # Installs the GNUstep packages; prints why not when it cannot.
 install_gnustep() {
-    if [ "$install" = 0 ]; then echo "not installed (--no-install)"; return 1; fi
+    if [ "$install" = 0 ]; then echo "gcc's Objective-C or GNUstep Base is missing, and --no-install was given"; return 1; fi
     if ! command -v apt-get > /dev/null; then echo "no apt-get on this machine: install $packages by hand"; return 1; fi
     local sudo=()
     if [ "$(id -u)" != 0 ]; then

@@ -11,7 +11,13 @@ if ! command -v "$config" > /dev/null || ! command -v gcc > /dev/null; then
     echo "build.sh: gnustep-config or gcc not found (apt-get install gobjc gnustep-make libgnustep-base-dev)" >&2
     exit 3
 fi
-mkdir -p "$(dirname "$output")"
 # shellcheck disable=SC2046  # the flags are meant to split into words
+if ! echo '#import <Foundation/Foundation.h>' | gcc $("$config" --objc-flags) -MF /dev/null -x objective-c \
+        -fsyntax-only - > /dev/null 2>&1; then
+    echo "build.sh: gcc cannot compile Objective-C against GNUstep Base (apt-get install gobjc libgnustep-base-dev)" >&2
+    exit 3
+fi
+mkdir -p "$(dirname "$output")"
+# shellcheck disable=SC2046
 gcc $("$config" --objc-flags) -O2 -MF /dev/null -o "$output" \
     "$here/peer-gnustep.m" $("$config" --base-libs) || exit 1

@@ -20,10 +20,11 @@ final class CallbackCounter: Sendable {
     var value: Int { count.load(ordering: .relaxed) }
 }
 
-func runObservingWorkloads(_ person: ObservedPerson, harness: PeerHarness) {
+/// `pair`: two persons that the read alternates between, so that the optimiser cannot hoist it.
+func runObservingWorkloads(_ pair: [ObservedPerson], harness: PeerHarness) {
     harness.measure("property_get") { n in
         var sum = 0
-        for _ in 0..<n { sum &+= readAge(person) }
+        for i in 0..<n { sum &+= readAge(pair[i & 1]) }
         peerBlackHole(sum)
     }
     let unobserved = scratchPerson(-1)

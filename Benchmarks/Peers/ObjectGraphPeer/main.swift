@@ -14,7 +14,7 @@ case ["observed"]:
     harness.report(peer: "objectgraph-observed", fingerprint: try fingerprint(of: data))
     runCodingWorkloads(data, scratch: scratchPerson(0), harness: harness)
     runParseWorkload(harness: harness)
-    runObservingWorkloads(data.persons[0], harness: harness)
+    runObservingWorkloads(Array(data.persons[0...1]), harness: harness)
     runUndoWorkload(harness: harness)
 case ["plain"]:
     let data = plainDataSet()

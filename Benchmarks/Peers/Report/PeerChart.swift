@@ -95,7 +95,8 @@ public enum PeerChart {
                            + "whisker: smallest to largest round. * : see the notes below.", size: 11, fill: "#333")]
         for program in programs {
             for workload in workloads {
-                guard let note = results.notes[program.id]?[workload.name] else { continue }
+                guard results.summary(program.id, workload.name) != nil,
+                      let note = results.notes[program.id]?[workload.name] else { continue }
                 for line in PeerFormatting.wrapped("* \(program.label), \(workload.name): \(note)", width: 190) {
                     y += 14
                     footer.append(text(20, y, line, size: 10, fill: "#555"))

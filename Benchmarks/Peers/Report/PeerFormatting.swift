@@ -52,7 +52,8 @@ enum PeerFormatting {
 
     /// `0.21×`, `3.4×`, `120×`.
     static func ratio(_ value: Double) -> String {
-        significant(value) + "×"
+        // Two significant digits below 0.1 (0.0083×), so that large differences stay visible.
+        (value < 0.1 ? String(format: "%.2g", value) : significant(value)) + "×"
     }
 
     /// Escapes text for SVG and HTML.

@@ -78,8 +78,8 @@ public enum PeerMarkdown {
 
     static func notes(_ results: PeerResults) -> [String] {
         var lines: [String] = []
-        for program in PeerProgram.all {
-            for workload in PeerWorkload.all {
+        for program in results.programs {
+            for workload in PeerWorkload.all where results.summary(program.id, workload.name) != nil {
                 if let note = results.notes[program.id]?[workload.name] {
                     lines.append("- \(program.label), `\(workload.name)`: \(note)")
                 }

@@ -9,9 +9,11 @@ import PeerSupport
 
 func runObservationWorkloads(harness: PeerHarness) {
     let person = TrackedPerson(PeerPersonFields.scratch(0))
+    // Two persons, alternated, so that the optimiser cannot hoist the read.
+    let pair = [person, TrackedPerson(PeerPersonFields.scratch(1))]
     harness.measure("property_get") { n in
         var sum = 0
-        for _ in 0..<n { sum &+= trackedAge(person) }
+        for i in 0..<n { sum &+= trackedAge(pair[i & 1]) }
         peerBlackHole(sum)
     }
     harness.measure("kvo_set_unobserved") { n in for i in 0..<n { trackedSetAge(person, i) } }
