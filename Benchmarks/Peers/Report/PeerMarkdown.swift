@@ -15,7 +15,8 @@ public enum PeerMarkdown {
                      + "\(machine.system). Load average at start \(machine.loadAtStart), at end \(machine.loadAtEnd)."
                      + (label.map { " **\($0)**" } ?? ""))
         lines.append("")
-        lines.append("Toolchains: \(([machine.swiftVersion] + results.toolchains).joined(separator: "; ")).")
+        lines.append("Toolchains: \(machine.swiftVersion) (Observation and swift-foundation come with it)"
+                     + results.toolchains.map { "; \($0)" }.joined() + ".")
         lines.append("")
         lines.append("\(conditions). Each cell: the median over the rounds, per operation, and (smallest–largest).")
         lines.append("Every program printed the data set's fingerprint, checked: `\(PeerFingerprint.expected.line)`.")
