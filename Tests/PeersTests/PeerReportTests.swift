@@ -42,6 +42,18 @@ struct PeerReportTests {
         #expect(!markdown.contains("`sort_100k`"))
     }
 
+    @Test func chartHasAGroupPerMeasuredWorkloadAndALegendEntryPerProgram() {
+        var results = PeerResults()
+        results.rounds = 1
+        results.programs = [.objectGraphObserved, .swift]
+        results.figures = ["objectgraph-observed": ["kvc_get": [20], "sort_100k": [4e7]], "swift": ["kvc_get": [0.5]]]
+        let svg = PeerChart.svg(results, title: "t", subtitle: [])
+        #expect(svg.contains(">kvc_get</text>") && svg.contains(">sort_100k</text>") && !svg.contains(">kvc_set</text>"))
+        #expect(svg.contains(">\(PeerProgram.objectGraphObserved.label)</text>") && svg.contains(">plain Swift</text>"))
+        // The log axis spans whole decades from below the smallest to above the largest figure.
+        #expect(svg.contains(">0.1 ns</text>") && svg.contains(">100 ms</text>") && svg.contains(">10 ns</text>"))
+    }
+
     @Test func splicesBetweenTheMarkersOnly() throws {
         let document = "# Doc\n\(PeerSession.beginMarker)\nold\n\(PeerSession.endMarker)\ntail\n"
         let spliced = try PeerSession.splice("new\n", into: document)

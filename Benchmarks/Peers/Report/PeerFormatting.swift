@@ -23,7 +23,10 @@ enum PeerFormatting {
 
     /// A power of ten as a duration: `1 ns`, `10 ns`, `100 µs`, `1 s`.
     static func decade(_ nanoseconds: Double) -> String {
-        duration(nanoseconds).replacingOccurrences(of: ".00 ", with: " ").replacingOccurrences(of: ".0 ", with: " ")
+        for (scale, unit) in [(1e9, "s"), (1e6, "ms"), (1e3, "µs"), (1, "ns")] where nanoseconds >= scale * 0.999 {
+            return "\(Int((nanoseconds / scale).rounded())) \(unit)"
+        }
+        return String(format: "%g ns", nanoseconds)
     }
 
     /// `text` cut into lines of at most `width` characters, at spaces.

@@ -6,23 +6,23 @@ import PeerSupport
 /// The predicate of WORKLOADS.md as a `#Predicate`. `BEGINSWITH[c] 'a'` becomes a prefix test for
 /// "a" or "A" (`lowercased()` is not allowed in a `#Predicate`), the same test for this ASCII
 /// prefix.
-func foundationPredicate() -> Predicate<SwiftPerson> {
-    #Predicate<SwiftPerson> { person in
+func foundationPredicate() -> Predicate<KeyPathPerson> {
+    #Predicate<KeyPathPerson> { person in
         (person.age > 30 && (person.name.starts(with: "a") || person.name.starts(with: "A")))
             || (person.department.flatMap { $0.name == "x" || $0.name == "y" } ?? false)
     }
 }
 
 /// lastName ascending (the default comparator for strings), then age descending.
-func foundationComparators() -> [KeyPathComparator<SwiftPerson>] {
-    [KeyPathComparator(\SwiftPerson.lastName), KeyPathComparator(\SwiftPerson.age, order: .reverse)]
+func foundationComparators() -> [KeyPathComparator<KeyPathPerson>] {
+    [KeyPathComparator(\KeyPathPerson.lastName), KeyPathComparator(\KeyPathPerson.age, order: .reverse)]
 }
 
-func foundationFilter(_ persons: [SwiftPerson], _ predicate: Predicate<SwiftPerson>) -> [SwiftPerson] {
+func foundationFilter(_ persons: [KeyPathPerson], _ predicate: Predicate<KeyPathPerson>) -> [KeyPathPerson] {
     persons.filter { try! predicate.evaluate($0) }
 }
 
-func runFoundationWorkloads(_ data: PeerDataSet<SwiftPerson, SwiftDepartment, SwiftTransaction>,
+func runFoundationWorkloads(_ data: PeerDataSet<KeyPathPerson, KeyPathDepartment, SwiftTransaction>,
                             harness: PeerHarness) {
     let persons = data.persons
     let predicate = peerOpaque(foundationPredicate())

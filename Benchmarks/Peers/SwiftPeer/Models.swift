@@ -43,6 +43,32 @@ final class SwiftTransaction {
     }
 }
 
+/// The `#Predicate` and `KeyPathComparator` peer's person: the same fields as `SwiftPerson`, in a
+/// class of its own, because the key paths that those APIs take keep the compiler's dynamic
+/// exclusivity checks on every access to the class's properties, which would slow the plain
+/// Swift program's stores and loads. (Transactions are shared: no key path reaches them.)
+final class KeyPathPerson {
+    var name: String
+    var lastName: String
+    var age: Int
+    var department: KeyPathDepartment?
+
+    init(_ fields: PeerPersonFields) {
+        name = fields.name
+        lastName = fields.lastName
+        age = fields.age
+    }
+}
+
+final class KeyPathDepartment {
+    var name: String
+    var manager: KeyPathPerson?
+    init(name: String, manager: KeyPathPerson?) {
+        self.name = name
+        self.manager = manager
+    }
+}
+
 @Observable final class TrackedPerson {
     var name: String
     var firstName: String
@@ -87,6 +113,11 @@ func swiftDataSet() -> PeerDataSet<SwiftPerson, SwiftDepartment, SwiftTransactio
                 assign: { $0.department = $1 }, transaction: SwiftTransaction.init(payee:amount:))
 }
 
+func keyPathDataSet() -> PeerDataSet<KeyPathPerson, KeyPathDepartment, SwiftTransaction> {
+    PeerDataSet(person: KeyPathPerson.init, department: KeyPathDepartment.init(name:manager:),
+                assign: { $0.department = $1 }, transaction: SwiftTransaction.init(payee:amount:))
+}
+
 func trackedDataSet() -> PeerDataSet<TrackedPerson, TrackedDepartment, TrackedTransaction> {
     PeerDataSet(person: TrackedPerson.init, department: TrackedDepartment.init(name:manager:),
                 assign: { $0.department = $1 }, transaction: TrackedTransaction.init(payee:amount:))
@@ -107,16 +138,17 @@ func trackedDataSet() -> PeerDataSet<TrackedPerson, TrackedDepartment, TrackedTr
     persons.sorted { a, b in a.lastName != b.lastName ? a.lastName < b.lastName : a.age > b.age }
 }
 
-/// The fingerprint fields that plain Swift computes the same way in every Swift peer.
-func plainFingerprint(_ data: PeerDataSet<SwiftPerson, SwiftDepartment, SwiftTransaction>,
-                      sorted: [SwiftPerson], matches: Int) -> PeerFingerprint {
-    let first = data.persons[0]
-    return PeerFingerprint(
-        firstName: first.name, firstAge: first.age, managerName: first.department?.manager?.name ?? "?",
-        sum: data.transactions.reduce(0) { $0 + $1.amount },
-        maximum: data.transactions.map(\.amount).max() ?? -1,
-        distinctPayees: Set(data.transactions.map(\.payee)).count,
-        sortedFirst: (sorted[0].lastName, sorted[0].age),
-        sortedLast: (sorted[sorted.count - 1].lastName, sorted[sorted.count - 1].age),
-        matches: matches)
+/// The fingerprint, with the transactions' fields computed in plain Swift.
+///
+/// - Parameters:
+///   - first: The first person's name, age and manager's name.
+///   - ends: lastName and age of the first and last persons in sorted order.
+func plainFingerprint(first: (name: String, age: Int, manager: String), transactions: [SwiftTransaction],
+                      ends: [(lastName: String, age: Int)], matches: Int) -> PeerFingerprint {
+    PeerFingerprint(
+        firstName: first.name, firstAge: first.age, managerName: first.manager,
+        sum: transactions.reduce(0) { $0 + $1.amount },
+        maximum: transactions.map { $0.amount }.max() ?? -1,
+        distinctPayees: Set(transactions.map { $0.payee }).count,
+        sortedFirst: ends[0], sortedLast: ends[1], matches: matches)
 }

@@ -13,10 +13,10 @@ import Synchronization
     transactions.isEmpty ? 0 : plainSum(transactions) / Double(transactions.count)
 }
 @inline(never) func plainMaximum(_ transactions: [SwiftTransaction]) -> Double? {
-    transactions.lazy.map(\.amount).max()
+    transactions.lazy.map { $0.amount }.max()
 }
 @inline(never) func plainDistinctPayees(_ transactions: [SwiftTransaction]) -> [String] {
-    Array(Set(transactions.map(\.payee)))
+    Array(Set(transactions.map { $0.payee }))
 }
 
 /// A person whose age setter calls its handlers with the old and new values (the plain Swift

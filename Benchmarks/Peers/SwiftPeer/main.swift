@@ -12,14 +12,20 @@ switch harness.remaining {
 case ["plain"]:
     let data = swiftDataSet()
     let sorted = sortedPersons(data.persons)
+    let first = data.persons[0], low = sorted[0], high = sorted[sorted.count - 1]
     harness.report(peer: "swift", fingerprint: plainFingerprint(
-        data, sorted: sorted, matches: data.persons.filter(matchesPredicate).count))
+        first: (first.name, first.age, first.department?.manager?.name ?? "?"), transactions: data.transactions,
+        ends: [(low.lastName, low.age), (high.lastName, high.age)],
+        matches: data.persons.filter(matchesPredicate).count))
     runPlainWorkloads(data, harness: harness)
 case ["foundation"]:
-    let data = swiftDataSet()
+    let data = keyPathDataSet()
     let sorted = data.persons.sorted(using: foundationComparators())
+    let first = data.persons[0], low = sorted[0], high = sorted[sorted.count - 1]
     harness.report(peer: "foundation", fingerprint: plainFingerprint(
-        data, sorted: sorted, matches: foundationFilter(data.persons, foundationPredicate()).count))
+        first: (first.name, first.age, first.department?.manager?.name ?? "?"), transactions: data.transactions,
+        ends: [(low.lastName, low.age), (high.lastName, high.age)],
+        matches: foundationFilter(data.persons, foundationPredicate()).count))
     runFoundationWorkloads(data, harness: harness)
 case ["observation"]:
     let data = trackedDataSet()
@@ -32,8 +38,8 @@ case ["observation"]:
     harness.report(peer: "observation", fingerprint: PeerFingerprint(
         firstName: first.name, firstAge: first.age, managerName: first.department?.manager?.name ?? "?",
         sum: data.transactions.reduce(0) { $0 + $1.amount },
-        maximum: data.transactions.map(\.amount).max() ?? -1,
-        distinctPayees: Set(data.transactions.map(\.payee)).count,
+        maximum: data.transactions.map { $0.amount }.max() ?? -1,
+        distinctPayees: Set(data.transactions.map { $0.payee }).count,
         sortedFirst: (sorted[0].lastName, sorted[0].age),
         sortedLast: (sorted[sorted.count - 1].lastName, sorted[sorted.count - 1].age),
         matches: matches))
