@@ -70,8 +70,9 @@ else
     reason="the Objective-C program did not compile (see $out/gnustep-build.log)"
     if [ "$status" = 3 ]; then
         if reason=$(install_gnustep); then
-            if build_gnustep; then gnustep_args=(--gnustep "$out/peer-gnustep"); else
-                reason="the Objective-C program did not compile (see $out/gnustep-build.log)"; fi
+            if build_gnustep; then gnustep_args=(--gnustep "$out/peer-gnustep")
+            elif [ $? = 3 ]; then reason="installed $packages, but gcc's Objective-C or GNUstep Base is still not usable"
+            else reason="the Objective-C program did not compile (see $out/gnustep-build.log)"; fi
         fi
     fi
     if [ ${#gnustep_args[@]} = 0 ]; then
