@@ -16,6 +16,10 @@ let package = Package(
         .executable(name: "benchmarks", targets: ["Benchmarks"]),
         .executable(name: "accelerometer-filter", targets: ["accelerometer-filter"]),
         .executable(name: "theater", targets: ["theater"]),
+        // The peer comparison (issue 20): `Benchmarks/Peers/run.sh` builds and runs them.
+        .executable(name: "peers", targets: ["peers"]),
+        .executable(name: "peer-objectgraph", targets: ["peer-objectgraph"]),
+        .executable(name: "peer-swift", targets: ["peer-swift"]),
     ],
     targets: [
         // Layers, bottom up (see Docs/Architecture.md). ObjectGraphInternals is the shared
@@ -40,7 +44,20 @@ let package = Package(
 
         // Benchmarks: one executable, `swift run -c release benchmarks`.
         .executableTarget(name: "Benchmarks", dependencies: ["ObjectGraph"],
-                          path: "Benchmarks", swiftSettings: strict),
+                          path: "Benchmarks", exclude: ["Peers"], swiftSettings: strict),
+
+        // The peer comparison (issue 20, Benchmarks/Peers/README.md): one data set and one set
+        // of workloads on ObjectGraph, GNUstep (GNUstep/peer-gnustep.m, built by run.sh), Swift's
+        // Observation module, swift-foundation's #Predicate and KeyPathComparator, plain Swift.
+        .target(name: "PeerSupport", path: "Benchmarks/Peers/Support", swiftSettings: strict),
+        .executableTarget(name: "peer-objectgraph", dependencies: ["ObjectGraph", "PeerSupport"],
+                          path: "Benchmarks/Peers/ObjectGraphPeer", swiftSettings: strict),
+        .executableTarget(name: "peer-swift", dependencies: ["PeerSupport"],
+                          path: "Benchmarks/Peers/SwiftPeer", swiftSettings: strict),
+        .target(name: "PeerReport", dependencies: ["PeerSupport"],
+                path: "Benchmarks/Peers/Report", swiftSettings: strict),
+        .executableTarget(name: "peers", dependencies: ["PeerReport"],
+                          path: "Benchmarks/Peers/Runner", swiftSettings: strict),
 
         // Test-only helpers (change recorder, lifetime tracker, labelled combinatorial loops),
         // used by every test target. Not a product.
@@ -73,6 +90,10 @@ let package = Package(
                           path: "Samples/theater", swiftSettings: strict),
         .testTarget(name: "TheaterTests", dependencies: ["Theater", "TestSupport"],
                     path: "Tests/TheaterTests", swiftSettings: strict),
+        // Runs the peer comparison in quick mode on the debug executables (they are
+        // dependencies so that `swift test` builds them).
+        .testTarget(name: "PeersTests", dependencies: ["PeerReport", "PeerSupport", "peer-objectgraph", "peer-swift"],
+                    path: "Tests/PeersTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
