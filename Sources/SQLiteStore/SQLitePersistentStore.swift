@@ -1,0 +1,105 @@
+// The SQLite store: Core Data's on-disk layout, behind the store interface.
+import Foundation
+import ManagedObjects
+import Synchronization
+
+/// A store that keeps its objects in an SQLite file in Core Data's layout (Apple:
+/// `NSSQLiteStoreType`): files written by Apple's Core Data open with the model that wrote
+/// them, and files it writes have the tables, columns and metadata Core Data expects
+/// (Docs/SQLiteStore.md lists the layout).
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(model: model)
+/// try coordinator.addStore(SQLitePersistentStore(url: URL(fileURLWithPath: "Library.sqlite")))
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// ```
+///
+/// Adding the store to a coordinator loads it: a missing file is created with the model's
+/// tables; an existing one is opened only when its metadata's version hashes match the
+/// model's. Each save is one SQLite transaction, checked row by row against the version
+/// (`Z_OPT`) the context last read: another coordinator's save in between is reported as
+/// ``StoreSaveError/conflicts(_:)`` and nothing is written.
+///
+/// - Important: Thread safety: `Sendable`. One SQLite connection per store, used under the
+///   store's lock; several stores (in one process or several) may open the same file.
+public final class SQLitePersistentStore: PersistentStore {
+    /// `"SQLite"`, Apple's `NSSQLiteStoreType` and the `NSStoreType` of the metadata.
+    public static let type = SQLiteStoreMetadata.storeType
+
+    /// The store file.
+    public let url: URL
+
+    struct State {
+        var identifier: String
+        var engine: SQLiteStoreEngine?
+    }
+    let state: Mutex<State>
+
+    /// Creates a store for a file; nothing is read or written until it is loaded (added to a
+    /// coordinator).
+    ///
+    /// - Parameter url: A file URL. A missing file is created when the store loads.
+    public init(url: URL) {
+        self.url = url
+        state = Mutex(State(identifier: UUID().uuidString))
+    }
+
+    /// The store's UUID: the `Z_UUID` of an existing file after loading, otherwise the UUID a
+    /// new file gets.
+    public var identifier: String { state.withLock { $0.identifier } }
+
+    /// `"SQLite"`.
+    public var storeType: String { Self.type }
+
+    /// The metadata: the keys of `Z_METADATA`'s property list (app keys included) and
+    /// `NSStoreUUID`. Empty before loading.
+    public var metadata: [String: any Sendable] { state.withLock { $0.engine?.metadata ?? [:] } }
+
+    /// Runs `body` with the loaded engine under the store's lock.
+    func withEngine<Result>(_ body: (inout SQLiteStoreEngine) throws -> Result) throws -> Result {
+        let path = url.path
+        return try state.withLock { state throws -> Result in
+            guard var engine = state.engine else { throw SQLiteStoreError(.notLoaded, path: path) }
+            defer { state.engine = engine }
+            return try body(&engine)
+        }
+    }
+
+    public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try withEngine { engine in
+            StoreFetchResult(rows: try engine.rows(ofEntities: request.entityNames), appliedPredicate: false,
+                             appliedOrderAndLimits: false)
+        }
+    }
+
+    public func row(for id: ManagedObjectID) throws -> StoreRow? {
+        try withEngine { try $0.row(for: id) }
+    }
+
+    public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
+        try withEngine { try $0.newObjectIDs(for: entityNames) }
+    }
+
+    public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
+        try withEngine { try $0.save(changes) }
+    }
+
+    /// Replaces the store's metadata and writes it to `Z_METADATA` (Apple:
+    /// `setMetadata(_:for:)` followed by a save). Keys the store sets itself
+    /// (`NSStoreType`, `NSStoreUUID`, the version hashes) keep the store's values.
+    ///
+    /// - Parameter metadata: Property-list values (strings, numbers, dates, data, arrays and
+    ///   dictionaries of them), by key.
+    /// - Throws: ``SQLiteStoreError`` when the store is not loaded, a value is not a
+    ///   property-list value, or SQLite fails.
+    public func setMetadata(_ metadata: [String: any Sendable]) throws {
+        try withEngine { engine in
+            var merged = metadata
+            for key in [SQLiteStoreMetadata.typeKey, SQLiteStoreMetadata.uuidKey, StoreMetadataKey.modelVersionHashes,
+                        StoreMetadataKey.modelVersionHashesVersion] {
+                merged[key] = engine.metadata[key]
+            }
+            try engine.writeMetadata(merged)
+        }
+    }
+}
