@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/ManagedObjectsTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "ManagedObjects", "TestSupport"],
-                    path: "Tests/SQLiteStoreTests", swiftSettings: strict),
+                    path: "Tests/SQLiteStoreTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 

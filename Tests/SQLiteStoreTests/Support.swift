@@ -15,10 +15,12 @@ struct TemporaryDirectory {
 
     func remove() { try? FileManager.default.removeItem(at: url) }
 
-    /// A copy of a store of Tests/ManagedObjectsTests/Fixtures/stores.
-    func copyOfFixture(_ relativePath: String) throws -> URL {
+    /// A copy of a store of Tests/ManagedObjectsTests/Fixtures/stores (or of this target's
+    /// Fixtures/stores).
+    func copyOfFixture(_ relativePath: String, inSQLiteStoreTests: Bool = false) throws -> URL {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("ManagedObjectsTests/Fixtures/stores").appendingPathComponent(relativePath)
+            .appendingPathComponent(inSQLiteStoreTests ? "SQLiteStoreTests/Fixtures/stores" : "ManagedObjectsTests/Fixtures/stores")
+            .appendingPathComponent(relativePath)
         let target = file(source.lastPathComponent)
         try FileManager.default.copyItem(at: source, to: target)
         return target

@@ -32,9 +32,10 @@ package final class SQLiteConnection {
     ///   - path: The file's path.
     ///   - mode: How to open it.
     ///   - busyTimeout: How long to wait for another connection's lock, in milliseconds.
+    ///   - uri: Whether `path` is an SQLite `file:` URI (with `mode=ro`, `immutable=1`…).
     /// - Throws: ``SQLiteStoreError`` when SQLite cannot open the file.
-    package init(path: String, mode: Mode, busyTimeout: Int32 = 5000) throws {
-        var flags = SQLITE_OPEN_NOMUTEX
+    package init(path: String, mode: Mode, busyTimeout: Int32 = 5000, uri: Bool = false) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0)
         switch mode {
         case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWrite: flags |= SQLITE_OPEN_READWRITE

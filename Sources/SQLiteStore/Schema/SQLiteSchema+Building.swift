@@ -83,7 +83,13 @@ extension SQLiteSchema {
                 columnsByTable[table] = []
                 tableOrder.append(table)
             }
-            for property in entity.properties.sorted(by: { $0.name < $1.name }) where !property.isTransient {
+            // Attributes before relationships, each by name: Core Data's column order within
+            // an entity (integers before to-one keys in ZACCOUNT of Accounts3).
+            let properties = entity.properties.sorted { a, b in
+                let (x, y) = (a.relationship != nil, b.relationship != nil)
+                return x != y ? !x : a.name < b.name
+            }
+            for property in properties where !property.isTransient {
                 let upper = property.name.uppercased()
                 switch property {
                 case .attribute(let attribute):
