@@ -43,18 +43,32 @@ struct SQLiteStoreEngine: @unchecked Sendable {
             + " FROM " + SQLiteSchema.tableName(root: entity.rootName)
     }
 
-    /// Every row of the given entities (exactly these entities, not their subentities).
-    func rows(ofEntities names: [String]) throws -> [StoreRow] {
+    /// The rows of the given entities (exactly these entities, not their subentities), narrowed
+    /// by what SQL can decide of `predicate`.
+    ///
+    /// - Returns: The rows, and whether they are exactly the rows matching `predicate`.
+    func rows(ofEntities names: [String], matching predicate: KeyValuePredicate? = nil) throws -> (rows: [StoreRow], exact: Bool) {
         var rows: [StoreRow] = []
+        var exact = true
         for name in names {
             let entity = try entity(name)
             if entity.isAbstract { continue }
-            let sql = selectSQL(of: entity) + " WHERE Z_ENT = ? ORDER BY Z_PK"
-            for values in try connection.rows(sql, [.integer(entity.number)]) {
+            var sql = selectSQL(of: entity) + " WHERE Z_ENT = ?"
+            var arguments: [SQLiteValue] = [.integer(entity.number)]
+            if let predicate {
+                if let condition = SQLitePredicateCompiler(entity: entity).condition(for: predicate) {
+                    sql += " AND " + condition.sql
+                    arguments += condition.arguments
+                    exact = exact && condition.isExact
+                } else {
+                    exact = false
+                }
+            }
+            for values in try connection.rows(sql + " ORDER BY Z_PK", arguments) {
                 rows.append(try row(of: entity, values))
             }
         }
-        return rows
+        return (rows, exact)
     }
 
     /// The row of an object, or `nil` when the store has no such object.
