@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 import KeyValueCoding
 import ManagedObjects
 @testable import SQLiteStore
@@ -190,5 +191,32 @@ import ManagedObjects
             [.text("Book"), .integer(4)], [.text("Novel"), .integer(0)], [.text("Item"), .integer(0)],
             [.text("Shelf"), .integer(0)], [.text("Tag"), .integer(1)],
         ])
+    }
+}
+
+@Suite struct ConcurrencyTests {
+    @Test func keysFromManyThreadsAndTwoStoresAreUnique() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("Library.sqlite")
+        let (first, _) = try openStack(try Models.library(), at: url)
+        let (second, _) = try openStack(try Models.library(), at: url)
+        let stores = [first, second]
+        let keys = Mutex<[Int64]>([])
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            do {
+                let ids = try stores[index % 2].newObjectIDs(for: ["Book", "Novel"])
+                let found = ids.compactMap { id -> Int64? in
+                    if case .integer(let key) = id.referenceObject { return key }
+                    return nil
+                }
+                keys.withLock { $0 += found }
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(keys.withLock { $0.sorted() } == Array(1...32))
     }
 }
