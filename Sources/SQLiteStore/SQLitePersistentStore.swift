@@ -75,6 +75,17 @@ public final class SQLitePersistentStore: PersistentStore {
         }
     }
 
+    /// The rows of the request's entities (Apple: `execute(_:with:)` for a fetch).
+    ///
+    /// Every row is read, or, with ``evaluatesPredicatesInSQL``, the rows SQL selects for the
+    /// predicate; `appliedPredicate` says whether they are exactly the matching rows. Order and
+    /// limits are left to the context. To-many relationships are read with each row.
+    ///
+    /// - Parameter request: The entities and the predicate.
+    /// - Returns: The rows, ordered by entity then primary key.
+    /// - Throws: ``SQLiteStoreError`` (not loaded, SQLite's errors, a transformer failing).
+    /// - Complexity: One query per entity, plus one per to-many relationship per row.
+    /// - Important: Thread safety: safe from any thread (the store's lock).
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         let predicate = evaluatesPredicatesInSQL ? request.predicate : nil
         return try withEngine { engine in
@@ -84,14 +95,39 @@ public final class SQLitePersistentStore: PersistentStore {
         }
     }
 
+    /// The current row of an object, or `nil` when the store has no such object or the ID is
+    /// another store's (Apple: `newValuesForObject(with:with:)`).
+    ///
+    /// - Parameter id: A permanent ID.
+    /// - Returns: The row with its version (`Z_OPT`), attributes and relationships.
+    /// - Throws: ``SQLiteStoreError``.
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
         try withEngine { try $0.row(for: id) }
     }
 
+    /// New permanent IDs, keys taken from each inheritance root's `Z_PRIMARYKEY.Z_MAX` in one
+    /// transaction, so that stores sharing the file never hand out one key twice (Apple:
+    /// `obtainPermanentIDs(for:)`).
+    ///
+    /// - Parameter entityNames: The entities of the new objects.
+    /// - Returns: One ID per name, in order.
+    /// - Throws: ``SQLiteStoreError`` for an entity not in the model or an exhausted counter.
     public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
         try withEngine { try $0.newObjectIDs(for: entityNames) }
     }
 
+    /// Writes one save in one SQLite transaction (Apple: `execute(_:with:)` for a save).
+    ///
+    /// The `Z_OPT` of every updated and deleted row is compared first with the version the
+    /// context read; any difference is thrown as ``StoreSaveError/conflicts(_:)`` and nothing is
+    /// written. Then rows are inserted (`Z_OPT` 1), updated (`Z_OPT` + 1) and deleted, join-table
+    /// pairs and ordering columns are brought up to date.
+    ///
+    /// - Parameter changes: The rows to insert and update, the objects to delete.
+    /// - Returns: The new version of every inserted and updated row.
+    /// - Throws: ``StoreSaveError`` (conflicts, objects of other stores or already inserted),
+    ///   ``SQLiteStoreError`` (a value that does not fit its attribute, SQLite's errors, such as
+    ///   a uniqueness constraint); the transaction is rolled back.
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         try withEngine { try $0.save(changes) }
     }

@@ -94,4 +94,29 @@ import ManagedObjects
         #expect(throws: SQLiteStoreError.self) { try store.newObjectIDs(for: ["Nope"]) }
         #expect(try query(directory.file("Library.sqlite"), "SELECT count(*) FROM ZITEM") == [[.integer(0)]])
     }
+
+    @Test func textWithNULCharactersStaysWhole() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("Library.sqlite")
+        do {
+            let (_, context) = try openStack(try Models.library(), at: url)
+            try context.insertNewObject(forEntityNamed: "Item").setValue("a\u{0}b", forKey: "name")
+            try context.save()
+        }
+        #expect(try query(url, "SELECT length(CAST(ZNAME AS BLOB)) FROM ZITEM") == [[.integer(3)]])
+        let (_, context) = try openStack(try Models.library(), at: url)
+        #expect(try context.fetch(EntityFetchRequest(entityName: "Item")).first?.stored("name") as? String == "a\u{0}b")
+    }
+
+    @Test func exhaustedCountersThrowInsteadOfOverflowing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("Library.sqlite")
+        _ = try openStack(try Models.library(), at: url)
+        try SQLiteConnection(path: url.path, mode: .readWrite).execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775807")
+        let (store, _) = try openStack(try Models.library(), at: url)
+        #expect(throws: SQLiteStoreError.self) { try store.newObjectIDs(for: ["Item"]) }
+        #expect(try query(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'") == [[.integer(.max)]])
+    }
 }

@@ -13,8 +13,9 @@ extension SQLiteStoreEngine {
             for (root, count) in countByRoot.sorted(by: { $0.key < $1.key }) {
                 let number = try entity(root).number
                 try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", [.integer(count), .integer(number)])
-                guard let max = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(number)])?.integerValue else {
-                    throw fail(.notAStore("Z_PRIMARYKEY has no row for \(root)"))
+                guard let max = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(number)])?.integerValue,
+                      max >= count else {
+                    throw fail(.notAStore("Z_PRIMARYKEY has no usable Z_MAX for \(root)"))
                 }
                 nextByRoot[root] = max - count + 1
             }
@@ -95,7 +96,8 @@ extension SQLiteStoreEngine {
                 let columns = ["Z_OPT"] + valueColumns(of: entity)
                 let sql = "UPDATE \(SQLiteSchema.tableName(root: entity.rootName)) SET "
                     + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ?"
-                let version = row.version + 1
+                let (version, overflow) = row.version.addingReportingOverflow(1)
+                if overflow { throw fail(.unsupported("the version (Z_OPT) of \(row.objectID) cannot grow")) }
                 try connection.run(sql, [.integer(version)] + columnValues(of: row, entity: entity) + [.integer(try key(of: row.objectID))])
                 versions[row.objectID] = version
             }

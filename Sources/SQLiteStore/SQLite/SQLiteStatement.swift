@@ -40,7 +40,9 @@ package final class SQLiteStatement {
             case .real(let real):
                 code = sqlite3_bind_double(handle, index, real)
             case .text(let text):
-                code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+                // The byte count keeps text with NUL characters whole.
+                code = sqlite3_bind_text64(handle, index, text, sqlite3_uint64(text.utf8.count), csqlite_transient(),
+                                           UInt8(SQLITE_UTF8))
             case .blob(let data):
                 code = data.withUnsafeBytes { bytes in
                     // A zero-length blob needs a non-null pointer, or SQLite binds NULL.
