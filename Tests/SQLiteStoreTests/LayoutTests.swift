@@ -160,4 +160,30 @@ import ManagedObjects
             [.text("CREATE TABLE Z_1TAGS ( Z_1BOOKS INTEGER, Z_5TAGS INTEGER, PRIMARY KEY (Z_1BOOKS, Z_5TAGS) )")],
         ])
     }
+
+    @Test func orderedToManyKeepsItsOrderColumnNextToTheInverseKey() throws {
+        // iOS's netusage store (LAYOUT.md §3): App (16, a subentity of Process 15) has the
+        // ordered to-many hasTypicalUsage whose inverse AppTypicalUsage.hasApp (5) is a to-one.
+        // The expected statement is the store's own, read with the sqlite3 tool.
+        let metrics = ["wifi", "wired", "wwan"].flatMap { medium in
+            ["in", "out"].flatMap { direction in
+                ["", "_m2", "_mean", "_var"].map { medium + direction + $0 }
+            } + [medium + "samplecount"]
+        }
+        let usage = EntityDescription(name: "AppTypicalUsage", properties: [
+            .attribute("intervalType", .integer16), .attribute("firstTimeStamp", .date), .attribute("timeStamp", .date),
+            .toOne("hasApp", "App", inverse: "hasTypicalUsage"),
+        ] + metrics.map { .attribute($0, .double) })
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Process", properties: [.attribute("procName", .string)]),
+            EntityDescription(name: "App", parent: "Process", properties: [
+                .toMany("hasTypicalUsage", "AppTypicalUsage", inverse: "hasApp", ordered: true),
+            ]),
+            usage,
+        ])
+        let schema = try SQLiteSchema(model: model, numbers: ["AppTypicalUsage": 5, "Process": 15, "App": 16], path: "test")
+        let statement = try #require(schema.creationStatements.first { $0.hasPrefix("CREATE TABLE ZAPPTYPICALUSAGE ") })
+        #expect(statement == "CREATE TABLE ZAPPTYPICALUSAGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZINTERVALTYPE INTEGER, ZHASAPP INTEGER, Z_FOK_HASAPP INTEGER, ZFIRSTTIMESTAMP TIMESTAMP, ZTIMESTAMP TIMESTAMP, ZWIFIIN FLOAT, ZWIFIIN_M2 FLOAT, ZWIFIIN_MEAN FLOAT, ZWIFIIN_VAR FLOAT, ZWIFIOUT FLOAT, ZWIFIOUT_M2 FLOAT, ZWIFIOUT_MEAN FLOAT, ZWIFIOUT_VAR FLOAT, ZWIFISAMPLECOUNT FLOAT, ZWIREDIN FLOAT, ZWIREDIN_M2 FLOAT, ZWIREDIN_MEAN FLOAT, ZWIREDIN_VAR FLOAT, ZWIREDOUT FLOAT, ZWIREDOUT_M2 FLOAT, ZWIREDOUT_MEAN FLOAT, ZWIREDOUT_VAR FLOAT, ZWIREDSAMPLECOUNT FLOAT, ZWWANIN FLOAT, ZWWANIN_M2 FLOAT, ZWWANIN_MEAN FLOAT, ZWWANIN_VAR FLOAT, ZWWANOUT FLOAT, ZWWANOUT_M2 FLOAT, ZWWANOUT_MEAN FLOAT, ZWWANOUT_VAR FLOAT, ZWWANSAMPLECOUNT FLOAT )")
+        #expect(schema.creationStatements.contains("CREATE INDEX ZAPPTYPICALUSAGE_ZHASAPP_INDEX ON ZAPPTYPICALUSAGE (ZHASAPP)"))
+    }
 }
