@@ -103,9 +103,16 @@ extension SQLiteStoreEngine {
             throw refuse(.incompatibleModel(incompatibility(model: model, metadata: metadata)))
         }
 
-        var numbers: [String: Int64] = [:]
+        var recorded: [String: Int64] = [:]
         for entry in try connection.rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
-            if case .integer(let number) = entry[0], case .text(let name) = entry[1], number < 16000 { numbers[name] = number }
+            if case .integer(let number) = entry[0], case .text(let name) = entry[1], number < 16000 { recorded[name] = number }
+        }
+        // A store migrated by Core Data keeps an entity's old name in Z_PRIMARYKEY after a
+        // rename (CoreDataPlus SampleModel_V2: LuxuryCar, renamed from ExpensiveSportCar, is
+        // still "ExpensiveSportCar"); the entity's renaming identifier finds it.
+        var numbers: [String: Int64] = [:]
+        for entity in model.entities {
+            numbers[entity.name] = recorded[entity.name] ?? entity.renamingIdentifier.flatMap { recorded[$0] }
         }
         let schema = try SQLiteSchema(model: model, numbers: numbers, path: path)
         for table in schema.tables {

@@ -11,34 +11,49 @@ import ManagedObjects
         .attribute(AttributeDescription(name: name, type: type, isOptional: optional))
     }
 
-    /// CoreDataPlus SampleModel, version 1 (the model of SampleModel_V1.sqlite).
-    static func sampleModel() throws -> ManagedObjectModel {
-        var color = AttributeDescription(name: "color", type: .transformable)
-        color.valueTransformerName = "ColorTransformer"
-        color.valueClassName = "Color"
-        var speed = AttributeDescription(name: "currentDrivingSpeed", type: .integer64, isTransient: true, defaultValue: .integer(0))
-        speed.isOptional = true
-        var id = AttributeDescription(name: "id", type: .uuid, isOptional: false)
-        id.preservesValueInHistoryOnDeletion = true
-        var car = EntityDescription(name: "Car", className: "Car", properties: [
+    /// CoreDataPlus SampleModel, version 1 (`SampleModel`, of SampleModel_V1.sqlite) or 2
+    /// (`SampleModel2`, of SampleModel_V2.sqlite: no color and id, a fetch index, and
+    /// ExpensiveSportCar renamed LuxuryCar).
+    static func sampleModel(version2: Bool = false) throws -> ManagedObjectModel {
+        var carProperties: [PropertyDescription] = [
             attribute("maker", .string), attribute("markedForDeletionAsOf", .date), attribute("model", .string),
             attribute("numberPlate", .string, optional: false),
             .relationship(RelationshipDescription(name: "owner", destination: "Person", inverse: "cars")),
-            .attribute(color), .attribute(speed),
-        ])
-        car.uniquenessConstraints = [["numberPlate"]]
-        var person = EntityDescription(name: "Person", className: "Person", properties: [
+        ]
+        var personProperties: [PropertyDescription] = [
             attribute("firstName", .string), attribute("lastName", .string), attribute("updatedAt", .date, optional: false),
             .relationship(RelationshipDescription(name: "cars", destination: "Car", inverse: "owner", cardinality: .toMany)),
-            .attribute(id),
-            .attribute(AttributeDescription(name: "isDriving", type: .boolean, isOptional: false, isTransient: true,
-                                            defaultValue: .bool(false))),
-        ])
+        ]
+        if !version2 {
+            var color = AttributeDescription(name: "color", type: .transformable)
+            color.valueTransformerName = "ColorTransformer"
+            color.valueClassName = "Color"
+            var speed = AttributeDescription(name: "currentDrivingSpeed", type: .integer64, isTransient: true,
+                                             defaultValue: .integer(0))
+            speed.isOptional = true
+            carProperties += [.attribute(color), .attribute(speed)]
+            var id = AttributeDescription(name: "id", type: .uuid, isOptional: false)
+            id.preservesValueInHistoryOnDeletion = true
+            personProperties += [.attribute(id),
+                                 .attribute(AttributeDescription(name: "isDriving", type: .boolean, isOptional: false,
+                                                                 isTransient: true, defaultValue: .bool(false)))]
+        }
+        var car = EntityDescription(name: "Car", className: "Car", properties: carProperties)
+        car.uniquenessConstraints = [["numberPlate"]]
+        if version2 {
+            car.indexes = [FetchIndexDescription(name: "byMakerAndNumberPlate", elements: [
+                .init(propertyName: "maker"), .init(propertyName: "numberPlate"),
+            ])]
+        }
+        var person = EntityDescription(name: "Person", className: "Person", properties: personProperties)
         person.uniquenessConstraints = [["firstName", "lastName"]]
         let sport = EntityDescription(name: "SportCar", parent: "Car", className: "SportCar")
-        let expensive = EntityDescription(name: "ExpensiveSportCar", parent: "SportCar", properties: [
-            .attribute(AttributeDescription(name: "isLimitedEdition", type: .boolean, defaultValue: .bool(false))),
-        ])
+        var expensive = EntityDescription(name: version2 ? "LuxuryCar" : "ExpensiveSportCar", parent: "SportCar",
+                                          properties: [
+                                              .attribute(AttributeDescription(name: "isLimitedEdition", type: .boolean,
+                                                                              defaultValue: .bool(false))),
+                                          ])
+        if version2 { expensive.renamingIdentifier = "ExpensiveSportCar" }
         return try ManagedObjectModel(entities: [car, expensive, person, sport])
     }
 
@@ -167,5 +182,43 @@ import ManagedObjects
         #expect(store.metadata["NSStoreModelVersionHashesDigest"] as? String
             == "fACvwxty0QWritKFX3/LTtXZvI64UnFcRtP6qcjW1Yl0owr+rH+SpCvzy/uDYRpknMXbgacd3srn9wmE2KkL8Q==")
         #expect(store.metadata["_NSAutoVacuumLevel"] as? String == "2")
+    }
+
+    @Test func aMigratedRollbackJournalStoreReadsBack() throws {
+        // SampleModel_V2.sqlite: rollback journal mode, migrated by Core Data from version 1
+        // (Z_PRIMARYKEY still says ExpensiveSportCar for the entity now named LuxuryCar).
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try directory.copyOfFixture("coredataplus/SampleModel_V2.sqlite")
+        let (_, context) = try openStack(try Self.sampleModel(version2: true), at: url)
+        #expect(try context.fetch(EntityFetchRequest(entityName: "Car")).count == 125)
+        let luxury = try context.fetch(EntityFetchRequest(entityName: "LuxuryCar"))
+        #expect(luxury.count == 5)
+        let mclaren = try #require(luxury.first { $0.objectID.referenceObject == .integer(14) })
+        #expect(mclaren.stored("maker") as? String == "McLaren")
+        #expect(mclaren.stored("model") as? String == "570GT")
+        #expect(mclaren.stored("numberPlate") as? String == "303")
+        #expect(mclaren.stored("isLimitedEdition") as? Bool == false)
+        #expect(mclaren.stored("owner") == nil)
+        let maserati = try #require(luxury.first { $0.objectID.referenceObject == .integer(53) })
+        #expect((maserati.stored("owner") as? ManagedObject)?.objectID.referenceObject == .integer(11))
+        #expect(try context.fetch(EntityFetchRequest(entityName: "Person")).count == 20)
+    }
+
+    @Test func rowsStillInTheWriteAheadLogAreRead() throws {
+        // A store copied with its -wal file while the writer still has it open: the rows are only
+        // in the -wal (wibosco's CoreDataMigration_Example_WAL.sqlite, LAYOUT.md §5).
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.file("Writer.sqlite")
+        let (_, writer) = try openStack(try Models.library(), at: source)
+        try writer.insertNewObject(forEntityNamed: "Item").setValue("in the log", forKey: "name")
+        try writer.save()
+        let copy = directory.file("Copy.sqlite")
+        try FileManager.default.copyItem(at: source, to: copy)
+        try FileManager.default.copyItem(atPath: source.path + "-wal", toPath: copy.path + "-wal")
+        let (_, reader) = try openStack(try Models.library(), at: copy)
+        #expect(try reader.fetch(EntityFetchRequest(entityName: "Item")).first?.stored("name") as? String == "in the log")
+        withExtendedLifetime(writer) {}
     }
 }
