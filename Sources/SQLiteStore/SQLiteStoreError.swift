@@ -1,5 +1,6 @@
 // The one error type of the SQLite store: what went wrong, in which file, on which SQL.
 import Foundation
+import ManagedObjects
 
 /// An error of the SQLite store: SQLite's own failures, files that are not stores, stores
 /// written by an incompatible model, values that cannot be stored.
@@ -25,6 +26,9 @@ public struct SQLiteStoreError: Error, Sendable, Hashable {
         case unsupported(String)
         /// The store was used before ``SQLitePersistentStore/load(for:)`` succeeded.
         case notLoaded
+        /// A save would give two objects of an entity equal values for a uniqueness constraint
+        /// (the store's unique index refused the row; Apple: an `NSConstraintConflict`).
+        case uniquenessConstraint(objectID: ManagedObjectID, properties: [String])
     }
 
     /// What went wrong.
@@ -64,6 +68,8 @@ extension SQLiteStoreError: LocalizedError, CustomStringConvertible {
             problem = "unsupported: \(what)"
         case .notLoaded:
             problem = "the store is not loaded (call load(for:) first, or add it to a coordinator)"
+        case .uniquenessConstraint(let id, let properties):
+            problem = "\(id) has the same \(properties.joined(separator: ", ")) as another \(id.entityName) (a uniqueness constraint)"
         }
         var text = "SQLite store \(path): \(problem)"
         if let sql { text += " in SQL: \(sql)" }

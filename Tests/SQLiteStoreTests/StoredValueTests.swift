@@ -120,3 +120,27 @@ import ManagedObjects
         #expect(try query(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'") == [[.integer(.max)]])
     }
 }
+
+@Suite struct UniquenessTests {
+    @Test func aDuplicateOfAUniquenessConstraintIsRefusedNamingTheProperties() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try directory.copyOfFixture("coredataplus/SampleModel_V1.sqlite")
+        let (_, context) = try openStack(try AppleStoreTests.sampleModel(), at: url)
+        // Victoria Coster is person 1 of the store; the constraint is (firstName, lastName).
+        let twin = try context.insertNewObject(forEntityNamed: "Person")
+        try twin.setValue("Victoria", forKey: "firstName")
+        try twin.setValue("Coster", forKey: "lastName")
+        try twin.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "updatedAt")
+        try twin.setValue(UUID(), forKey: "id")
+        let error = #expect(throws: SQLiteStoreError.self) { try context.save() }
+        guard case .uniquenessConstraint(let id, let properties) = error?.code else {
+            Issue.record("expected a uniqueness error, got \(String(describing: error))")
+            return
+        }
+        #expect(id.entityName == "Person")
+        #expect(properties == ["firstName", "lastName"])
+        #expect(error?.errorDescription?.contains("firstName, lastName") == true)
+        #expect(try query(url, "SELECT count(*) FROM ZPERSON") == [[.integer(20)]])
+    }
+}

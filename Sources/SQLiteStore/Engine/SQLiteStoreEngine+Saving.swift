@@ -88,7 +88,9 @@ extension SQLiteStoreEngine {
                 let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + valueColumns(of: entity)
                 let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
                     + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-                try connection.run(sql, [.integer(key), .integer(entity.number), .integer(1)] + columnValues(of: row, entity: entity))
+                try reportingUniqueness(of: row.objectID, entity: entity) {
+                    try connection.run(sql, [.integer(key), .integer(entity.number), .integer(1)] + columnValues(of: row, entity: entity))
+                }
                 versions[row.objectID] = 1
             }
             for row in changes.updated {
@@ -98,7 +100,9 @@ extension SQLiteStoreEngine {
                     + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ?"
                 let (version, overflow) = row.version.addingReportingOverflow(1)
                 if overflow { throw fail(.unsupported("the version (Z_OPT) of \(row.objectID) cannot grow")) }
-                try connection.run(sql, [.integer(version)] + columnValues(of: row, entity: entity) + [.integer(try key(of: row.objectID))])
+                try reportingUniqueness(of: row.objectID, entity: entity) {
+                    try connection.run(sql, [.integer(version)] + columnValues(of: row, entity: entity) + [.integer(try key(of: row.objectID))])
+                }
                 versions[row.objectID] = version
             }
             for (id, _) in changes.deleted {
@@ -113,6 +117,29 @@ extension SQLiteStoreEngine {
             }
             for row in changes.inserted + changes.updated { try writeToManyRelationships(of: row) }
             return versions
+        }
+    }
+
+    /// Runs `body`, turning SQLite's unique-index failure into
+    /// ``SQLiteStoreError/Code/uniquenessConstraint(objectID:properties:)`` naming the
+    /// properties of the constraint.
+    private func reportingUniqueness(of id: ManagedObjectID, entity: SQLiteSchema.Entity, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as SQLiteStoreError {
+            // SQLITE_CONSTRAINT_UNIQUE; the message lists "TABLE.COLUMN" of the index.
+            guard case .sqlite(2067, let message) = error.code else { throw error }
+            let table = SQLiteSchema.tableName(root: entity.rootName) + "."
+            let columns = message.components(separatedBy: ": ").last?.components(separatedBy: ", ") ?? []
+            let properties = columns.map { column in
+                let name = column.hasPrefix(table) ? String(column.dropFirst(table.count)) : column
+                return entity.attributes.first { $0.column == name }?.attribute.name
+                    ?? entity.relationships.first { pair in
+                        if case .foreignKey(name, _, _) = pair.storage { return true }
+                        return false
+                    }?.relationship.name ?? name
+            }
+            throw SQLiteStoreError(.uniquenessConstraint(objectID: id, properties: properties), path: path, sql: error.sql)
         }
     }
 
