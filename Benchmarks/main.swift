@@ -66,6 +66,7 @@ registerUndoBenchmarks(in: suite)
 registerPredicateBenchmarks(in: suite)
 registerModelVariantBenchmarks(in: suite)
 registerChangeSeamBenchmarks(in: suite)
+registerSQLiteStoreBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
 if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }
