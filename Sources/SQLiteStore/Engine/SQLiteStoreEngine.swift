@@ -46,6 +46,8 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     /// The rows of the given entities (exactly these entities, not their subentities), narrowed
     /// by what SQL can decide of `predicate`.
     ///
+    /// Each to-many relationship's members are read for all selected rows in one query.
+    ///
     /// - Returns: The rows, and whether they are exactly the rows matching `predicate`.
     func rows(ofEntities names: [String], matching predicate: KeyValuePredicate? = nil) throws -> (rows: [StoreRow], exact: Bool) {
         var rows: [StoreRow] = []
@@ -53,22 +55,55 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         for name in names {
             let entity = try entity(name)
             if entity.isAbstract { continue }
-            var sql = selectSQL(of: entity) + " WHERE Z_ENT = ?"
+            var condition = "Z_ENT = ?"
             var arguments: [SQLiteValue] = [.integer(entity.number)]
             if let predicate {
-                if let condition = SQLitePredicateCompiler(entity: entity).condition(for: predicate) {
-                    sql += " AND " + condition.sql
-                    arguments += condition.arguments
-                    exact = exact && condition.isExact
+                if let compiled = SQLitePredicateCompiler(entity: entity).condition(for: predicate) {
+                    condition += " AND " + compiled.sql
+                    arguments += compiled.arguments
+                    exact = exact && compiled.isExact
                 } else {
                     exact = false
                 }
             }
-            for values in try connection.rows(sql + " ORDER BY Z_PK", arguments) {
-                rows.append(try row(of: entity, values))
+            let selected = try connection.rows(selectSQL(of: entity) + " WHERE " + condition + " ORDER BY Z_PK", arguments)
+            guard !selected.isEmpty else { continue }
+            let keys = "SELECT Z_PK FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE \(condition)"
+            let members = try toManyMembers(of: entity, selectedBy: keys, arguments: arguments)
+            for values in selected {
+                rows.append(try row(of: entity, values, members: members))
             }
         }
         return (rows, exact)
+    }
+
+    /// For each to-many relationship of `entity`, the members of every row that `keysSQL`
+    /// selects, by the row's key, in order.
+    private func toManyMembers(of entity: SQLiteSchema.Entity, selectedBy keysSQL: String,
+                               arguments: [SQLiteValue]) throws -> [String: [Int64: [ManagedObjectID]]] {
+        var result: [String: [Int64: [ManagedObjectID]]] = [:]
+        for (relationship, storage) in entity.relationships {
+            let sql: String
+            switch storage {
+            case .foreignKey:
+                continue
+            case .inverseForeignKey(let table, let column, let orderColumn, _):
+                sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(keysSQL)) "
+                    + "ORDER BY \(column), \(orderColumn.map { $0 + ", " } ?? "")Z_PK"
+            case .joinTable(let table, let own, let other, let orderColumn, let destination):
+                guard let target = schema.tableName(of: destination) else { continue }
+                sql = "SELECT j.\(own), t.Z_PK, t.Z_ENT FROM \(table) j JOIN \(target) t ON t.Z_PK = j.\(other) "
+                    + "WHERE j.\(own) IN (\(keysSQL)) ORDER BY j.\(own), \(orderColumn.map { "j.\($0), " } ?? "")t.Z_PK"
+            }
+            var byOwner: [Int64: [ManagedObjectID]] = [:]
+            for triple in try connection.rows(sql, arguments) {
+                guard let owner = triple[0].integerValue, let key = triple[1].integerValue, let number = triple[2].integerValue,
+                      let name = schema.entityNamesByNumber[number] else { continue }
+                byOwner[owner, default: []].append(objectID(name, key))
+            }
+            result[relationship.name] = byOwner
+        }
+        return result
     }
 
     /// The row of an object, or `nil` when the store has no such object.
@@ -76,7 +111,9 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         guard id.storeIdentifier == identifier, case .integer(let key) = id.referenceObject,
               let entity = schema.entities[id.entityName] else { return nil }
         let sql = selectSQL(of: entity) + " WHERE Z_PK = ? AND Z_ENT = ?"
-        return try connection.rows(sql, [.integer(key), .integer(entity.number)]).first.map { try row(of: entity, $0) }
+        guard let values = try connection.rows(sql, [.integer(key), .integer(entity.number)]).first else { return nil }
+        let keys = "SELECT ?"
+        return try row(of: entity, values, members: toManyMembers(of: entity, selectedBy: keys, arguments: [.integer(key)]))
     }
 
     func objectID(_ entityName: String, _ key: Int64) -> ManagedObjectID {
@@ -84,8 +121,9 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     }
 
     /// A store row from `SELECT Z_PK, Z_OPT, <valueColumns>` values, with its to-many
-    /// relationships read.
-    private func row(of entity: SQLiteSchema.Entity, _ values: [SQLiteValue]) throws -> StoreRow {
+    /// relationships' members from `members` (relationship name → owner key → IDs).
+    private func row(of entity: SQLiteSchema.Entity, _ values: [SQLiteValue],
+                     members: [String: [Int64: [ManagedObjectID]]]) throws -> StoreRow {
         guard case .integer(let key) = values[0] else { throw fail(.notAStore("a row of \(entity.name) has no integer Z_PK")) }
         var row = StoreRow(objectID: objectID(entity.name, key), version: values[1].integerValue ?? 0)
         var index = 2
@@ -106,26 +144,11 @@ struct SQLiteStoreEngine: @unchecked Sendable {
                     index += 1
                 }
                 row.relationships[relationship.name] = target.map { [objectID(targetEntity, $0)] } ?? []
-            case .inverseForeignKey(let table, let column, let orderColumn, _):
-                let sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(orderColumn.map { $0 + ", " } ?? "")Z_PK"
-                row.relationships[relationship.name] = try members(sql, key)
-            case .joinTable(let table, let own, let other, let orderColumn, let destination):
-                guard let target = schema.tableName(of: destination) else { continue }
-                let sql = "SELECT t.Z_PK, t.Z_ENT FROM \(table) j JOIN \(target) t ON t.Z_PK = j.\(other) WHERE j.\(own) = ? "
-                    + "ORDER BY \(orderColumn.map { "j.\($0), " } ?? "")t.Z_PK"
-                row.relationships[relationship.name] = try members(sql, key)
+            case .inverseForeignKey, .joinTable:
+                row.relationships[relationship.name] = members[relationship.name]?[key] ?? []
             }
         }
         return row
-    }
-
-    /// The IDs of `(Z_PK, Z_ENT)` rows of a query on one key.
-    private func members(_ sql: String, _ key: Int64) throws -> [ManagedObjectID] {
-        try connection.rows(sql, [.integer(key)]).compactMap { pair in
-            guard let key = pair[0].integerValue, let number = pair[1].integerValue,
-                  let name = schema.entityNamesByNumber[number] else { return nil }
-            return objectID(name, key)
-        }
     }
 
     /// Writes `metadata` to `Z_METADATA` (the UUID stays in `Z_UUID`).
