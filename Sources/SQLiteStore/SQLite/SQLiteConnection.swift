@@ -124,9 +124,6 @@ package final class SQLiteConnection {
         try rows(sql, values).first?.first
     }
 
-    /// The number of rows the last INSERT, UPDATE or DELETE changed.
-    package var changes: Int { Int(sqlite3_changes64(handle)) }
-
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     /// Nested calls join the outer transaction.
     ///
