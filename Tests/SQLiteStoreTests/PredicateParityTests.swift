@@ -105,4 +105,55 @@ import Predicates
         let matching = try context.fetch(EntityFetchRequest(entityName: "Item", predicate: try KeyValuePredicate(format: "small == 2")))
         #expect(matching.count == 1)
     }
+
+    @Test func toOneRelationshipsCompareWithObjectIDs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let coordinator = PersistentStoreCoordinator(model: try Models.library())
+        let store = SQLitePersistentStore(url: directory.file("Library.sqlite"), evaluatesPredicatesInSQL: true)
+        try coordinator.addStore(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let shelves = try (0..<2).map { _ in try context.insertNewObject(forEntityNamed: "Shelf") }
+        var books: [ManagedObject] = []
+        for index in 0..<6 {
+            let book = try context.insertNewObject(forEntityNamed: index % 2 == 0 ? "Novel" : "Book")
+            try book.setValue(index < 4 ? shelves[index % 2] : nil, forKey: "shelf")
+            books.append(book)
+        }
+        var tags: [ManagedObject] = []
+        for index in 0..<5 {
+            let tag = try context.insertNewObject(forEntityNamed: "Tag")
+            try tag.setValue(index < 4 ? books[index] : nil, forKey: "favourite")
+            tags.append(tag)
+        }
+        let item = try context.insertNewObject(forEntityNamed: "Item")
+        try context.save()
+
+        /// The same comparison with the object (evaluated in memory) and with its ID (in SQL).
+        func check(_ entity: String, _ key: String, _ op: ComparisonOperator, _ object: ManagedObject?,
+                   _ objects: [ManagedObject]) throws {
+            let inMemory = KeyValuePredicate(.comparison(KeyValueComparison(.keyPath(key), op,
+                                                                           .constant(object.map { KeyValueConstant($0 as Any?) } ?? .null))))
+            let forStore = KeyValuePredicate(.comparison(KeyValueComparison(.keyPath(key), op,
+                                                                           .constant(object.map { KeyValueConstant($0.objectID) } ?? .null))))
+            let expected = Set(try objects.filter { try inMemory.evaluate(with: $0) }.map(\.objectID))
+            let names = entity == "Book" ? ["Book", "Novel"] : [entity]
+            let result = try store.fetch(StoreFetchRequest(entityNames: names, predicate: forStore))
+            #expect(result.appliedPredicate, "\(forStore)")
+            #expect(Set(result.rows.map(\.objectID)) == expected, "\(forStore)")
+        }
+        for op in [ComparisonOperator.equalTo, .notEqualTo] {
+            try check("Book", "shelf", op, shelves[0], books)
+            try check("Book", "shelf", op, nil, books)
+            try check("Tag", "favourite", op, books[0], tags)   // a Novel: the entity column is checked
+            try check("Tag", "favourite", op, books[1], tags)
+            try check("Tag", "favourite", op, nil, tags)
+            try check("Tag", "favourite", op, item, tags)       // not a Book: matches nothing
+        }
+        let ids = KeyValueConstant.array([KeyValueConstant(books[0].objectID), KeyValueConstant(books[3].objectID)])
+        let result = try store.fetch(StoreFetchRequest(entityNames: ["Tag"], predicate: KeyValuePredicate(
+            .comparison(KeyValueComparison(.keyPath("favourite"), .in, .constant(ids))))))
+        #expect(result.appliedPredicate)
+        #expect(Set(result.rows.map(\.objectID)) == [tags[0].objectID, tags[3].objectID])
+    }
 }

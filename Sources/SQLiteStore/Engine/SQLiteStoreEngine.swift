@@ -58,7 +58,7 @@ struct SQLiteStoreEngine: @unchecked Sendable {
             var condition = "Z_ENT = ?"
             var arguments: [SQLiteValue] = [.integer(entity.number)]
             if let predicate {
-                if let compiled = SQLitePredicateCompiler(entity: entity).condition(for: predicate) {
+                if let compiled = SQLitePredicateCompiler(entity: entity, schema: schema, storeIdentifier: identifier).condition(for: predicate) {
                     condition += " AND " + compiled.sql
                     arguments += compiled.arguments
                     exact = exact && compiled.isExact

@@ -26,13 +26,25 @@ struct SQLitePredicateCompiler {
     }
 
     let entity: SQLiteSchema.Entity
+    let schema: SQLiteSchema
+    let storeIdentifier: String
     private let columns: [String: (attribute: AttributeDescription, column: String)]
+    private let keys: [String: (column: String, entityColumn: String?, destination: String)]
 
-    init(entity: SQLiteSchema.Entity) {
+    init(entity: SQLiteSchema.Entity, schema: SQLiteSchema, storeIdentifier: String) {
         self.entity = entity
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
         var columns: [String: (attribute: AttributeDescription, column: String)] = [:]
         for entry in entity.attributes { columns[entry.attribute.name] = entry }
         self.columns = columns
+        var keys: [String: (column: String, entityColumn: String?, destination: String)] = [:]
+        for (relationship, storage) in entity.relationships {
+            if case .foreignKey(let column, let entityColumn, let destination) = storage {
+                keys[relationship.name] = (column, entityColumn, destination)
+            }
+        }
+        self.keys = keys
     }
 
     /// The condition for `predicate`, or `nil` when SQL cannot narrow the rows at all.
@@ -76,7 +88,9 @@ struct SQLitePredicateCompiler {
         if case .constant = left, case .keyPath = right, let flipped = Self.flipped(op) {
             (left, right, op) = (right, left, flipped)
         }
-        guard case .keyPath(let key) = left, let (attribute, column) = columns[key] else { return nil }
+        guard case .keyPath(let key) = left else { return nil }
+        if let foreignKey = keys[key] { return toOne(foreignKey, op, right) }
+        guard let (attribute, column) = columns[key] else { return nil }
         let collate = attribute.attributeType == .string ? " COLLATE OG_SWIFT" : ""
         let constants: [KeyValueConstant]
         switch right {
@@ -124,6 +138,45 @@ struct SQLitePredicateCompiler {
         default:
             return nil
         }
+    }
+
+    /// A to-one relationship compared with an object ID of this store (the context replaces
+    /// managed objects in predicates by their IDs) or with nil: `==`, `!=`, `IN`.
+    private func toOne(_ key: (column: String, entityColumn: String?, destination: String), _ op: ComparisonOperator,
+                       _ right: KeyValueExpression) -> Condition? {
+        let column = key.column
+        var constants: [KeyValueConstant]
+        switch (op, right) {
+        case (.equalTo, .constant(let constant)), (.notEqualTo, .constant(let constant)):
+            constants = [constant]
+        case (.in, .constant(.array(let list))):
+            constants = list
+        case (.in, .constant(.set(let set))):
+            constants = Array(set)
+        default:
+            return nil
+        }
+        if op != .in, constants == [.null] {
+            return Condition(sql: "(\(column) IS \(op == .equalTo ? "" : "NOT ")NULL)", arguments: [], isExact: true)
+        }
+        // Each ID as (key, concrete entity number); IDs that cannot be related match nothing.
+        var targets: [(key: Int64, number: Int64)] = []
+        let allowed = Set(schema.entities[key.destination]?.concreteNumbers ?? [])
+        for constant in constants {
+            guard case .value(let opaque) = constant, let id = opaque.base as? ManagedObjectID,
+                  id.storeIdentifier == storeIdentifier, case .integer(let primaryKey) = id.referenceObject,
+                  let target = schema.entities[id.entityName] else { return nil }
+            if allowed.contains(target.number) { targets.append((primaryKey, target.number)) }
+        }
+        let parts = targets.map { target in
+            key.entityColumn.map { "(\(column) = ? AND \($0) = ?)" } ?? "\(column) = ?"
+        }
+        let arguments = targets.flatMap { target -> [SQLiteValue] in
+            key.entityColumn == nil ? [.integer(target.key)] : [.integer(target.key), .integer(target.number)]
+        }
+        let matches = parts.isEmpty ? "0" : "IFNULL(" + parts.joined(separator: " OR ") + ", 0)"
+        let sql = op == .notEqualTo ? "(NOT \(matches))" : matches
+        return Condition(sql: sql, arguments: arguments, isExact: true)
     }
 
     /// The operator with its sides swapped (`5 < x` is `x > 5`).
