@@ -8,7 +8,8 @@ import Predicates
 /// Only comparisons whose SQL result is the in-memory result for every row are compiled
 /// ("exact"): an attribute compared with a constant of its own kind by `==`, `!=`, `<`, `<=`,
 /// `>`, `>=`, `IN` or `BETWEEN`, without string options (`[c]`, `[d]`), and `== nil` /
-/// `!= nil`; `AND`, `OR`, `NOT` of those; `TRUEPREDICATE` and `FALSEPREDICATE`. Every SQL
+/// `!= nil`; a to-one relationship compared with object IDs of this store or nil (`==`, `!=`,
+/// `IN`); `AND`, `OR`, `NOT` of those; `TRUEPREDICATE` and `FALSEPREDICATE`. Every SQL
 /// condition is 0 or 1, never NULL, following the evaluator's rules for nil (nil equals only
 /// nil; nil is neither less nor greater than anything).
 ///
