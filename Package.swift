@@ -37,9 +37,14 @@ let package = Package(
                 dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates",
                                "ObjectGraphInternals"],
                 path: "Sources/ManagedObjects", swiftSettings: strict),
+        // The system SQLite library (libsqlite3-dev on Linux; .ci/run installs it when missing).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "SQLiteStore", dependencies: ["ManagedObjects", "Predicates", "CSQLite", "ObjectGraphInternals"],
+                path: "Sources/SQLiteStore", swiftSettings: strict),
         .target(name: "ObjectGraph",
                 dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates",
-                               "ManagedObjects"],
+                               "ManagedObjects", "SQLiteStore"],
                 path: "Sources/ObjectGraph", swiftSettings: strict),
 
         // Benchmarks: one executable, `swift run -c release benchmarks`.
@@ -73,6 +78,8 @@ let package = Package(
                     path: "Tests/UndoManagementTests", swiftSettings: strict),
         .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/ManagedObjectsTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "ManagedObjects", "TestSupport"],
+                    path: "Tests/SQLiteStoreTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 

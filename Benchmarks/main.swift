@@ -69,6 +69,7 @@ registerChangeSeamBenchmarks(in: suite)
 registerModelLoadingBenchmarks(in: suite)
 registerManagedObjectsBenchmarks(in: suite)
 registerContextBenchmarks(in: suite)
+registerSQLiteStoreBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
 if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }

@@ -8,3 +8,4 @@
 @_exported import UndoManagement
 @_exported import Predicates
 @_exported import ManagedObjects
+@_exported import SQLiteStore

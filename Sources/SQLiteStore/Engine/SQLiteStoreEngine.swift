@@ -1,0 +1,166 @@
+// The loaded store: one connection, the layout, reading rows.
+import Foundation
+import ManagedObjects
+import Predicates
+
+/// A loaded store's connection and layout.
+///
+/// `@unchecked Sendable` because the connection is not `Sendable`: the engine lives only in
+/// the store's `Mutex` and is used only inside `withLock`, one thread at a time, so the
+/// connection is never used concurrently.
+struct SQLiteStoreEngine: @unchecked Sendable {
+    let connection: SQLiteConnection
+    let schema: SQLiteSchema
+    let identifier: String
+    var metadata: [String: any Sendable]
+
+    var path: String { connection.path }
+
+    func fail(_ code: SQLiteStoreError.Code) -> SQLiteStoreError { SQLiteStoreError(code, path: path) }
+
+    /// The layout of an entity, or an error naming it.
+    func entity(_ name: String) throws -> SQLiteSchema.Entity {
+        guard let entity = schema.entities[name] else { throw fail(.unsupported("the entity \(name) is not in the store's model")) }
+        return entity
+    }
+
+    /// The columns read or written for an entity's row, after Z_PK/Z_ENT/Z_OPT: its attributes,
+    /// then each to-one's key (and entity column).
+    func valueColumns(of entity: SQLiteSchema.Entity) -> [String] {
+        var columns = entity.attributes.map(\.column)
+        for (_, storage) in entity.relationships {
+            if case .foreignKey(let column, let entityColumn, _) = storage {
+                columns.append(column)
+                if let entityColumn { columns.append(entityColumn) }
+            }
+        }
+        return columns
+    }
+
+    /// `SELECT Z_PK, Z_OPT, <columns> FROM <table>` for an entity.
+    func selectSQL(of entity: SQLiteSchema.Entity) -> String {
+        (["SELECT Z_PK", "Z_OPT"] + valueColumns(of: entity)).joined(separator: ", ")
+            + " FROM " + SQLiteSchema.tableName(root: entity.rootName)
+    }
+
+    /// The rows of the given entities (exactly these entities, not their subentities), narrowed
+    /// by what SQL can decide of `predicate`.
+    ///
+    /// Each to-many relationship's members are read for all selected rows in one query.
+    ///
+    /// - Returns: The rows, and whether they are exactly the rows matching `predicate`.
+    func rows(ofEntities names: [String], matching predicate: KeyValuePredicate? = nil) throws -> (rows: [StoreRow], exact: Bool) {
+        var rows: [StoreRow] = []
+        var exact = true
+        for name in names {
+            let entity = try entity(name)
+            if entity.isAbstract { continue }
+            var condition = "Z_ENT = ?"
+            var arguments: [SQLiteValue] = [.integer(entity.number)]
+            if let predicate {
+                if let compiled = SQLitePredicateCompiler(entity: entity, schema: schema, storeIdentifier: identifier).condition(for: predicate) {
+                    condition += " AND " + compiled.sql
+                    arguments += compiled.arguments
+                    exact = exact && compiled.isExact
+                } else {
+                    exact = false
+                }
+            }
+            let selected = try connection.rows(selectSQL(of: entity) + " WHERE " + condition + " ORDER BY Z_PK", arguments)
+            guard !selected.isEmpty else { continue }
+            let keys = "SELECT Z_PK FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE \(condition)"
+            let members = try toManyMembers(of: entity, selectedBy: keys, arguments: arguments)
+            for values in selected {
+                rows.append(try row(of: entity, values, members: members))
+            }
+        }
+        return (rows, exact)
+    }
+
+    /// For each to-many relationship of `entity`, the members of every row that `keysSQL`
+    /// selects, by the row's key, in order.
+    private func toManyMembers(of entity: SQLiteSchema.Entity, selectedBy keysSQL: String,
+                               arguments: [SQLiteValue]) throws -> [String: [Int64: [ManagedObjectID]]] {
+        var result: [String: [Int64: [ManagedObjectID]]] = [:]
+        for (relationship, storage) in entity.relationships {
+            let sql: String
+            switch storage {
+            case .foreignKey:
+                continue
+            case .inverseForeignKey(let table, let column, let orderColumn, _):
+                sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(keysSQL)) "
+                    + "ORDER BY \(column), \(orderColumn.map { $0 + ", " } ?? "")Z_PK"
+            case .joinTable(let table, let own, let other, let orderColumn, let destination):
+                guard let target = schema.tableName(of: destination) else { continue }
+                sql = "SELECT j.\(own), t.Z_PK, t.Z_ENT FROM \(table) j JOIN \(target) t ON t.Z_PK = j.\(other) "
+                    + "WHERE j.\(own) IN (\(keysSQL)) ORDER BY j.\(own), \(orderColumn.map { "j.\($0), " } ?? "")t.Z_PK"
+            }
+            var byOwner: [Int64: [ManagedObjectID]] = [:]
+            for triple in try connection.rows(sql, arguments) {
+                guard let owner = triple[0].integerValue, let key = triple[1].integerValue, let number = triple[2].integerValue,
+                      let name = schema.entityNamesByNumber[number] else { continue }
+                byOwner[owner, default: []].append(objectID(name, key))
+            }
+            result[relationship.name] = byOwner
+        }
+        return result
+    }
+
+    /// The row of an object, or `nil` when the store has no such object.
+    func row(for id: ManagedObjectID) throws -> StoreRow? {
+        guard id.storeIdentifier == identifier, case .integer(let key) = id.referenceObject,
+              let entity = schema.entities[id.entityName] else { return nil }
+        let sql = selectSQL(of: entity) + " WHERE Z_PK = ? AND Z_ENT = ?"
+        guard let values = try connection.rows(sql, [.integer(key), .integer(entity.number)]).first else { return nil }
+        let keys = "SELECT ?"
+        return try row(of: entity, values, members: toManyMembers(of: entity, selectedBy: keys, arguments: [.integer(key)]))
+    }
+
+    func objectID(_ entityName: String, _ key: Int64) -> ManagedObjectID {
+        ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key)
+    }
+
+    /// A store row from `SELECT Z_PK, Z_OPT, <valueColumns>` values, with its to-many
+    /// relationships' members from `members` (relationship name → owner key → IDs).
+    private func row(of entity: SQLiteSchema.Entity, _ values: [SQLiteValue],
+                     members: [String: [Int64: [ManagedObjectID]]]) throws -> StoreRow {
+        guard case .integer(let key) = values[0] else { throw fail(.notAStore("a row of \(entity.name) has no integer Z_PK")) }
+        var row = StoreRow(objectID: objectID(entity.name, key), version: values[1].integerValue ?? 0)
+        var index = 2
+        for (attribute, _) in entity.attributes {
+            if let constant = try SQLiteSchema.constant(values[index], for: attribute, entity: entity.name, path: path) {
+                row.attributes[attribute.name] = constant
+            }
+            index += 1
+        }
+        for (relationship, storage) in entity.relationships {
+            switch storage {
+            case .foreignKey(_, let entityColumn, let destination):
+                let target = values[index].integerValue
+                index += 1
+                var targetEntity = destination
+                if entityColumn != nil {
+                    if let number = values[index].integerValue, let name = schema.entityNamesByNumber[number] { targetEntity = name }
+                    index += 1
+                }
+                row.relationships[relationship.name] = target.map { [objectID(targetEntity, $0)] } ?? []
+            case .inverseForeignKey, .joinTable:
+                row.relationships[relationship.name] = members[relationship.name]?[key] ?? []
+            }
+        }
+        return row
+    }
+
+    /// Writes `metadata` to `Z_METADATA` (the UUID stays in `Z_UUID`).
+    mutating func writeMetadata(_ metadata: [String: any Sendable]) throws {
+        let plist: Data
+        do {
+            plist = try SQLiteStoreMetadata.encode(metadata)
+        } catch {
+            throw fail(.unsupported("metadata that is not a property list (\(error))"))
+        }
+        try connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", [.blob(plist)])
+        self.metadata = metadata
+        self.metadata[SQLiteStoreMetadata.uuidKey] = identifier
+    }
+}

@@ -1,0 +1,153 @@
+// The SQLite store: Core Data's on-disk layout, behind the store interface.
+import Foundation
+import ManagedObjects
+import Synchronization
+
+/// A store that keeps its objects in an SQLite file in Core Data's layout (Apple:
+/// `NSSQLiteStoreType`): files written by Apple's Core Data open with the model that wrote
+/// them, and files it writes have the tables, columns and metadata Core Data expects
+/// (Docs/SQLiteStore.md lists the layout).
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(model: model)
+/// try coordinator.addStore(SQLitePersistentStore(url: URL(fileURLWithPath: "Library.sqlite")))
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// ```
+///
+/// Adding the store to a coordinator loads it: a missing file is created with the model's
+/// tables; an existing one is opened only when its metadata's version hashes match the
+/// model's. Each save is one SQLite transaction, checked row by row against the version
+/// (`Z_OPT`) the context last read: another coordinator's save in between is reported as
+/// ``StoreSaveError/conflicts(_:)`` and nothing is written.
+///
+/// - Important: Thread safety: `Sendable`. One SQLite connection per store, used under the
+///   store's lock; several stores (in one process or several) may open the same file.
+public final class SQLitePersistentStore: PersistentStore {
+    /// `"SQLite"`, Apple's `NSSQLiteStoreType` and the `NSStoreType` of the metadata.
+    public static let type = SQLiteStoreMetadata.storeType
+
+    /// The store file.
+    public let url: URL
+
+    struct State {
+        var identifier: String
+        var engine: SQLiteStoreEngine?
+    }
+    let state: Mutex<State>
+
+    /// Whether fetches apply their predicates in SQL (see ``init(url:evaluatesPredicatesInSQL:)``).
+    public let evaluatesPredicatesInSQL: Bool
+
+    /// Creates a store for a file; nothing is read or written until it is loaded (added to a
+    /// coordinator).
+    ///
+    /// - Parameters:
+    ///   - url: A file URL. A missing file is created when the store loads.
+    ///   - evaluatesPredicatesInSQL: Whether fetches narrow rows in SQL by what SQL can decide
+    ///     of the predicate (comparisons of attributes with constants, `AND`, `OR`, `NOT`;
+    ///     Docs/SQLiteStore.md). Off by default: the context does not yet re-check objects
+    ///     changed but not saved against a predicate applied by the store, so with it on, an
+    ///     object whose unsaved values match but whose saved values do not would be missed.
+    public init(url: URL, evaluatesPredicatesInSQL: Bool = false) {
+        self.url = url
+        self.evaluatesPredicatesInSQL = evaluatesPredicatesInSQL
+        state = Mutex(State(identifier: UUID().uuidString))
+    }
+
+    /// The store's UUID: the `Z_UUID` of an existing file after loading, otherwise the UUID a
+    /// new file gets.
+    public var identifier: String { state.withLock { $0.identifier } }
+
+    /// `"SQLite"`.
+    public var storeType: String { Self.type }
+
+    /// The metadata: the keys of `Z_METADATA`'s property list (app keys included) and
+    /// `NSStoreUUID`. Empty before loading.
+    public var metadata: [String: any Sendable] { state.withLock { $0.engine?.metadata ?? [:] } }
+
+    /// Runs `body` with the loaded engine under the store's lock.
+    func withEngine<Result>(_ body: (inout SQLiteStoreEngine) throws -> Result) throws -> Result {
+        let path = url.path
+        return try state.withLock { state throws -> Result in
+            guard var engine = state.engine else { throw SQLiteStoreError(.notLoaded, path: path) }
+            defer { state.engine = engine }
+            return try body(&engine)
+        }
+    }
+
+    /// The rows of the request's entities (Apple: `execute(_:with:)` for a fetch).
+    ///
+    /// Every row is read, or, with ``evaluatesPredicatesInSQL``, the rows SQL selects for the
+    /// predicate; `appliedPredicate` says whether they are exactly the matching rows. Order and
+    /// limits are left to the context. To-many relationships are read with each row.
+    ///
+    /// - Parameter request: The entities and the predicate.
+    /// - Returns: The rows, ordered by entity then primary key.
+    /// - Throws: ``SQLiteStoreError`` (not loaded, SQLite's errors, a transformer failing).
+    /// - Complexity: One query per entity, plus one per to-many relationship per row.
+    /// - Important: Thread safety: safe from any thread (the store's lock).
+    public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        let predicate = evaluatesPredicatesInSQL ? request.predicate : nil
+        return try withEngine { engine in
+            let (rows, exact) = try engine.rows(ofEntities: request.entityNames, matching: predicate)
+            return StoreFetchResult(rows: rows, appliedPredicate: request.predicate == nil || (predicate != nil && exact),
+                                    appliedOrderAndLimits: false)
+        }
+    }
+
+    /// The current row of an object, or `nil` when the store has no such object or the ID is
+    /// another store's (Apple: `newValuesForObject(with:with:)`).
+    ///
+    /// - Parameter id: A permanent ID.
+    /// - Returns: The row with its version (`Z_OPT`), attributes and relationships.
+    /// - Throws: ``SQLiteStoreError``.
+    public func row(for id: ManagedObjectID) throws -> StoreRow? {
+        try withEngine { try $0.row(for: id) }
+    }
+
+    /// New permanent IDs, keys taken from each inheritance root's `Z_PRIMARYKEY.Z_MAX` in one
+    /// transaction, so that stores sharing the file never hand out one key twice (Apple:
+    /// `obtainPermanentIDs(for:)`).
+    ///
+    /// - Parameter entityNames: The entities of the new objects.
+    /// - Returns: One ID per name, in order.
+    /// - Throws: ``SQLiteStoreError`` for an entity not in the model or an exhausted counter.
+    public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
+        try withEngine { try $0.newObjectIDs(for: entityNames) }
+    }
+
+    /// Writes one save in one SQLite transaction (Apple: `execute(_:with:)` for a save).
+    ///
+    /// The `Z_OPT` of every updated and deleted row is compared first with the version the
+    /// context read; any difference is thrown as ``StoreSaveError/conflicts(_:)`` and nothing is
+    /// written. Then rows are inserted (`Z_OPT` 1), updated (`Z_OPT` + 1) and deleted, join-table
+    /// pairs and ordering columns are brought up to date.
+    ///
+    /// - Parameter changes: The rows to insert and update, the objects to delete.
+    /// - Returns: The new version of every inserted and updated row.
+    /// - Throws: ``StoreSaveError`` (conflicts, objects of other stores or already inserted),
+    ///   ``SQLiteStoreError`` (a value that does not fit its attribute, SQLite's errors, such as
+    ///   a uniqueness constraint); the transaction is rolled back.
+    public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
+        try withEngine { try $0.save(changes) }
+    }
+
+    /// Replaces the store's metadata and writes it to `Z_METADATA` (Apple:
+    /// `setMetadata(_:for:)` followed by a save). Keys the store sets itself
+    /// (`NSStoreType`, `NSStoreUUID`, the version hashes) keep the store's values.
+    ///
+    /// - Parameter metadata: Property-list values (strings, numbers, dates, data, arrays and
+    ///   dictionaries of them), by key.
+    /// - Throws: ``SQLiteStoreError`` when the store is not loaded, a value is not a
+    ///   property-list value, or SQLite fails.
+    public func setMetadata(_ metadata: [String: any Sendable]) throws {
+        try withEngine { engine in
+            var merged = metadata
+            for key in [SQLiteStoreMetadata.typeKey, SQLiteStoreMetadata.uuidKey, StoreMetadataKey.modelVersionHashes,
+                        StoreMetadataKey.modelVersionHashesVersion] {
+                merged[key] = engine.metadata[key]
+            }
+            try engine.writeMetadata(merged)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+// Attribute values ↔ SQLite values, per Core Data's type mapping (Docs/SQLiteStore.md).
+import Foundation
+import ManagedObjects
+import Predicates
+
+extension SQLiteSchema {
+    /// Seconds between 1970-01-01 and 2001-01-01, the reference date of stored dates.
+    package static let referenceDateOffset: Double = 978_307_200
+
+    /// The SQLite value stored for an attribute value.
+    ///
+    /// - Parameters:
+    ///   - constant: The value from a store row (`nil` or `.null` for none).
+    ///   - attribute: The attribute.
+    ///   - entity: The entity's name, for errors.
+    ///   - path: The store file's path, for errors.
+    /// - Throws: ``SQLiteStoreError/Code/unsupported(_:)`` naming the entity and attribute when the
+    ///   value does not fit the attribute's type, or a transformer fails.
+    package static func sqlValue(_ constant: KeyValueConstant?, for attribute: AttributeDescription,
+                                 entity: String, path: String) throws -> SQLiteValue {
+        guard let constant, constant != .null, let value = constant.anyValue else { return .null }
+        func mismatch() -> SQLiteStoreError {
+            SQLiteStoreError(.unsupported("the value \(value) (\(type(of: value))) of \(entity).\(attribute.name), a \(attribute.attributeType.rawValue) attribute"),
+                             path: path)
+        }
+        switch attribute.attributeType {
+        case .integer16, .integer32, .integer64:
+            switch constant {
+            case .integer(let integer): return .integer(integer)
+            case .bool(let flag): return .integer(flag ? 1 : 0)
+            case .double(let double): if let integer = Int64(exactly: double) { return .integer(integer) }
+            case .unsignedInteger(let unsigned): if let integer = Int64(exactly: unsigned) { return .integer(integer) }
+            default: break
+            }
+        case .boolean:
+            switch constant {
+            case .bool(let flag): return .integer(flag ? 1 : 0)
+            case .integer(let integer) where integer == 0 || integer == 1: return .integer(integer)
+            default: break
+            }
+        case .double, .float, .decimal:
+            switch constant {
+            case .double(let double): return .real(double)
+            case .integer(let integer): return .real(Double(integer))
+            case .decimal(let decimal): return .real(NSDecimalNumber(decimal: decimal).doubleValue)
+            default: break
+            }
+        case .date:
+            if case .date(let date) = constant { return .real(date.timeIntervalSinceReferenceDate) }
+        case .string:
+            if case .string(let string) = constant { return .text(string) }
+        case .uri:
+            if let url = value as? URL { return .text(url.absoluteString) }
+            if case .string(let string) = constant { return .text(string) }
+        case .binaryData:
+            if case .data(let data) = constant { return .blob(data) }
+        case .uuid:
+            if case .uuid(let uuid) = constant { return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }) }
+        case .transformable:
+            do {
+                return .blob(try attribute.transformedData(for: value, entity: entity))
+            } catch {
+                throw SQLiteStoreError(.unsupported(error.description), path: path)
+            }
+        case .objectID, .composite, .undefined:
+            break
+        }
+        throw mismatch()
+    }
+
+    /// The attribute value of a stored SQLite value; `nil` for NULL and for stored values that
+    /// do not fit the attribute (a store written by other software).
+    ///
+    /// - Parameters:
+    ///   - value: The stored value.
+    ///   - attribute: The attribute.
+    ///   - entity: The entity's name, for errors.
+    ///   - path: The store file's path, for errors.
+    /// - Throws: ``SQLiteStoreError/Code/unsupported(_:)`` when a transformer fails.
+    package static func constant(_ value: SQLiteValue, for attribute: AttributeDescription, entity: String,
+                                 path: String) throws -> KeyValueConstant? {
+        switch (attribute.attributeType, value) {
+        case (_, .null):
+            return nil
+        case (.integer16, _), (.integer32, _), (.integer64, _):
+            return value.integerValue.map(KeyValueConstant.integer)
+        case (.boolean, _):
+            return value.integerValue.map { .bool($0 != 0) }
+        case (.double, _), (.float, _):
+            return value.doubleValue.map(KeyValueConstant.double)
+        case (.decimal, .text(let text)):
+            return Decimal(string: text).map(KeyValueConstant.decimal)
+        case (.decimal, .integer(let integer)):
+            return .decimal(Decimal(integer))
+        case (.decimal, .real(let real)):
+            // Core Data keeps decimals as REAL; the shortest decimal text of the double is the
+            // value that was stored (10.11, not 10.1099999…).
+            return Decimal(string: "\(real)").map(KeyValueConstant.decimal) ?? .decimal(Decimal(real))
+        case (.date, _):
+            return value.doubleValue.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case (.string, .text(let text)):
+            return .string(text)
+        case (.uri, .text(let text)):
+            return URL(string: text).map { KeyValueConstant($0) }
+        case (.binaryData, .blob(let data)):
+            return .data(data)
+        case (.uuid, .blob(let data)) where data.count == 16:
+            let bytes = Array(data)
+            return .uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                     bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+        case (.uuid, .text(let text)):
+            return UUID(uuidString: text).map(KeyValueConstant.uuid)
+        case (.transformable, .blob(let data)):
+            do {
+                return KeyValueConstant(try attribute.value(fromTransformedData: data, entity: entity))
+            } catch {
+                throw SQLiteStoreError(.unsupported(error.description), path: path)
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import ManagedObjects
+import Predicates
+@testable import SQLiteStore
+
+/// Predicates applied in SQL select exactly the rows the in-memory evaluation selects (or,
+/// when marked inexact, at least those rows).
+@Suite struct PredicateParityTests {
+    static let names: [String?] = [nil, "apple", "Apple", "\u{E9}", "e\u{301}", "b", "", "zebra", "\u{212A}", "K"]
+    static let reference = Date(timeIntervalSinceReferenceDate: 700_000_000)
+    static let identity = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
+
+    /// A store of 40 items with every combination-ish of values (nil included), its context's
+    /// objects, and the store.
+    static func stocked(_ directory: TemporaryDirectory) throws -> (SQLitePersistentStore, [ManagedObject]) {
+        let url = directory.file("Parity.sqlite")
+        let coordinator = PersistentStoreCoordinator(model: try Models.library())
+        let store = SQLitePersistentStore(url: url, evaluatesPredicatesInSQL: true)
+        try coordinator.addStore(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let smalls: [Int16?] = [nil, -1, 0, 5]
+        let ratios: [Double?] = [nil, 0.5, 2.0, -3]
+        let flags: [Bool?] = [nil, true, false]
+        for index in 0..<40 {
+            let item = try context.insertNewObject(forEntityNamed: "Item")
+            try item.setValue(smalls[index % smalls.count], forKey: "small")
+            try item.setValue(ratios[(index / 2) % ratios.count], forKey: "ratio")
+            try item.setValue(flags[index % flags.count], forKey: "flag")
+            try item.setValue(names[index % names.count], forKey: "name")
+            try item.setValue(index % 5 == 0 ? nil : reference.addingTimeInterval(Double(index - 20)), forKey: "when")
+            try item.setValue(index % 7 == 0 ? identity : (index % 7 == 1 ? nil : UUID()), forKey: "identity")
+        }
+        try context.save()
+        return (store, try context.fetch(EntityFetchRequest(entityName: "Item")))
+    }
+
+    static let exactFormats = [
+        "small == 5", "small != 5", "small < 1", "small >= 0", "5 > small", "small == 0.0", "small > -0.5",
+        "ratio > 1", "ratio <= 0.5", "ratio != 2", "ratio == nil", "ratio != nil",
+        "flag == YES", "flag == NO", "flag != YES", "flag == 1", "flag == nil",
+        "name == 'apple'", "name != 'apple'", "name == '\u{E9}'", "name == 'e\u{301}'", "name == 'K'", "name < 'b'",
+        "name >= 'a'", "name == ''", "name == nil", "name != nil", "small IN {0, 5}", "name IN {'apple', 'b', '\u{E9}'}",
+        "small BETWEEN {0, 5}", "NOT (small == 5)", "NOT (name == 'apple')", "small == 5 OR ratio > 1",
+        "small == 5 AND name == 'apple'", "NOT (small == 5 OR flag == YES)", "TRUEPREDICATE", "FALSEPREDICATE",
+    ]
+
+    static let inexactFormats = [
+        "name ==[c] 'apple'", "name ==[c] 'apple' AND small == 5", "NOT (name ==[c] 'apple')", "name BEGINSWITH 'a'",
+        "small == 5 OR name CONTAINS 'p'", "name == small", "small == '5'",
+    ]
+
+    static func check(_ predicate: KeyValuePredicate, exact: Bool, store: SQLitePersistentStore,
+                      objects: [ManagedObject]) throws {
+        let expected = Set(try objects.filter { try predicate.evaluate(with: $0) }.map(\.objectID))
+        let result = try store.fetch(StoreFetchRequest(entityNames: ["Item"], predicate: predicate))
+        let found = Set(result.rows.map(\.objectID))
+        #expect(result.appliedPredicate == exact, "\(predicate)")
+        if exact {
+            #expect(found == expected, "\(predicate): \(found.subtracting(expected).count) extra, \(expected.subtracting(found).count) missing")
+        } else {
+            #expect(found.isSuperset(of: expected), "\(predicate): \(expected.subtracting(found).count) missing")
+        }
+    }
+
+    @Test func exactPredicatesSelectTheSameRows() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (store, objects) = try Self.stocked(directory)
+        for format in Self.exactFormats {
+            try Self.check(try KeyValuePredicate(format: format), exact: true, store: store, objects: objects)
+        }
+        let date = KeyValueConstant.date(Self.reference)
+        for op in [ComparisonOperator.lessThan, .greaterThanOrEqualTo, .equalTo, .notEqualTo] {
+            let predicate = KeyValuePredicate(.comparison(KeyValueComparison(.keyPath("when"), op, .constant(date))))
+            try Self.check(predicate, exact: true, store: store, objects: objects)
+        }
+        for op in [ComparisonOperator.equalTo, .notEqualTo] {
+            let predicate = KeyValuePredicate(.comparison(KeyValueComparison(.keyPath("identity"), op, .constant(.uuid(Self.identity)))))
+            try Self.check(predicate, exact: true, store: store, objects: objects)
+        }
+    }
+
+    @Test func otherPredicatesNarrowToASuperset() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (store, objects) = try Self.stocked(directory)
+        for format in Self.inexactFormats {
+            try Self.check(try KeyValuePredicate(format: format), exact: false, store: store, objects: objects)
+        }
+    }
+
+    @Test func aStoreWithoutSQLPredicatesReturnsEveryRow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("Plain.sqlite")
+        let (store, context) = try openStack(try Models.library(), at: url)
+        for small in [Int16(1), 2, 3] {
+            try context.insertNewObject(forEntityNamed: "Item").setValue(small, forKey: "small")
+        }
+        try context.save()
+        let result = try store.fetch(StoreFetchRequest(entityNames: ["Item"], predicate: try KeyValuePredicate(format: "small == 2")))
+        #expect(result.rows.count == 3)
+        #expect(!result.appliedPredicate)
+        let matching = try context.fetch(EntityFetchRequest(entityName: "Item", predicate: try KeyValuePredicate(format: "small == 2")))
+        #expect(matching.count == 1)
+    }
+
+    @Test func toOneRelationshipsCompareWithObjectIDs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let coordinator = PersistentStoreCoordinator(model: try Models.library())
+        let store = SQLitePersistentStore(url: directory.file("Library.sqlite"), evaluatesPredicatesInSQL: true)
+        try coordinator.addStore(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let shelves = try (0..<2).map { _ in try context.insertNewObject(forEntityNamed: "Shelf") }
+        var books: [ManagedObject] = []
+        for index in 0..<6 {
+            let book = try context.insertNewObject(forEntityNamed: index % 2 == 0 ? "Novel" : "Book")
+            try book.setValue(index < 4 ? shelves[index % 2] : nil, forKey: "shelf")
+            books.append(book)
+        }
+        var tags: [ManagedObject] = []
+        for index in 0..<5 {
+            let tag = try context.insertNewObject(forEntityNamed: "Tag")
+            try tag.setValue(index < 4 ? books[index] : nil, forKey: "favourite")
+            tags.append(tag)
+        }
+        let item = try context.insertNewObject(forEntityNamed: "Item")
+        try context.save()
+
+        /// The same comparison with the object (evaluated in memory) and with its ID (in SQL).
+        func check(_ entity: String, _ key: String, _ op: ComparisonOperator, _ object: ManagedObject?,
+                   _ objects: [ManagedObject]) throws {
+            let inMemory = KeyValuePredicate(.comparison(KeyValueComparison(.keyPath(key), op,
+                                                                           .constant(object.map { KeyValueConstant($0 as Any?) } ?? .null))))
+            let forStore = KeyValuePredicate(.comparison(KeyValueComparison(.keyPath(key), op,
+                                                                           .constant(object.map { KeyValueConstant($0.objectID) } ?? .null))))
+            let expected = Set(try objects.filter { try inMemory.evaluate(with: $0) }.map(\.objectID))
+            let names = entity == "Book" ? ["Book", "Novel"] : [entity]
+            let result = try store.fetch(StoreFetchRequest(entityNames: names, predicate: forStore))
+            #expect(result.appliedPredicate, "\(forStore)")
+            #expect(Set(result.rows.map(\.objectID)) == expected, "\(forStore)")
+        }
+        for op in [ComparisonOperator.equalTo, .notEqualTo] {
+            try check("Book", "shelf", op, shelves[0], books)
+            try check("Book", "shelf", op, nil, books)
+            try check("Tag", "favourite", op, books[0], tags)   // a Novel: the entity column is checked
+            try check("Tag", "favourite", op, books[1], tags)
+            try check("Tag", "favourite", op, nil, tags)
+            try check("Tag", "favourite", op, item, tags)       // not a Book: matches nothing
+        }
+        let ids = KeyValueConstant.array([KeyValueConstant(books[0].objectID), KeyValueConstant(books[3].objectID)])
+        let result = try store.fetch(StoreFetchRequest(entityNames: ["Tag"], predicate: KeyValuePredicate(
+            .comparison(KeyValueComparison(.keyPath("favourite"), .in, .constant(ids))))))
+        #expect(result.appliedPredicate)
+        #expect(Set(result.rows.map(\.objectID)) == [tags[0].objectID, tags[3].objectID])
+    }
+}
