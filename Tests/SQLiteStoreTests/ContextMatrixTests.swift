@@ -134,19 +134,15 @@ import Predicates
 
     @Test(arguments: Kind.allCases) func unsavedValuesAreMatched(kind: Kind) throws {
         // An object changed but not saved matches by its current values. With predicates in
-        // SQL the store does not return its row (the saved value does not match) and the
-        // context does not add it back yet: a known gap, reported to the context's owner.
+        // SQL the store does not return its row (the saved value does not match); the context
+        // adds its changed objects back before it filters.
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (_, context) = try Self.stocked(kind, directory)
         let small = try #require(try context.fetch(EntityFetchRequest(entityName: "Fruit", predicate: KeyValuePredicate(format: "radius < 2"))).first)
         try small.setValue(5.0, forKey: "radius")
         let large = try context.fetch(EntityFetchRequest(entityName: "Fruit", predicate: KeyValuePredicate(format: "radius > 4")))
-        withKnownIssue("the context does not re-check its changed objects when the store applied the predicate") {
-            #expect(large.count == 1)
-        } when: {
-            kind == .sqliteWithSQLPredicates
-        }
+        #expect(large.count == 1)
     }
 
     @Test(arguments: Kind.allCases) func deletesCascadeIntoTheStore(kind: Kind) throws {

@@ -31,8 +31,11 @@ extension ManagedObjectContext {
         }
         if request.includesPendingChanges {
             objects.removeAll { deleted.contains($0) }
+            // Inserted objects, and changed ones whose unsaved values may match where their
+            // saved values (which the store looked at) did not.
             let wanted = Set(names)
-            for object in inserted where wanted.contains(object.entity.name) && seen.insert(ObjectIdentifier(object)).inserted {
+            for object in inserted.union(updated).sorted(by: { $0.registrationSequence < $1.registrationSequence })
+                where wanted.contains(object.entity.name) && seen.insert(ObjectIdentifier(object)).inserted {
                 objects.append(object)
             }
         }

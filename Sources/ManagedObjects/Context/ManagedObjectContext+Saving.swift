@@ -24,7 +24,7 @@ extension ManagedObjectContext {
             throw ManagedObjectContextError.noStore((inserted.first ?? updated.first ?? deleted.first)?.entity.name ?? "")
         }
         try validateForSave()
-        let newObjects = inserted.sorted { $0.objectID.description < $1.objectID.description }
+        let newObjects = inserted.sorted(by: Self.saveOrder)
         var storeOf: [ObjectIdentifier: any PersistentStore] = [:]
         for object in newObjects {
             guard let store = coordinator.store(forEntityNamed: object.entity.name) else {
@@ -71,8 +71,10 @@ extension ManagedObjectContext {
         if let error = ManagedObjectValidationError.combining(errors) { throw error }
     }
 
+    /// The order objects are saved and validated in: the order they were registered, so keys
+    /// are given in insert order and errors come in a stable order.
     private static func saveOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
-        a.objectID.description < b.objectID.description
+        a.registrationSequence < b.registrationSequence
     }
 
     private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {

@@ -34,6 +34,8 @@ public final class ManagedObjectContext {
     package var pendingOldValues: [(object: ObjectIdentifier, slot: Int, value: Any?)] = []
     /// Depth of relationship maintenance in progress: changes made by it do not maintain again.
     package var maintenanceDepth = 0
+    /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
+    package var registrationCount: UInt64 = 0
     /// Whether the context is putting committed values back (rollback): not a change.
     package var isRestoring = false
     /// Objects inserted, updated and deleted since the last `processPendingChanges()`.
@@ -169,6 +171,8 @@ public final class ManagedObjectContext {
     }
 
     package func register(_ object: ManagedObject) {
+        registrationCount &+= 1
+        object.registrationSequence = registrationCount
         registered[object.objectID] = object
         object.managedObjectContext = self
         object.setKeyValueChangeSink(self)

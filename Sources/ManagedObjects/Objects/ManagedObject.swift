@@ -38,6 +38,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     package var storeVersion: Int64 = 0
     /// Whether the values are not loaded yet: the first access loads them from the store.
     @usableFromInline package var faultFlag = false
+    /// When the object was registered in its context, relative to the context's other objects.
+    package var registrationSequence: UInt64 = 0
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
     package var hasAwokenFromInsert = false
     /// The registrar that reports typed reads and every change to Swift's Observation; made by

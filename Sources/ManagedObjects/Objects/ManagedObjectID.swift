@@ -1,5 +1,6 @@
 // Object IDs: the Sendable identity of a managed object across contexts and queues.
 import Foundation
+import Synchronization
 
 /// The identity of a managed object: its entity, its store and its key in the store
 /// (Apple: `NSManagedObjectID`).
@@ -53,7 +54,7 @@ public struct ManagedObjectID: Sendable, Hashable {
     ///
     /// - Parameter entityName: The entity's name.
     public static func temporary(entityName: String) -> ManagedObjectID {
-        ManagedObjectID(entityName: entityName, storeIdentifier: nil, reference: .temporary(UUID()))
+        ManagedObjectID(entityName: entityName, storeIdentifier: nil, reference: .temporary(TemporaryIDs.next()))
     }
 
     private init(entityName: String, storeIdentifier: String?, reference: ReferenceObject) {
@@ -125,4 +126,24 @@ public struct ManagedObjectID: Sendable, Hashable {
 extension ManagedObjectID: CustomStringConvertible {
     /// The URI representation's text.
     public var description: String { uriRepresentation().absoluteString }
+}
+
+/// Temporary IDs: a random per-process half and a counter, so that making one costs an atomic
+/// increment rather than reading the system's random source (as `UUID()` does on Linux).
+private enum TemporaryIDs {
+    private static let processHalf: UInt64 = UInt64.random(in: .min ... .max)
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next() -> UUID {
+        let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        let high = processHalf, low = count
+        return UUID(uuid: (UInt8(truncatingIfNeeded: high >> 56), UInt8(truncatingIfNeeded: high >> 48),
+                           UInt8(truncatingIfNeeded: high >> 40), UInt8(truncatingIfNeeded: high >> 32),
+                           UInt8(truncatingIfNeeded: high >> 24), UInt8(truncatingIfNeeded: high >> 16),
+                           UInt8(truncatingIfNeeded: high >> 8), UInt8(truncatingIfNeeded: high),
+                           UInt8(truncatingIfNeeded: low >> 56), UInt8(truncatingIfNeeded: low >> 48),
+                           UInt8(truncatingIfNeeded: low >> 40), UInt8(truncatingIfNeeded: low >> 32),
+                           UInt8(truncatingIfNeeded: low >> 24), UInt8(truncatingIfNeeded: low >> 16),
+                           UInt8(truncatingIfNeeded: low >> 8), UInt8(truncatingIfNeeded: low)))
+    }
 }
