@@ -2,10 +2,37 @@ import Foundation
 import Testing
 import KeyValueCoding
 @testable import ManagedObjects
+@testable import SQLiteStore
 
 @Suite struct ContainerTests {
+    @Test func theDefaultContainerOpensAnSQLiteStoreInItsFolder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let container = PersistentContainer(name: "Stand", model: try ContextMatrixTests.fruitModel())
+        container.storeDescriptions = [.sqlite(at: directory.file("nested/Stand.sqlite"))]
+        try container.loadPersistentStores()
+        let stand = try container.viewContext.insertNewObject(forEntityNamed: "Stand")
+        try stand.setValue("Corner", forKey: "name")
+        try container.viewContext.save()
+        let again = PersistentContainer(name: "Stand", model: try ContextMatrixTests.fruitModel())
+        again.storeDescriptions = [StoreDescription(type: "SQLite", url: directory.file("nested/Stand.sqlite"))]
+        try again.loadPersistentStores()
+        #expect(try again.viewContext.fetch(EntityFetchRequest(entityName: "Stand")).first?.value(forKey: "name") as? String == "Corner")
+    }
+
+    @Test func defaultDirectoryFollowsXDG() {
+        #if os(Linux)
+        #expect(PersistentContainer.defaultDirectoryURL(name: "Theater", environment: ["XDG_DATA_HOME": "/data/me", "HOME": "/home/me"]).path
+                == "/data/me/Theater")
+        #expect(PersistentContainer.defaultDirectoryURL(name: "Theater", environment: ["HOME": "/home/me"]).path
+                == "/home/me/.local/share/Theater")
+        #expect(PersistentContainer.defaultDirectoryURL(name: "Theater", environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/me"]).path
+                == "/home/me/.local/share/Theater", "a relative XDG_DATA_HOME is ignored, as the spec says")
+        #endif
+    }
+
     @Test func anInMemoryContainerSavesAndFetches() throws {
-        let container = PersistentContainer(name: "FruitStand", model: try ContextSaveFetchTests.fruitModel())
+        let container = PersistentContainer(name: "FruitStand", model: try ContextMatrixTests.fruitModel())
         #expect(container.storeDescriptions.first?.type == "SQLite", "Apple's default store type")
         #expect(container.storeDescriptions.first?.url?.lastPathComponent == "FruitStand.sqlite")
         container.storeDescriptions = [StoreDescription(type: InMemoryStore.type)]
@@ -20,7 +47,7 @@ import KeyValueCoding
     }
 
     @Test func unknownStoreTypesAreReportedAndCustomTypesRegister() throws {
-        let container = PersistentContainer(name: "Custom", model: try ContextSaveFetchTests.fruitModel())
+        let container = PersistentContainer(name: "Custom", model: try ContextMatrixTests.fruitModel())
         container.storeDescriptions = [StoreDescription(type: "Nowhere")]
         var outcomes: [String] = []
         container.loadPersistentStores { description, error in outcomes.append("\(description.type): \(error.map { "\($0)" } ?? "ok")") }
@@ -32,31 +59,12 @@ import KeyValueCoding
         #expect(PersistentStoreCoordinator.registeredStoreTypes.contains("CountingMemory"))
     }
 
-    @Test func defaultDirectoryFollowsXDG() {
-        #if os(Linux)
-        #expect(PersistentContainer.defaultDirectoryURL(name: "Theater", environment: ["XDG_DATA_HOME": "/data/me", "HOME": "/home/me"]).path
-                == "/data/me/Theater")
-        #expect(PersistentContainer.defaultDirectoryURL(name: "Theater", environment: ["HOME": "/home/me"]).path
-                == "/home/me/.local/share/Theater")
-        #expect(PersistentContainer.defaultDirectoryURL(name: "Theater", environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/me"]).path
-                == "/home/me/.local/share/Theater", "a relative XDG_DATA_HOME is ignored, as the spec says")
-        #endif
-    }
-
-    @Test func usingAContextOnAnotherThreadStopsTheProcess() async {
-        await #expect(processExitsWith: .failure) {
-            let context = ManagedObjectContext(model: try! ContextSaveFetchTests.fruitModel())
-            nonisolated(unsafe) let shared = context
-            let thread = Thread { _ = try? shared.insertNewObject(forEntityNamed: "Stand") }
-            thread.start()
-            try? await Task.sleep(for: .seconds(5))
-        }
-    }
 }
 
 @Suite struct ContainerFromModelFileTests {
     @Test func aContainerLoadsItsModelFromAnXcodeFile() throws {
-        let url = ModelFixtures.url("mwkcoredata/MWKCoreDataTests.xcdatamodeld")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ManagedObjectsTests/Fixtures/models/mwkcoredata/MWKCoreDataTests.xcdatamodeld")
         let container = try PersistentContainer(name: "MWK", modelURL: url)
         container.storeDescriptions = [StoreDescription(type: InMemoryStore.type)]
         try container.loadPersistentStores()

@@ -1,5 +1,6 @@
 // The container: a model, a coordinator, its stores and a main context, set up in one place.
 import Foundation
+import ManagedObjects
 
 /// The whole stack in one object: a model, a coordinator, the stores its descriptions name,
 /// and a view context (Apple: `NSPersistentContainer`).
@@ -10,6 +11,10 @@ import Foundation
 /// try container.loadPersistentStores()
 /// let context = container.viewContext
 /// ```
+///
+/// The container lives in the `SQLiteStore` module (re-exported by `import ObjectGraph`)
+/// because its default store is SQLite: making a container registers the `"SQLite"` store type
+/// (``SQLitePersistentStore/registerStoreType()``).
 ///
 /// By default the container opens one SQLite store named after the container in
 /// ``defaultDirectoryURL()``; on Linux that directory is `$XDG_DATA_HOME/<name>` (or
@@ -36,11 +41,12 @@ public final class PersistentContainer {
     ///   - name: The container's name.
     ///   - model: The model.
     public init(name: String, model: ManagedObjectModel) {
+        SQLitePersistentStore.registerStoreType()
         self.name = name
         self.model = model
         self.coordinator = PersistentStoreCoordinator(model: model)
         let url = Self.defaultDirectoryURL(name: name).appendingPathComponent("\(name).sqlite")
-        self.storeDescriptions = [StoreDescription(type: "SQLite", url: url)]
+        self.storeDescriptions = [StoreDescription(type: SQLitePersistentStore.type, url: url)]
     }
 
     /// Creates a container with the model in an Xcode data model file (Apple:

@@ -4,6 +4,7 @@ import KeyValueCoding
 import Predicates
 import UndoManagement
 @testable import ManagedObjects
+@testable import SQLiteStore
 
 /// The worked examples, each a small story told through the public API.
 @Suite struct WorkedExampleTests {
@@ -55,7 +56,7 @@ import UndoManagement
     }
 
     @Test func aFruitStandWithUndo() throws {
-        let container = try Self.container(try ContextSaveFetchTests.fruitModel())
+        let container = try Self.container(try ContextMatrixTests.fruitModel())
         let context = container.viewContext
         // Insert a stand, two crates, apples and oranges.
         let stand = try context.insertNewObject(forEntityNamed: "Stand")

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+@testable import ManagedObjects
+
+@Suite struct ConfinementAndStoreTypeTests {
+    @Test func unknownStoreTypesAreRefusedAndCustomTypesRegister() throws {
+        let coordinator = PersistentStoreCoordinator(model: try ContextSaveFetchTests.fruitModel())
+        #expect(throws: ManagedObjectContextError.unknownStoreType("Nowhere")) { try coordinator.addStore(with: StoreDescription(type: "Nowhere")) }
+        PersistentStoreCoordinator.registerStoreType("FixedMemory") { _ in InMemoryStore(identifier: "11111111-2222-3333-4444-555555555555") }
+        let store = try coordinator.addStore(with: StoreDescription(type: "FixedMemory"))
+        #expect(store.identifier == "11111111-2222-3333-4444-555555555555")
+        #expect(PersistentStoreCoordinator.registeredStoreTypes.contains("FixedMemory"))
+    }
+
+    @Test func usingAContextOnAnotherThreadStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            let context = ManagedObjectContext(model: try! ContextSaveFetchTests.fruitModel())
+            nonisolated(unsafe) let shared = context
+            let thread = Thread { _ = try? shared.insertNewObject(forEntityNamed: "Stand") }
+            thread.start()
+            try? await Task.sleep(for: .seconds(5))
+        }
+    }
+}
