@@ -122,3 +122,20 @@ import TestSupport
         tracker.expectAllReleased()
     }
 }
+
+@Suite struct CurrentEventChangeTests {
+    @Test func changedValuesForCurrentEventGiveTheOldValuesOfThisEventOnly() throws {
+        let context = ManagedObjectContext(model: ManagedObjectKeyValueTests.model)
+        let crate = try context.insertNewObject(forEntityNamed: "Crate")
+        context.commitChanges()
+        try crate.setValue(20, forKey: "capacity")
+        #expect(crate.changedValuesForCurrentEvent()["capacity"] as? Int16 == 12)
+        try crate.setValue(30, forKey: "capacity")
+        #expect(crate.changedValuesForCurrentEvent()["capacity"] as? Int16 == 12, "the value at the start of the event")
+        context.processPendingChanges()
+        #expect(crate.changedValuesForCurrentEvent().isEmpty)
+        try crate.setValue(40, forKey: "capacity")
+        #expect(crate.changedValuesForCurrentEvent()["capacity"] as? Int16 == 30)
+        #expect(crate.changedValues()["capacity"] as? Int16 == 40)
+    }
+}

@@ -15,6 +15,9 @@ extension ManagedObjectContext: KeyValueChangeSink {
         if !inserted.contains(object), committed[id]?[slot] == nil {
             committed[id, default: [:]].updateValue(old, forKey: slot)
         }
+        if eventStart[id]?[slot] == nil {
+            eventStart[id, default: [:]].updateValue(old, forKey: slot)
+        }
     }
 
     /// Marks the object updated and keeps the inverse of a changed relationship in step.

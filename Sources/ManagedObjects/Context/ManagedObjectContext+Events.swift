@@ -17,6 +17,7 @@ extension ManagedObjectContext {
         }
         let changes = pendingEvent
         pendingEvent = Changes()
+        eventStart.removeAll()
         guard !changes.isEmpty else { return }
         postObjectsDidChange(changes)
     }

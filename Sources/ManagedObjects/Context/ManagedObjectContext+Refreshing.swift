@@ -65,6 +65,7 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         committed.removeAll()
+        eventStart.removeAll()
         pendingOldValues.removeAll()
         pendingEvent = Changes()
         var changes = Changes()

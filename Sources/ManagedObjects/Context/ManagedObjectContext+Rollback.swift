@@ -29,6 +29,7 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         committed.removeAll()
+        eventStart.removeAll()
         pendingOldValues.removeAll()
         pendingEvent = Changes()
     }

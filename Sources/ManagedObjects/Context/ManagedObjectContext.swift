@@ -30,6 +30,9 @@ public final class ManagedObjectContext {
     /// Committed values of changed slots, per object: what `rollback()` restores and
     /// `committedValues(forKeys:)` answers.
     package var committed: [ObjectIdentifier: [Int: Any?]] = [:]
+    /// Values of changed slots at the start of the current user event, per object: what
+    /// `changedValuesForCurrentEvent()` compares with. Cleared by `processPendingChanges()`.
+    package var eventStart: [ObjectIdentifier: [Int: Any?]] = [:]
     /// Values of slots announced by `willChange`, awaiting their `didChange`.
     package var pendingOldValues: [(object: ObjectIdentifier, slot: Int, value: Any?)] = []
     /// Depth of relationship maintenance in progress: changes made by it do not maintain again.
@@ -181,6 +184,7 @@ public final class ManagedObjectContext {
     package func unregister(_ object: ManagedObject) {
         registered[object.objectID] = nil
         committed[ObjectIdentifier(object)] = nil
+        eventStart[ObjectIdentifier(object)] = nil
         object.managedObjectContext = nil
         object.setKeyValueChangeSink(nil)
     }

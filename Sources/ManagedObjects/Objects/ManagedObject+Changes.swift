@@ -37,6 +37,20 @@ extension ManagedObject {
         return result
     }
 
+    /// The saved properties changed in the current user event (since the last
+    /// `processPendingChanges()`), with their values at the start of the event (Apple:
+    /// `changedValuesForCurrentEvent()`, which also gives the old values).
+    ///
+    /// - Returns: Old values by key; `nil` values as `nil`.
+    public func changedValuesForCurrentEvent() -> [String: Any?] {
+        var result: [String: Any?] = [:]
+        guard let context = managedObjectContext, let start = context.eventStart[ObjectIdentifier(self)] else { return result }
+        for (slot, old) in start where !layout.properties[slot].isTransient && !Self.sameValue(old, slotValue(slot)) {
+            result[layout.properties[slot].name] = old
+        }
+        return result
+    }
+
     /// Whether the saved properties differ from the committed values
     /// (Apple: `hasPersistentChangedValues`).
     public var hasPersistentChangedValues: Bool { !changedValues().isEmpty }
