@@ -61,13 +61,7 @@ extension ManagedObjectContext {
             object.setKeyValueChangeSink(nil)
         }
         registered.removeAll()
-        inserted.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        committed.removeAll()
-        eventStart.removeAll()
-        pendingOldValues.removeAll()
-        pendingEvent = Changes()
+        forgetChanges()
         var changes = Changes()
         changes.invalidatedAll = true
         postObjectsDidChange(changes)

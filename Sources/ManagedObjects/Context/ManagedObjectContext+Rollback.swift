@@ -25,6 +25,11 @@ extension ManagedObjectContext {
                 object.didChangeValue(forKey: key)
             }
         }
+        forgetChanges()
+    }
+
+    /// Empties the change sets, committed values and the pending event.
+    package func forgetChanges() {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
