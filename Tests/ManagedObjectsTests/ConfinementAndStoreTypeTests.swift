@@ -12,13 +12,28 @@ import Testing
         #expect(PersistentStoreCoordinator.registeredStoreTypes.contains("FixedMemory"))
     }
 
-    @Test func usingAContextOnAnotherThreadStopsTheProcess() async {
+    @Test func twoThreadsUsingOneContextAtOnceStopTheProcess() async {
         await #expect(processExitsWith: .failure) {
             let context = ManagedObjectContext(model: try! ContextSaveFetchTests.fruitModel())
             nonisolated(unsafe) let shared = context
-            let thread = Thread { _ = try? shared.insertNewObject(forEntityNamed: "Stand") }
+            let thread = Thread { while true { _ = try? shared.fetch(EntityFetchRequest(entityName: "Stand")) } }
             thread.start()
-            try? await Task.sleep(for: .seconds(5))
+            while true { _ = try? context.insertNewObject(forEntityNamed: "Stand") }
         }
+    }
+
+    @Test func aContextMayMoveBetweenThreadsOneAtATime() async throws {
+        // As an actor's (or the main actor's) work resumes on another thread after an await.
+        let context = ManagedObjectContext(model: try ContextSaveFetchTests.fruitModel())
+        nonisolated(unsafe) let shared = context
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            _ = try? shared.insertNewObject(forEntityNamed: "Stand")
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        try context.insertNewObject(forEntityNamed: "Stand")
+        #expect(context.insertedObjects.count == 2)
     }
 }

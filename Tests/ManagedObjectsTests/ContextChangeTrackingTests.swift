@@ -139,3 +139,17 @@ import TestSupport
         #expect(crate.changedValues()["capacity"] as? Int16 == 40)
     }
 }
+
+@Suite struct DeletedNewObjectTests {
+    @Test func aDeletedNewObjectWithRelatedObjectsLeavesEverySet() throws {
+        let context = ManagedObjectContext(model: ManagedObjectKeyValueTests.model)
+        let stand = try context.insertNewObject(forEntityNamed: "Stand")
+        let crate = try context.insertNewObject(forEntityNamed: "Crate")
+        try crate.setValue(stand, forKey: "stand")
+        context.delete(stand)                       // cascades to the crate, which nullifies back
+        #expect(context.insertedObjects.isEmpty && context.updatedObjects.isEmpty && context.deletedObjects.isEmpty)
+        #expect(context.registeredObjects.isEmpty)
+        #expect(try context.fetch(EntityFetchRequest(entityName: "Stand")).isEmpty)
+        #expect(!context.hasChanges)
+    }
+}

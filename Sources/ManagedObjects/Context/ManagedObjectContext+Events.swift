@@ -11,7 +11,8 @@ extension ManagedObjectContext {
     /// the end of each event on Apple platforms; on Linux call it where an event ends, or let
     /// ``save()`` call it).
     public func processPendingChanges() {
-        checkConfinement("processPendingChanges()")
+        enterConfinement("processPendingChanges()")
+        defer { exitConfinement() }
         if let undoManager, !undoManager.isUndoing, !undoManager.isRedoing {
             try? undoManager.closeEventGroup()
         }

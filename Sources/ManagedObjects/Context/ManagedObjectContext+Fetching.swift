@@ -18,7 +18,8 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError/unknownEntity(_:)``, the stores' errors, and
     ///   predicate evaluation errors.
     public func fetch(_ request: EntityFetchRequest) throws -> [ManagedObject] {
-        checkConfinement("fetch(_:)")
+        enterConfinement("fetch(_:)")
+        defer { exitConfinement() }
         let names = try entityNames(for: request)
         var objects: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()

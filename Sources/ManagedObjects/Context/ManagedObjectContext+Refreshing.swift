@@ -54,7 +54,8 @@ extension ManagedObjectContext {
     /// removed (Apple: `reset()`). Posts ``objectsDidChangeNotification`` with
     /// ``ChangeKey/invalidatedAll``.
     public func reset() {
-        checkConfinement("reset()")
+        enterConfinement("reset()")
+        defer { exitConfinement() }
         undoManager?.removeAllActions()
         for object in registered.values {
             object.managedObjectContext = nil

@@ -11,7 +11,8 @@ extension ManagedObjectContext {
     ///
     /// - Complexity: O(*n*) in the number of changed properties and inserted objects.
     public func rollback() {
-        checkConfinement("rollback()")
+        enterConfinement("rollback()")
+        defer { exitConfinement() }
         undoManager?.removeAllActions()
         isRestoring = true
         defer { isRestoring = false }

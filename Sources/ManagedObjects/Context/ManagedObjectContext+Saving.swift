@@ -14,7 +14,8 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError/noStore(_:)`` when no store holds an entity,
     ///   ``StoreSaveError`` from a store.
     public func save() throws {
-        checkConfinement("save()")
+        enterConfinement("save()")
+        defer { exitConfinement() }
         processPendingChanges()
         guard hasChanges else { return }
         notificationCenter.post(name: Self.willSaveNotification, object: self)

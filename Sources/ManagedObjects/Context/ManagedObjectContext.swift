@@ -50,8 +50,8 @@ public final class ManagedObjectContext {
     public var notificationCenter: NotificationCenter = .default
     /// A name for messages and debugging (Apple: `name`).
     public var name: String?
-    /// The thread that made the context.
-    package let ownerThread = OwnerThread()
+    /// Which thread is inside an operation of the context.
+    package let confinement = ConfinementGuard()
     /// The undo manager that records the context's changes, or `nil` (the default, as Apple's
     /// contexts on iOS and Linux have none) (Apple: `undoManager`).
     public var undoManager: UndoHistory?
@@ -132,7 +132,8 @@ public final class ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError`` when the object belongs to another context or
     ///   model, or its entity is abstract.
     public func insert(_ object: ManagedObject) throws {
-        checkConfinement("insert(_:)")
+        enterConfinement("insert(_:)")
+        defer { exitConfinement() }
         if let owner = object.managedObjectContext, owner !== self {
             throw ManagedObjectContextError.objectInAnotherContext(object.objectID)
         }
@@ -158,7 +159,8 @@ public final class ManagedObjectContext {
     ///
     /// - Parameter object: A registered object.
     public func delete(_ object: ManagedObject) {
-        checkConfinement("delete(_:)")
+        enterConfinement("delete(_:)")
+        defer { exitConfinement() }
         guard object.managedObjectContext === self, !deleted.contains(object) else { return }
         object.prepareForDeletion()
         let wasInserted = inserted.remove(object) != nil
@@ -182,6 +184,11 @@ public final class ManagedObjectContext {
     }
 
     package func unregister(_ object: ManagedObject) {
+        // Delete rules may have marked it updated (an inverse it held) on the way out.
+        inserted.remove(object)
+        updated.remove(object)
+        deleted.remove(object)
+        pendingEvent.updated.remove(object)
         registered[object.objectID] = nil
         committed[ObjectIdentifier(object)] = nil
         eventStart[ObjectIdentifier(object)] = nil
