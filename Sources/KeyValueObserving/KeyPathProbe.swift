@@ -22,7 +22,7 @@ import Synchronization
 /// whose type matches an `@Observed` property's is read once; list such properties in
 /// `computedKeys` (checked first) to name them without any read.
 @usableFromInline
-enum KeyPathProbe {
+package enum KeyPathProbe {
     private static let activeCount = Atomic<Int>(0)
     private static let cache = Mutex<[KeyPathKey: String]>([:])
     /// The reads of the probe running on this thread (task-local, so probes on other threads
@@ -31,7 +31,7 @@ enum KeyPathProbe {
 
     /// Whether a probe is running (one relaxed atomic load).
     @usableFromInline
-    static var isActive: Bool { activeCount.load(ordering: .relaxed) != 0 }
+    package static var isActive: Bool { activeCount.load(ordering: .relaxed) != 0 }
 
     /// Records that the `@Observed` property `property`, whose storage is at `storage` inside
     /// `object`, was read, when a probe runs on this thread.
@@ -42,6 +42,18 @@ enum KeyPathProbe {
         log.append(ProbedRead(object: ObjectIdentifier(object), keyPath: KeyPathKey(property),
                               offset: storage - base))
     }
+
+    /// Records that the property `property` of `object`, whose key is `key`, was read, when a
+    /// probe runs on this thread (for storages that know their key).
+    @usableFromInline @inline(never)
+    package static func recordRead(of object: AnyObject, property: AnyKeyPath, key: String) {
+        guard let log else { return }
+        log.append(ProbedRead(object: ObjectIdentifier(object), keyPath: KeyPathKey(property), offset: -1, key: key))
+    }
+
+    /// Whether a probe is running (one relaxed atomic load), for other modules' storages.
+    @inlinable
+    package static var isProbing: Bool { isActive }
 
     /// Returns the key-value coding key path for `keyPath`, read on `object`.
     ///
@@ -57,7 +69,7 @@ enum KeyPathProbe {
             let type = type(of: codable)
             name = computedKeyName(for: keyPath, in: type)
             if name == nil, isSingleComputedComponent(description, root: Root.self, value: Value.self),
-               hasObservedProperty(of: Value.self, in: type) {
+               object is any KeyPathNamingObject || hasObservedProperty(of: Value.self, in: type) {
                 name = probedKey(for: keyPath, on: object, in: type)
             }
         }
@@ -79,6 +91,7 @@ enum KeyPathProbe {
         let reads = probe.reads.filter { $0.object == ObjectIdentifier(object) }
         guard let read = reads.first(where: { $0.keyPath == probed })
                 ?? inheritedRead(reads, for: keyPath, on: object) else { return nil }
+        if let key = read.key { return key }
         for property in KeyValueKeyTable.of(type).properties {
             if case .wrapped(let offset, _) = property.storage, offset == read.offset { return property.key }
         }
@@ -177,7 +190,14 @@ private struct ProbedRead: Sendable {
     var object: ObjectIdentifier
     var keyPath: KeyPathKey
     var offset: Int
+    /// The key, when the storage that was read knows it (a managed property).
+    var key: String? = nil
 }
+
+/// Objects whose typed properties name their key when a probe reads them
+/// (``KeyPathProbe/recordRead(of:property:key:)``), so `observe(\.property)` finds the key of
+/// a property that is not `@Observed` (a managed object's `@Managed` property).
+package protocol KeyPathNamingObject: AnyObject {}
 
 /// The reads seen by one probe.
 private final class ReadLog: Sendable {

@@ -259,3 +259,25 @@ private final class UntrackedStand: ManagedObject {
     override class var isObservationTrackingEnabled: Bool { false }
     @Managed var name: String
 }
+
+@Suite struct TypedKeyPathObservationTests {
+    @Test func observingATypedPropertyBySwiftKeyPathFindsItsKey() throws {
+        let model = try TypedFixtures.model()
+        let context = ManagedObjectContext(model: model)
+        let crate = try context.insertNewObject(TypedCrate.self)
+        var seen: [Int16] = []
+        let token = try crate.observe(\.capacity, options: [.new]) { _, change in
+            if let value = change.newValue { seen.append(value) }
+        }
+        crate.capacity = 30
+        try crate.setValue(40, forKey: "capacity")
+        #expect(seen == [30, 40])
+        let apple = try context.insertNewObject(TypedApple.self)
+        var varieties: [String?] = []
+        let inherited = try apple.observe(\.radius, options: [.new]) { _, change in varieties.append("\(change.newValue ?? 0)") }
+        apple.radius = 2.5
+        #expect(varieties == ["2.5"])
+        token.invalidate()
+        inherited.invalidate()
+    }
+}

@@ -22,7 +22,7 @@ import Observation
 ///
 /// - Important: Thread safety: not `Sendable`. Use an object only where it was made (later:
 ///   on its context's queue); pass its ``objectID`` to other threads.
-open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
+open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNamingObject {
     /// The object's entity (Apple: `entity`).
     public let entity: EntityDescription
     /// The model the entity belongs to.
@@ -300,6 +300,13 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     @inlinable @inline(__always)
     func willReadManagedValue() {
         if _slowPath(faultFlag) { fireFault() }
+    }
+
+    /// Tells a running key-path probe which key a typed property read (for `observe(\.title)`).
+    @usableFromInline @inline(never)
+    func recordProbedRead(_ property: AnyKeyPath, slot: Int) {
+        guard layout.keys.indices.contains(slot) else { return }
+        KeyPathProbe.recordRead(of: self, property: property, key: layout.keys[slot])
     }
 
     /// The key of `slot` for a typed store's notifications; `nil` when the class does not

@@ -73,6 +73,10 @@ public struct Managed<Value: ManagedPropertyValue> {
             if _slowPath(instance.tracksObservationAccess) {
                 instance.reportObservationAccess(slot: instance[keyPath: storageKeyPath].slot)
             }
+            if _slowPath(KeyPathProbe.isProbing) {
+                // `observe(\.title)` asks which key a typed property reads.
+                instance.recordProbedRead(wrappedKeyPath, slot: instance[keyPath: storageKeyPath].slot)
+            }
             return Value.managedValue(from: instance[keyPath: storageKeyPath].storage)
         }
         @inline(__always) set {
