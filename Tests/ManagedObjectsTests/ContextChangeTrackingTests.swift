@@ -153,3 +153,16 @@ import TestSupport
         #expect(!context.hasChanges)
     }
 }
+
+@Suite struct SetProxySequenceTests {
+    @Test func aToManyProxyTakesArraysOfObjects() throws {
+        let context = ManagedObjectContext(model: ManagedObjectKeyValueTests.model)
+        let stand = try context.insertNewObject(forEntityNamed: "Stand")
+        let crates = try (0..<3).map { _ in try context.insertNewObject(forEntityNamed: "Crate") }
+        try stand.mutableSetValue(forKey: "crates").union(crates)
+        #expect(try crates.allSatisfy { try $0.value(forKey: "stand") as? ManagedObject === stand })
+        try stand.mutableSetValue(forKey: "crates").subtract(crates.prefix(2))
+        #expect(try (stand.value(forKey: "crates") as? Set<ManagedObject>) == [crates[2]])
+        #expect(try crates[0].value(forKey: "stand") == nil)
+    }
+}
