@@ -93,29 +93,39 @@ public final class KeyValueMutableSet {
         try subtract([member])
     }
 
-    /// Adds every member of `other` (Apple: `unionSet:`).
-    public func union(_ other: Set<AnyHashable>) throws {
+    /// Adds every element of `other`, any sequence of hashable values (Apple: `unionSet:`).
+    public func union<Other: Sequence>(_ other: Other) throws where Other.Element: Hashable {
+        let other = Self.hashableSet(other)
         try apply(.union, other, members.union(other))
     }
 
-    /// Removes every member of `other` (Apple: `minusSet:`).
-    public func subtract(_ other: Set<AnyHashable>) throws {
+    /// Removes every element of `other` (Apple: `minusSet:`).
+    public func subtract<Other: Sequence>(_ other: Other) throws where Other.Element: Hashable {
+        let other = Self.hashableSet(other)
         try apply(.minus, other, members.subtracting(other))
     }
 
     /// Keeps only the members also in `other` (Apple: `intersectSet:`).
-    public func formIntersection(_ other: Set<AnyHashable>) throws {
+    public func formIntersection<Other: Sequence>(_ other: Other) throws where Other.Element: Hashable {
+        let other = Self.hashableSet(other)
         try apply(.intersect, other, members.intersection(other))
     }
 
-    /// Replaces the members with `other` (Apple: `setSet:`).
-    public func replaceAll(with other: Set<AnyHashable>) throws {
+    /// Replaces the members with the elements of `other` (Apple: `setSet:`).
+    public func replaceAll<Other: Sequence>(with other: Other) throws where Other.Element: Hashable {
+        let other = Self.hashableSet(other)
         try apply(.set, other, other)
+    }
+
+    /// `elements` as a set of `AnyHashable` (itself when it already is one).
+    private static func hashableSet<Other: Sequence>(_ elements: Other) -> Set<AnyHashable> where Other.Element: Hashable {
+        if let set = elements as? Set<AnyHashable> { return set }
+        return Set(elements.map { AnyHashable($0) })
     }
 
     /// Removes every member.
     public func removeAll() throws {
-        try replaceAll(with: [])
+        try replaceAll(with: Set<AnyHashable>())
     }
 
     private func apply(_ mutation: KeyValueSetMutationKind, _ objects: Set<AnyHashable>,
