@@ -93,3 +93,12 @@ import Testing
         #expect(model.inverseRelationship(of: crates)?.cardinality == .toOne)
     }
 }
+
+@Suite struct DescriptionPrintingTests {
+    @Test func descriptionsPrintShort() throws {
+        let model = try ModelInCodeTests.theater()
+        let theater = try #require(model.entity(named: "Theater"))
+        #expect(theater.description == "Theater { name: String; movies: → Movie (to-many, cascade, inverse theater) }")
+        #expect(PropertyDescription.attribute("year", .integer16, defaultValue: 1999).description == "year: Integer 16? (default 1999)")
+    }
+}
