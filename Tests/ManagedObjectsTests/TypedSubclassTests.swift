@@ -3,6 +3,7 @@ import Observation
 import Testing
 import KeyValueCoding
 import KeyValueObserving
+import Predicates
 import TestSupport
 @testable import ManagedObjects
 
@@ -279,5 +280,23 @@ private final class UntrackedStand: ManagedObject {
         #expect(varieties == ["2.5"])
         token.invalidate()
         inherited.invalidate()
+    }
+}
+
+@Suite struct TypedFetchTests {
+    @Test func fetchingAsABoundClass() throws {
+        let model = try TypedFixtures.model()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let apple = try context.insertNewObject(TypedApple.self)
+        apple.radius = 2.5
+        try context.save()
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        var request = TypedFruit.fetchRequest()
+        request.predicate = try KeyValuePredicate(format: "radius > 2")
+        let fruit = try fresh.fetch(request, as: TypedFruit.self)
+        #expect(fruit.count == 1 && fruit.first is TypedApple && fruit.first?.radius == 2.5)
+        #expect(throws: ManagedObjectModelError.self) { try fresh.fetch(request, as: TypedCrate.self) }
     }
 }

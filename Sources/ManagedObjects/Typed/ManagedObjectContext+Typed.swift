@@ -24,3 +24,39 @@ extension ManagedObjectContext {
         return object
     }
 }
+
+extension ManagedObjectContext {
+    /// The objects a request matches, as a bound class (Apple: `fetch(_:)` with an
+    /// `NSFetchRequest<Apple>`).
+    ///
+    /// ```swift
+    /// let big = try context.fetch(Apple.fetchRequest(), as: Apple.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request; its entity's objects (and its subentities') must be of
+    ///     `objectClass` or a subclass.
+    ///   - objectClass: The class.
+    /// - Returns: The matching objects.
+    /// - Throws: ``ManagedObjectModelError/Code/classMismatch(_:)`` when a matching object is of
+    ///   another class (nothing is dropped silently); the errors of ``fetch(_:)``.
+    public func fetch<Object: ManagedObject>(_ request: EntityFetchRequest, as objectClass: Object.Type) throws -> [Object] {
+        try fetch(request).map { object in
+            guard let typed = object as? Object else {
+                throw ManagedObjectModelError(.classMismatch("the fetched object \(object.objectID) is of class \(type(of: object)), not \(Object.self)"),
+                                              entity: object.entity.name)
+            }
+            return typed
+        }
+    }
+}
+
+extension ManagedObject {
+    /// A request for the objects of the entity this class is bound to (Apple: the generated
+    /// `fetchRequest()` class method).
+    ///
+    /// - Returns: A request for ``entityName``, with no predicate and no order.
+    public class func fetchRequest() -> EntityFetchRequest {
+        EntityFetchRequest(entityName: entityName)
+    }
+}
