@@ -3,18 +3,24 @@ import Foundation
 import KeyValueCoding
 
 extension ManagedObjectContext {
-    /// Applies `object`'s delete rules: cascade deletes related objects, nullify removes the
-    /// object from their inverse; deny and no-action leave them (deny is checked at save).
-    package func applyDeleteRules(to object: ManagedObject) {
+    /// The objects `object`'s cascade relationships reach (deleted with it).
+    package func cascadeTargets(of object: ManagedObject) -> [ManagedObject] {
+        var targets: [ManagedObject] = []
+        for (slot, property) in object.layout.properties.enumerated() {
+            guard case .relationship(let relationship) = property, relationship.deleteRule == .cascade else { continue }
+            targets += Self.members(object.slotValue(slot))
+        }
+        return targets
+    }
+
+    /// Takes a deleted object out of the inverses of the objects its cascade and nullify
+    /// relationships reach; deny and no-action leave them (deny is checked at save).
+    package func nullifyInverses(of object: ManagedObject) {
         for (slot, property) in object.layout.properties.enumerated() {
             guard case .relationship(let relationship) = property else { continue }
-            let related = Self.members(object.slotValue(slot))
             switch relationship.deleteRule {
-            case .cascade:
-                for target in related { delete(target) }
-                nullify(relationship, of: object, related: related)
-            case .nullify:
-                nullify(relationship, of: object, related: related)
+            case .cascade, .nullify:
+                nullify(relationship, of: object, related: Self.members(object.slotValue(slot)))
             case .deny, .noAction:
                 break
             }

@@ -161,17 +161,26 @@ public final class ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         enterConfinement("delete(_:)")
         defer { exitConfinement() }
-        guard object.managedObjectContext === self, !deleted.contains(object) else { return }
-        object.prepareForDeletion()
-        let wasInserted = inserted.remove(object) != nil
-        if !wasInserted {
-            deleted.insert(object)
-            updated.remove(object)
+        // A worklist, not recursion: a cascade may reach thousands of objects in a chain.
+        var pending = [object]
+        var reached: [ManagedObject] = []
+        var seen = Set<ObjectIdentifier>()
+        while let next = pending.popLast() {
+            guard next.managedObjectContext === self, !deleted.contains(next),
+                  seen.insert(ObjectIdentifier(next)).inserted else { continue }
+            next.prepareForDeletion()
+            let wasInserted = inserted.remove(next) != nil
+            if !wasInserted {
+                deleted.insert(next)
+                updated.remove(next)
+            }
+            noteDeleted(next, wasInserted: wasInserted)
+            reached.append(next)
+            pending += cascadeTargets(of: next)
         }
-        noteDeleted(object, wasInserted: wasInserted)
-        applyDeleteRules(to: object)
-        if !deleted.contains(object) {
-            unregister(object)
+        for deletedObject in reached { nullifyInverses(of: deletedObject) }
+        for deletedObject in reached where !deleted.contains(deletedObject) {
+            unregister(deletedObject)
         }
     }
 

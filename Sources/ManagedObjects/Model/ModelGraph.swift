@@ -12,7 +12,7 @@ package final class ModelGraph: Sendable {
     /// Inverse-less relationships and the like.
     package let warnings: [ManagedObjectModelWarning]
     /// The storage layouts of the entities' managed objects, built on first use.
-    package let layouts = EntityLayoutCache()
+    package let layouts: EntityLayoutCache
 
     /// Resolves and checks `declared`.
     ///
@@ -76,6 +76,17 @@ package final class ModelGraph: Sendable {
             try Self.checkProperties(of: resolved[i], in: resolved, index: index, warnings: &warnings)
         }
         self.warnings = warnings
+        // Each entity with its descendants: what a relationship to it may hold.
+        var kinds: [String: Set<String>] = [:]
+        for entity in resolved {
+            var ancestor: String? = entity.name
+            var seen = Set<String>()
+            while let name = ancestor, seen.insert(name).inserted {
+                kinds[name, default: []].insert(entity.name)
+                ancestor = index[name].flatMap { resolved[$0].parentName }
+            }
+        }
+        self.layouts = EntityLayoutCache(kinds: kinds)
     }
 
     /// The entity named `name`.

@@ -48,7 +48,8 @@ package final class EntityLayout: Sendable {
         ContiguousArray(properties.indices.map(emptyValue))
     }
 
-    package init(entity: EntityDescription, objectClass: ManagedObject.Type = ManagedObject.self) {
+    package init(entity: EntityDescription, objectClass: ManagedObject.Type = ManagedObject.self,
+                 kinds: [String: Set<String>] = [:]) {
         self.entity = entity
         self.objectClass = objectClass
         properties = entity.allProperties
@@ -64,21 +65,45 @@ package final class EntityLayout: Sendable {
         self.fields = fields
         hasFields = fields.contains { $0 != nil }
         keyTable = KeyValueKeyTable(properties: properties.enumerated().map { slot, property in
-            Self.keyValueProperty(for: property, slot: slot, field: fields[slot])
+            Self.keyValueProperty(for: property, slot: slot, field: fields[slot], kinds: kinds)
         })
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
     }
 
     private static func keyValueProperty(for property: PropertyDescription, slot: Int,
-                                         field: ManagedLayoutField?) -> KeyValueProperty {
+                                         field: ManagedLayoutField?, kinds: [String: Set<String>]) -> KeyValueProperty {
         switch property {
         case .attribute(let attribute):
             return attributeProperty(attribute, slot: slot, field: field)
         case .relationship(let relationship):
+            let check = RelationshipCheck(relationship: relationship,
+                                          allowed: kinds[relationship.destinationEntityName] ?? [relationship.destinationEntityName])
             switch relationship.cardinality {
-            case .toOne: return slotProperty(relationship.name, ManagedObject?.self, slot: slot, field: field)
-            case .toMany: return slotProperty(relationship.name, Set<ManagedObject>.self, slot: slot, field: field)
-            case .orderedToMany: return slotProperty(relationship.name, [ManagedObject].self, slot: slot, field: field)
+            case .toOne:
+                return KeyValueProperty(key: relationship.name, type: ManagedObject?.self,
+                                        get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? ManagedObject },
+                                        set: { object, value in
+                                            let source = unsafeDowncast(object, to: ManagedObject.self)
+                                            if let value { try check.check(value, from: source) }
+                                            source.storeSlotValue(value, slot)
+                                        })
+            case .toMany:
+                return KeyValueProperty(key: relationship.name, type: Set<ManagedObject>.self,
+                                        get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Set<ManagedObject> ?? [] },
+                                        set: { object, value in
+                                            let source = unsafeDowncast(object, to: ManagedObject.self)
+                                            for member in value { try check.check(member, from: source) }
+                                            source.storeSlotValue(value, slot)
+                                        })
+            case .orderedToMany:
+                return KeyValueProperty(key: relationship.name, type: [ManagedObject].self,
+                                        get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? [ManagedObject] ?? [] },
+                                        set: { object, value in
+                                            let source = unsafeDowncast(object, to: ManagedObject.self)
+                                            for member in value { try check.check(member, from: source) }
+                                            try check.checkNoDuplicates(value)
+                                            source.storeSlotValue(value, slot)
+                                        })
             }
         case .fetchedProperty(let fetched):
             return slotProperty(fetched.name, [ManagedObject].self, slot: slot, field: nil, readOnly: true)
@@ -97,7 +122,17 @@ package final class EntityLayout: Sendable {
         case .float: return slotProperty(name, Float?.self, slot: slot, field: field)
         case .string: return slotProperty(name, String?.self, slot: slot, field: field)
         case .boolean: return slotProperty(name, Bool?.self, slot: slot, field: field)
-        case .date: return slotProperty(name, Date?.self, slot: slot, field: field)
+        case .date:
+            // A date that is not a finite number of seconds cannot be shown, compared or stored.
+            return KeyValueProperty(key: name, type: Date?.self,
+                                    get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Date },
+                                    set: { object, value in
+                                        if let value, !value.timeIntervalSinceReferenceDate.isFinite {
+                                            throw KeyValueCodingError.valueOutOfRange(key: name, type: String(describing: type(of: object)),
+                                                                                      value: "a date of \(value.timeIntervalSinceReferenceDate) seconds")
+                                        }
+                                        unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value, slot)
+                                    })
         case .binaryData: return slotProperty(name, Data?.self, slot: slot, field: field)
         case .uuid: return slotProperty(name, UUID?.self, slot: slot, field: field)
         case .uri: return slotProperty(name, URL?.self, slot: slot, field: field)
@@ -179,8 +214,10 @@ package final class EntityLayoutCache: Sendable {
     }
 
     private let layouts = Mutex<[Key: EntityLayout]>([:])
+    /// Each entity's name with its descendants' (what a relationship to it may hold).
+    private let kinds: [String: Set<String>]
 
-    package init() {}
+    package init(kinds: [String: Set<String>]) { self.kinds = kinds }
 
     /// The layout of `entity`'s objects of class `objectClass` (resolved in the graph that owns
     /// this cache).
@@ -188,11 +225,41 @@ package final class EntityLayoutCache: Sendable {
         let key = Key(entity: entity.name, objectClass: ObjectIdentifier(objectClass))
         if let existing = layouts.withLock({ $0[key] }) { return existing }
         // Built outside the lock: reflection and key tables take their own locks.
-        let layout = EntityLayout(entity: entity, objectClass: objectClass)
+        let layout = EntityLayout(entity: entity, objectClass: objectClass, kinds: kinds)
         return layouts.withLock { layouts in
             if let existing = layouts[key] { return existing }
             layouts[key] = layout
             return layout
+        }
+    }
+}
+
+/// What a relationship may hold: objects of its destination entity (or a subentity), of the
+/// same context as the object that holds them, not deleted by a save; ordered ones without
+/// repeats.
+private struct RelationshipCheck: Sendable {
+    let relationship: RelationshipDescription
+    let allowed: Set<String>
+
+    func check(_ target: ManagedObject, from source: ManagedObject) throws {
+        guard allowed.contains(target.entity.name) else {
+            throw KeyValueCodingError.typeMismatch(key: relationship.name, type: source.entity.name,
+                                                   expected: relationship.destinationEntityName,
+                                                   actual: target.entity.name)
+        }
+        guard target.managedObjectContext === source.managedObjectContext else {
+            let reason = target.managedObjectContext == nil
+                ? "\(target.objectID) is in no context (deleted and saved, or never inserted) while \(source.objectID) is"
+                : "\(target.objectID) is registered in another context than \(source.objectID)"
+            throw KeyValueCodingError.validationFailed(key: relationship.name, type: source.entity.name,
+                                                       reason: "related objects must be in one context: " + reason)
+        }
+    }
+
+    func checkNoDuplicates(_ members: [ManagedObject]) throws {
+        guard Set(members.map(ObjectIdentifier.init)).count == members.count else {
+            throw KeyValueCodingError.validationFailed(key: relationship.name, type: relationship.destinationEntityName,
+                                                       reason: "an ordered relationship holds each object once")
         }
     }
 }

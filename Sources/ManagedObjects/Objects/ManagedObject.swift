@@ -336,7 +336,7 @@ extension ManagedObject: CustomStringConvertible {
             case .relationship:
                 return "\(property.name): \((value as? ManagedObject)?.objectID.description ?? "nil")"
             default:
-                return "\(property.name): \(value.map { String(describing: $0) } ?? "nil")"
+                return "\(property.name): \(value.map { ($0 as? Date).map(printableDate) ?? String(describing: $0) } ?? "nil")"
             }
         }
         return "<\(entity.name) \(objectID)> { \(pairs.joined(separator: "; ")) }"

@@ -222,7 +222,13 @@ extension ManagedObjectValidationError: CustomStringConvertible, LocalizedError 
 
     private static func describe(_ value: KeyValueConstant) -> String {
         let text: String
-        if case .string(let s) = value { text = "\"\(s)\"" } else { text = String(describing: value.anyValue ?? "nil") }
+        if case .string(let s) = value {
+            text = "\"\(s)\""
+        } else if case .date(let date) = value {
+            text = printableDate(date)
+        } else {
+            text = String(describing: value.anyValue ?? "nil")
+        }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 }
