@@ -7,7 +7,8 @@ import KeyValueObserving
 extension ManagedObjectContext: KeyValueChangeSink {
     /// Records the value a property had before a change (its committed value, the first time).
     public func observedObject(_ object: any KeyValueObservable, willChange event: KeyValueChangeEvent) {
-        checkConfinement("a change of a managed object")
+        // Entered until the matching did-change: two threads changing objects at once stop here.
+        enterConfinement("a change of a managed object")
         guard !isRestoring, let object = object as? ManagedObject, let slot = object.layout.slotByName[event.key] else { return }
         let id = ObjectIdentifier(object)
         let old = object.slotValue(slot)
@@ -22,6 +23,7 @@ extension ManagedObjectContext: KeyValueChangeSink {
 
     /// Marks the object updated and keeps the inverse of a changed relationship in step.
     public func observedObject(_ object: any KeyValueObservable, didChange event: KeyValueChangeEvent) {
+        defer { exitConfinement() }
         guard !isRestoring, let object = object as? ManagedObject, let slot = object.layout.slotByName[event.key] else { return }
         let id = ObjectIdentifier(object)
         guard let pending = pendingOldValues.lastIndex(where: { $0.object == id && $0.slot == slot }) else { return }

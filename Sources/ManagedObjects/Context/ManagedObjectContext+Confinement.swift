@@ -49,6 +49,7 @@ package final class ConfinementGuard {
     /// Leaves an operation entered with ``enter()``.
     @inline(__always)
     package func exit() {
+        guard depth > 0 else { return }   // a did-change whose will-change came before the sink
         depth -= 1
         if depth == 0 { occupant.store(0, ordering: .releasing) }
     }

@@ -76,20 +76,32 @@ extension SQLiteSchema {
     ///   - attribute: The attribute.
     ///   - entity: The entity's name, for errors.
     ///   - path: The store file's path, for errors.
-    /// - Throws: ``SQLiteStoreError/Code/unsupported(_:)`` when a transformer fails.
+    /// - Throws: ``SQLiteStoreError/Code/unsupported(_:)`` when the value does not read as the
+    ///   attribute's type (text in a number column, a UUID of the wrong length…) or a
+    ///   transformer fails.
     package static func constant(_ value: SQLiteValue, for attribute: AttributeDescription, entity: String,
                                  path: String) throws -> KeyValueConstant? {
+        // A value that does not read as the attribute's type is an error naming it: reading it
+        // as nil would let the next save write NULL over it.
+        func undecodable() -> SQLiteStoreError {
+            SQLiteStoreError(.unsupported("the stored value \(value) of \(entity).\(attribute.name) cannot be read as a \(attribute.attributeType.rawValue) attribute"),
+                             path: path)
+        }
         switch (attribute.attributeType, value) {
         case (_, .null):
             return nil
         case (.integer16, _), (.integer32, _), (.integer64, _):
-            return value.integerValue.map(KeyValueConstant.integer)
+            guard let integer = value.integerValue else { throw undecodable() }
+            return .integer(integer)
         case (.boolean, _):
-            return value.integerValue.map { .bool($0 != 0) }
+            guard let integer = value.integerValue else { throw undecodable() }
+            return .bool(integer != 0)
         case (.double, _), (.float, _):
-            return value.doubleValue.map(KeyValueConstant.double)
+            guard let double = value.doubleValue else { throw undecodable() }
+            return .double(double)
         case (.decimal, .text(let text)):
-            return Decimal(string: text).map(KeyValueConstant.decimal)
+            guard let decimal = Decimal(string: text) else { throw undecodable() }
+            return .decimal(decimal)
         case (.decimal, .integer(let integer)):
             return .decimal(Decimal(integer))
         case (.decimal, .real(let real)):
@@ -97,11 +109,13 @@ extension SQLiteSchema {
             // value that was stored (10.11, not 10.1099999…).
             return Decimal(string: "\(real)").map(KeyValueConstant.decimal) ?? .decimal(Decimal(real))
         case (.date, _):
-            return value.doubleValue.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+            guard let seconds = value.doubleValue else { throw undecodable() }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case (.string, .text(let text)):
             return .string(text)
         case (.uri, .text(let text)):
-            return URL(string: text).map { KeyValueConstant($0) }
+            guard let url = URL(string: text) else { throw undecodable() }
+            return KeyValueConstant(url)
         case (.binaryData, .blob(let data)):
             return .data(data)
         case (.uuid, .blob(let data)) where data.count == 16:
@@ -109,7 +123,8 @@ extension SQLiteSchema {
             return .uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                      bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
         case (.uuid, .text(let text)):
-            return UUID(uuidString: text).map(KeyValueConstant.uuid)
+            guard let uuid = UUID(uuidString: text) else { throw undecodable() }
+            return .uuid(uuid)
         case (.transformable, .blob(let data)):
             do {
                 return KeyValueConstant(try attribute.value(fromTransformedData: data, entity: entity))
@@ -117,7 +132,7 @@ extension SQLiteSchema {
                 throw SQLiteStoreError(.unsupported(error.description), path: path)
             }
         default:
-            return nil
+            throw undecodable()
         }
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+import KeyValueCoding
+@testable import ManagedObjects
+@testable import SQLiteStore
+
+@Suite struct UnreadableValueTests {
+    @Test func aValueThatDoesNotReadAsItsTypeIsAnErrorNotNil() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("Stand.sqlite")
+        do {
+            let coordinator = PersistentStoreCoordinator(model: try ContextMatrixTests.fruitModel())
+            try coordinator.addStore(SQLitePersistentStore(url: url))
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let crate = try context.insertNewObject(forEntityNamed: "Crate")
+            try crate.setValue("A", forKey: "label")
+            let apple = try context.insertNewObject(forEntityNamed: "Apple")
+            try apple.setValue(2.5, forKey: "radius")
+            try context.save()
+        }
+        let connection = try SQLiteConnection(path: url.path, mode: .readWrite)
+        try connection.execute("UPDATE ZFRUIT SET ZRADIUS = 'n/a'")
+        let coordinator = PersistentStoreCoordinator(model: try ContextMatrixTests.fruitModel())
+        try coordinator.addStore(SQLitePersistentStore(url: url))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let error = try #require(throws: SQLiteStoreError.self) { try context.fetch(EntityFetchRequest(entityName: "Fruit")) }
+        #expect(error.description.contains("radius"))
+        #expect(try connection.scalar("SELECT ZRADIUS FROM ZFRUIT") == .text("n/a"), "nothing was overwritten")
+    }
+}
