@@ -1,5 +1,12 @@
 // Loading: create a new file in Core Data's layout, or open an existing store and check it.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ManagedObjects
 
 extension SQLitePersistentStore {
@@ -41,24 +48,41 @@ extension SQLiteStoreEngine {
             throw SQLiteStoreError(.unsupported("metadata that is not a property list (\(error))"), path: path)
         }
         metadata[SQLiteStoreMetadata.uuidKey] = identifier
+        // Built under a temporary name and linked into place whole, so that a process killed
+        // while creating leaves no half-made store at `path` (only a stray temporary file).
+        let temporary = path + ".creating-" + UUID().uuidString
+        func removeTemporary() {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        }
         do {
-            let connection = try SQLiteConnection(path: path, mode: .create)
-            try connection.execute("PRAGMA auto_vacuum = 2")
-            try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.transaction {
-                for statement in SQLiteSchema.bookkeepingStatements + schema.creationStatements {
-                    try connection.execute(statement)
+            do {
+                let connection = try SQLiteConnection(path: temporary, mode: .create)
+                try connection.execute("PRAGMA auto_vacuum = 2")
+                try connection.execute("PRAGMA journal_mode = WAL")
+                try connection.transaction {
+                    for statement in SQLiteSchema.bookkeepingStatements + schema.creationStatements {
+                        try connection.execute(statement)
+                    }
+                    for row in schema.primaryKeyRows {
+                        try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)", row)
+                    }
+                    try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                                       [.text(identifier), .blob(plist)])
                 }
-                for row in schema.primaryKeyRows {
-                    try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)", row)
-                }
-                try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                                   [.text(identifier), .blob(plist)])
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            }   // closed here: the file is complete on disk
+            // link(2) refuses to replace a file another process created meanwhile.
+            guard link(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                removeTemporary()
+                if FileManager.default.fileExists(atPath: path) { return try open(path: path, model: model) }
+                throw SQLiteStoreError(.unsupported("the store file cannot be created (\(reason))"), path: path)
             }
+            removeTemporary()
+            let connection = try SQLiteConnection(path: path, mode: .readWrite)
             return SQLiteStoreEngine(connection: connection, schema: schema, identifier: identifier, metadata: metadata)
         } catch {
-            // Leave nothing half-made behind.
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            removeTemporary()
             throw error
         }
     }

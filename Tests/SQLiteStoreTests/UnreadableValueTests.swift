@@ -29,3 +29,18 @@ import KeyValueCoding
         #expect(try connection.scalar("SELECT ZRADIUS FROM ZFRUIT") == .text("n/a"), "nothing was overwritten")
     }
 }
+
+@Suite struct StoreCreationTests {
+    @Test func aNewStoreAppearsWholeAndLeavesNoTemporaryFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let coordinator = PersistentStoreCoordinator(model: try ContextMatrixTests.fruitModel())
+        try coordinator.addStore(SQLitePersistentStore(url: directory.file("Stand.sqlite")))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(names.contains("Stand.sqlite"))
+        #expect(!names.contains { $0.contains(".creating-") }, "\(names)")
+        let connection = try SQLiteConnection(path: directory.file("Stand.sqlite").path, mode: .readOnly)
+        #expect(try connection.scalar("PRAGMA journal_mode") == .text("wal"))
+        #expect(try connection.scalar("SELECT COUNT(*) FROM Z_METADATA") == .integer(1))
+    }
+}
