@@ -44,3 +44,17 @@ import KeyValueCoding
         #expect(try connection.scalar("SELECT COUNT(*) FROM Z_METADATA") == .integer(1))
     }
 }
+
+@Suite struct TableNameCollisionTests {
+    @Test(arguments: [["Movie", "MOVIE"], ["Straße", "STRASSE"], ["_PRIMARYKEY"], ["_METADATA"]])
+    func entitiesWhoseTablesWouldCollideAreRefused(names: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let model = try ManagedObjectModel(entities: names.map { EntityDescription(name: $0, properties: [.attribute("t", .string)]) })
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let url = directory.file("Clash.sqlite")
+        let error = try #require(throws: SQLiteStoreError.self) { try coordinator.addStore(SQLitePersistentStore(url: url)) }
+        #expect(error.description.contains("would share"))
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}

@@ -227,6 +227,26 @@ extension SQLiteSchema {
         }
         tables += joinTables
         indexStatements = Self.modelIndexes(ordered, entities: entities)
+        // Table names are upper case (and SQLite compares them without case): two roots whose
+        // names differ only in case, or a name that makes a bookkeeping or join table's name,
+        // would share a table.
+        var owners: [String: String] = [:]
+        for reserved in ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"] { owners[reserved] = "Core Data's bookkeeping" }
+        for entity in ordered {
+            let rootName = root(of: entity).name
+            let table = Self.tableName(root: rootName).uppercased()
+            if let owner = owners[table], owner != "entity \(rootName)" {
+                throw fail(.unsupported("the entity \(rootName) would share the table \(table) with \(owner)"))
+            }
+            owners[table] = "entity \(rootName)"
+        }
+        for join in joinTables {
+            let table = join.name.uppercased()
+            if let owner = owners[table] {
+                throw fail(.unsupported("the join table \(table) would share its name with \(owner)"))
+            }
+            owners[table] = "a join table"
+        }
     }
 
     /// The declared type and column-order rank of an attribute type; `nil` when the layout has
