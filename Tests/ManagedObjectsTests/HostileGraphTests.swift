@@ -80,3 +80,27 @@ import KeyValueCoding
         #expect(error.description.contains("nan"))
     }
 }
+
+@Suite struct NameAndForeignObjectTests {
+    @Test(arguments: ["", "two words", "a.b", "@count", "tab\there"])
+    func namesThatCannotBeKeysAreRefused(name: String) {
+        #expect(throws: ManagedObjectModelError.self) {
+            try ManagedObjectModel(entities: [EntityDescription(name: "E", properties: [.attribute(name, .string)])])
+        }
+        #expect(throws: ManagedObjectModelError.self) { try ManagedObjectModel(entities: [EntityDescription(name: name)]) }
+    }
+
+    @Test func aSaveRefusesObjectsRelatedAcrossContexts() throws {
+        let model = try TypedFixtures.model()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(InMemoryStore())
+        let first = ManagedObjectContext(coordinator: coordinator)
+        let second = ManagedObjectContext(coordinator: coordinator)
+        let crate = try first.insertNewObject(TypedCrate.self)
+        let stand = try second.insertNewObject(TypedStand.self)
+        stand.name = "Corner"
+        crate.stand = stand                    // a typed set cannot throw: the save says it
+        let error = try #require(throws: ManagedObjectValidationError.self) { try first.save() }
+        #expect(error.errors.contains { $0.key == "stand" && ($0.reason ?? "").contains("another context") })
+    }
+}

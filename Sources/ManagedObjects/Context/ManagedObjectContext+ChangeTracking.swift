@@ -68,6 +68,8 @@ extension ManagedObjectContext: KeyValueChangeSink {
 
     /// Removes `source` from `target`'s inverse relationship.
     package func unlink(_ source: ManagedObject, from target: ManagedObject, inverseName: String) {
+        // Objects of other contexts are not this context's to change (the save reports them).
+        guard target.managedObjectContext === self else { return }
         guard case .relationship(let inverse)? = target.layout.slotByName[inverseName].map({ target.layout.properties[$0] }) else { return }
         do {
             switch inverse.cardinality {
@@ -84,14 +86,15 @@ extension ManagedObjectContext: KeyValueChangeSink {
                 }
             }
         } catch {
-            // The inverse key exists with the type the model gives it: the store cannot fail.
-            assertionFailure("inverse maintenance failed: \(error)")
+            // Only a related object the inverse cannot hold (another entity, another context)
+            // refuses, and the save reports that object; the graph stays as the app left it.
         }
     }
 
     /// Adds `source` to `target`'s inverse relationship; a to-one inverse first leaves its old
     /// owner (moving `target` from one parent to another).
     private func link(_ source: ManagedObject, to target: ManagedObject, inverseName: String, relationshipName: String) {
+        guard target.managedObjectContext === self else { return }
         guard case .relationship(let inverse)? = target.layout.slotByName[inverseName].map({ target.layout.properties[$0] }) else { return }
         do {
             switch inverse.cardinality {
@@ -110,7 +113,7 @@ extension ManagedObjectContext: KeyValueChangeSink {
                 }
             }
         } catch {
-            assertionFailure("inverse maintenance failed: \(error)")
+            // As in `unlink`: the save reports what the inverse could not hold.
         }
     }
 }

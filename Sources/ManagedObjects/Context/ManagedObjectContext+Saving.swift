@@ -69,11 +69,29 @@ extension ManagedObjectContext {
             try check(object.validateForUpdate)
         }
         for object in deleted.sorted(by: Self.saveOrder) { try check(object.validateForDelete) }
+        for object in inserted.union(updated).sorted(by: Self.saveOrder) { errors += foreignRelationshipErrors(of: object) }
         if let error = ManagedObjectValidationError.combining(errors) { throw error }
     }
 
     /// The order objects are saved and validated in: the order they were registered, so keys
     /// are given in insert order and errors come in a stable order.
+    /// Errors for related objects that are not in this context (registered in another context,
+    /// or in none: deleted by an earlier save, or never inserted); a typed property cannot throw
+    /// when it is set, so the save says it.
+    private func foreignRelationshipErrors(of object: ManagedObject) -> [ManagedObjectValidationError] {
+        var errors: [ManagedObjectValidationError] = []
+        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
+            guard case .relationship(let relationship) = property else { continue }
+            for target in Self.members(object.slotValue(slot)) where target.managedObjectContext !== self {
+                let whereabouts = target.managedObjectContext == nil ? "in no context (deleted by a save, or never inserted)" : "in another context"
+                errors.append(ManagedObjectValidationError(.managedObjectValidation, entity: object.entity.name, key: relationship.name,
+                                                           reason: "the related object \(target.objectID) is \(whereabouts)")
+                    .attributed(toObject: object.objectID.description))
+            }
+        }
+        return errors
+    }
+
     private static func saveOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
         a.registrationSequence < b.registrationSequence
     }

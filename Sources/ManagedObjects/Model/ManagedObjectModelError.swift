@@ -60,6 +60,9 @@ public struct ManagedObjectModelError: Error, Sendable, Hashable {
         case missingCurrentVersion(String)
         /// No model version of that name in the `.xcdatamodeld` folder.
         case unknownVersion(String)
+        /// An entity or property name that cannot be a key (empty, or with a space, a control
+        /// character, `.` or `@`); the text says which.
+        case invalidName(String)
         /// A managed-object class does not fit its entity (a `@Managed` property with an
         /// unknown name or a Swift type that cannot hold the property, or objects of the
         /// wrong class); the text names the class, the property and the Swift type.
@@ -129,6 +132,7 @@ extension ManagedObjectModelError: CustomStringConvertible, LocalizedError {
             return "the model is in the Xcode 3 binary format (elements and layout files); open it in a current Xcode and save it to convert it to XML"
         case .missingCurrentVersion(let name): return "the current version '\(name)' named by .xccurrentversion is not in the model folder"
         case .unknownVersion(let name): return "there is no model version '\(name)'"
+        case .invalidName(let why): return why
         case .classMismatch(let why): return "the managed-object class does not fit: \(why)"
         }
     }

@@ -23,6 +23,14 @@ package final class ModelGraph: Sendable {
         index.reserveCapacity(declared.count)
         for i in declared.indices {
             let name = declared[i].name
+            if let problem = Self.nameProblem(name) {
+                throw ManagedObjectModelError(.invalidName(problem), entity: name)
+            }
+            for property in declared[i].properties {
+                if let problem = Self.nameProblem(property.name) {
+                    throw ManagedObjectModelError(.invalidName(problem), entity: name, property: property.name)
+                }
+            }
             guard index.updateValue(i, forKey: name) == nil else {
                 throw ManagedObjectModelError(.duplicateEntity, entity: name)
             }
@@ -87,6 +95,15 @@ package final class ModelGraph: Sendable {
             }
         }
         self.layouts = EntityLayoutCache(kinds: kinds)
+    }
+
+    /// Why `name` cannot name an entity or property (a key, a table or column), or `nil`.
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "the name is empty" }
+        if name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0 == "." || $0 == "@" }) {
+            return "the name '\(name)' contains a space, a control character, '.' or '@' (it must work as a key)"
+        }
+        return nil
     }
 
     /// The entity named `name`.
