@@ -76,3 +76,11 @@ import KeyValueCoding
         #expect(throws: ManagedObjectModelError.self) { try PersistentContainer(name: "X", modelURL: url.appendingPathComponent("missing")) }
     }
 }
+
+@Suite struct ContainerNameTests {
+    @Test(arguments: ["", "..", "../../x", "a/b"])
+    func namesThatAreNotOneFileNameAreRefused(name: String) throws {
+        let container = PersistentContainer(name: name, model: try ContextMatrixTests.fruitModel())
+        #expect(throws: SQLiteStoreError.self) { try container.loadPersistentStores() }
+    }
+}

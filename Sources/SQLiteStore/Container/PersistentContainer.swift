@@ -64,6 +64,7 @@ public final class PersistentContainer {
     ///
     /// - Throws: The first store's error; stores opened before it stay open.
     public func loadPersistentStores() throws {
+        try checkName()
         for description in storeDescriptions {
             if let url = description.url {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -77,6 +78,7 @@ public final class PersistentContainer {
     public func loadPersistentStores(_ handler: (StoreDescription, (any Error)?) -> Void) {
         for description in storeDescriptions {
             do {
+                try checkName()
                 if let url = description.url {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
@@ -85,6 +87,14 @@ public final class PersistentContainer {
             } catch {
                 handler(description, error)
             }
+        }
+    }
+
+    /// The name makes a file and a folder name: it must be one path component.
+    private func checkName() throws {
+        if name.isEmpty || name == "." || name == ".." || name.contains("/") || name.contains("\0") {
+            throw SQLiteStoreError(.unsupported("the container name '\(name)' cannot name a store file (it must be one non-empty path component)"),
+                                   path: name)
         }
     }
 
