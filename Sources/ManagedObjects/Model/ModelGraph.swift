@@ -1,12 +1,27 @@
 // The resolved, immutable form of a model's entities: hierarchy filled in and checked.
 import Foundation
+import Synchronization
 
 /// A model's entities with their hierarchy resolved: inherited properties and subentity names
 /// filled in, every reference checked. Immutable; the managed-object layer and stores read it
 /// without locks.
 package final class ModelGraph: Sendable {
-    /// The entities in declaration order, resolved.
-    package let entities: [EntityDescription]
+    /// The entities in declaration order, resolved, without their version hashes (computed on
+    /// first use: loading a model does not pay for hashes nobody asks for).
+    private let unhashed: [EntityDescription]
+    private let hashed = Mutex<[EntityDescription]?>(nil)
+
+    /// The entities in declaration order, resolved, with their version hashes.
+    package var entities: [EntityDescription] {
+        if let done = hashed.withLock({ $0 }) { return done }
+        var entities = unhashed
+        VersionHashing.resolve(&entities, index: indexByName)
+        return hashed.withLock { stored in
+            if let done = stored { return done }
+            stored = entities
+            return entities
+        }
+    }
     /// Entity index by name.
     package let indexByName: [String: Int]
     /// Inverse-less relationships and the like.
@@ -76,8 +91,7 @@ package final class ModelGraph: Sendable {
             }
         }
         for i in resolved.indices { resolved[i].subentityNameList.sort() }
-        VersionHashing.resolve(&resolved, index: index)
-        self.entities = resolved
+        self.unhashed = resolved
         self.indexByName = index
         var warnings: [ManagedObjectModelWarning] = []
         for i in resolved.indices {
@@ -108,12 +122,14 @@ package final class ModelGraph: Sendable {
 
     /// The entity named `name`.
     package func entity(named name: String) -> EntityDescription? {
-        indexByName[name].map { entities[$0] }
+        guard let i = indexByName[name] else { return nil }
+        return entities[i]
     }
 
     /// The entities by name.
     package var entitiesByName: [String: EntityDescription] {
-        indexByName.mapValues { entities[$0] }
+        let entities = self.entities
+        return indexByName.mapValues { entities[$0] }
     }
 
     /// Whether `name` is `ancestor` or one of its descendants.
