@@ -98,23 +98,37 @@ package final class ModelGraph: Sendable {
             try Self.checkProperties(of: resolved[i], in: resolved, index: index, warnings: &warnings)
         }
         self.warnings = warnings
-        // Each entity with its descendants: what a relationship to it may hold.
-        var kinds: [String: Set<String>] = [:]
-        for entity in resolved {
-            var ancestor: String? = entity.name
-            var seen = Set<String>()
-            while let name = ancestor, seen.insert(name).inserted {
-                kinds[name, default: []].insert(entity.name)
-                ancestor = index[name].flatMap { resolved[$0].parentName }
+        // Each entity with its descendants (what a relationship to it may hold), on first use.
+        let names = resolved.map(\.name)
+        let parents = resolved.map(\.parentName)
+        let positions = index
+        self.layouts = EntityLayoutCache {
+            var kinds: [String: Set<String>] = [:]
+            for (i, name) in names.enumerated() {
+                var position: Int? = i
+                var steps = 0
+                while let current = position, steps <= names.count {
+                    kinds[names[current], default: []].insert(name)
+                    position = parents[current].flatMap { positions[$0] }
+                    steps += 1
+                }
             }
+            return kinds
         }
-        self.layouts = EntityLayoutCache(kinds: kinds)
     }
 
     /// Why `name` cannot name an entity or property (a key, a table or column), or `nil`.
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "the name is empty" }
-        if name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0 == "." || $0 == "@" }) {
+        // Bytes first (names are ASCII nearly always); Unicode properties only past ASCII.
+        var ascii = true
+        for byte in name.utf8 {
+            if byte >= 0x80 { ascii = false; continue }
+            if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "@") {
+                return "the name '\(name)' contains a space, a control character, '.' or '@' (it must work as a key)"
+            }
+        }
+        if !ascii, name.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
             return "the name '\(name)' contains a space, a control character, '.' or '@' (it must work as a key)"
         }
         return nil

@@ -214,10 +214,12 @@ package final class EntityLayoutCache: Sendable {
     }
 
     private let layouts = Mutex<[Key: EntityLayout]>([:])
-    /// Each entity's name with its descendants' (what a relationship to it may hold).
-    private let kinds: [String: Set<String>]
+    /// Each entity's name with its descendants' (what a relationship to it may hold), made on
+    /// first use.
+    private let makeKinds: @Sendable () -> [String: Set<String>]
+    private let kinds = Mutex<[String: Set<String>]?>(nil)
 
-    package init(kinds: [String: Set<String>]) { self.kinds = kinds }
+    package init(kinds makeKinds: @escaping @Sendable () -> [String: Set<String>]) { self.makeKinds = makeKinds }
 
     /// The layout of `entity`'s objects of class `objectClass` (resolved in the graph that owns
     /// this cache).
@@ -225,6 +227,12 @@ package final class EntityLayoutCache: Sendable {
         let key = Key(entity: entity.name, objectClass: ObjectIdentifier(objectClass))
         if let existing = layouts.withLock({ $0[key] }) { return existing }
         // Built outside the lock: reflection and key tables take their own locks.
+        let kinds = self.kinds.withLock { known in
+            if let known { return known }
+            let made = makeKinds()
+            known = made
+            return made
+        }
         let layout = EntityLayout(entity: entity, objectClass: objectClass, kinds: kinds)
         return layouts.withLock { layouts in
             if let existing = layouts[key] { return existing }
