@@ -41,6 +41,15 @@ import KeyValueCoding
 /// - Important: Thread safety: as thread-safe as the subclass's properties; observing is
 ///   thread-safe (see ``KeyValueObservable``).
 open class KeyValueObject: KeyValueObservable {
+    /// The object's own observation state, or `nil` (the default) to keep it in the
+    /// process-wide table (see ``KeyValueObservable/keyValueObservationStorage``). A stored
+    /// property, so a notification finds it with one load.
+    ///
+    /// Subclasses in this package whose objects change often while a change sink listens
+    /// (managed objects) set it once, in their initialiser right after `super.init()`, so that
+    /// their notifications take no process-wide lock; it never changes afterwards.
+    public final package(set) var keyValueObservationStorage: KeyValueObservationStorage?
+
     /// Creates an object.
     public init() {}
 

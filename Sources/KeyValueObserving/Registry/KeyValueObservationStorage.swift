@@ -28,7 +28,9 @@ public final class KeyValueObservationStorage: Sendable {
     }
 
     let state = Mutex(State())
-    /// Whether the object has any list or a sink: read without the lock on every notification.
+    /// Whether the object has any observer list: read without the lock on every notification,
+    /// so that an object with only a sink (a managed object in its context) takes no lock for
+    /// observers.
     let isInUse = Atomic<Bool>(false)
     /// Whether a sink was ever installed: read without the lock on every notification.
     let hasSink = Atomic<Bool>(false)
@@ -49,7 +51,7 @@ public final class KeyValueObservationStorage: Sendable {
         }
     }
 
-    /// Returns the list for `key` when someone has observed it or a sink is installed.
+    /// Returns the list for `key` when someone has observed it (or a sink-aware list was made).
     @inline(__always)
     func existingObservers(key: String) -> KeyObservers? {
         guard isInUse.load(ordering: .acquiring) else { return nil }
@@ -70,7 +72,6 @@ public final class KeyValueObservationStorage: Sendable {
         }
         if reference != nil {
             hasSink.store(true, ordering: .releasing)
-            isInUse.store(true, ordering: .releasing)
         }
     }
 

@@ -42,6 +42,12 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     package var registrationSequence: UInt64 = 0
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
     package var hasAwokenFromInsert = false
+    /// Which of its context's inserted, updated and deleted sets hold the object (kept by
+    /// ``TrackedObjectSet``).
+    package var changeSetMembership: ChangeSetMembership = []
+    /// The slot of the key last announced to the context (a hint that spares the did-change
+    /// half of a change the key look-up; checked against the key before use).
+    package var changingSlotHint = -1
     /// The registrar that reports typed reads and every change to Swift's Observation; made by
     /// the first typed read (nobody can track an object before it).
     // Unchecked: read on every change (a dynamic exclusivity check would cost more than the
@@ -100,7 +106,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
             }
         }
         self.values = values
+        // Its own observation state: its context listens to every change (a change sink), and
+        // the process-wide table would take a lock per notification.
         super.init()
+        keyValueObservationStorage = KeyValueObservationStorage()
         if layout.hasFields { initializeFields() }
     }
 
