@@ -31,9 +31,16 @@ public final class KeyValueObservationStorage: Sendable {
     /// Whether the object has any observer list: read without the lock on every notification,
     /// so that an object with only a sink (a managed object in its context) takes no lock for
     /// observers.
-    let isInUse = Atomic<Bool>(false)
+    @usableFromInline let isInUse = Atomic<Bool>(false)
     /// Whether a sink was ever installed: read without the lock on every notification.
-    let hasSink = Atomic<Bool>(false)
+    @usableFromInline let hasSink = Atomic<Bool>(false)
+
+    /// Whether a sink was ever installed or any key has an observer list: `false` means a
+    /// notification has nobody to reach. Lock-free.
+    @inlinable
+    var mayHaveListeners: Bool {
+        hasSink.load(ordering: .acquiring) || isInUse.load(ordering: .acquiring)
+    }
 
     /// Creates empty observation state for one object.
     public init() {}
