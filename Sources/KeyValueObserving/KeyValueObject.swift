@@ -48,7 +48,9 @@ open class KeyValueObject: KeyValueObservable {
     /// Subclasses in this package whose objects change often while a change sink listens
     /// (managed objects) set it once, in their initialiser right after `super.init()`, so that
     /// their notifications take no process-wide lock; it never changes afterwards.
-    public final package(set) var keyValueObservationStorage: KeyValueObservationStorage?
+    // Unchecked: read on every change (a dynamic exclusivity check would cost more than the
+    // read); written only by the initialiser of a subclass, before the object is shared.
+    @exclusivity(unchecked) public final package(set) var keyValueObservationStorage: KeyValueObservationStorage?
 
     /// Creates an object.
     public init() {}

@@ -44,10 +44,12 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
     package var hasAwokenFromInsert = false
     /// Which of its context's inserted, updated and deleted sets hold the object (kept by
     /// ``TrackedObjectSet``).
-    package var changeSetMembership: ChangeSetMembership = []
+    // Unchecked (as `observationTracking`): touched on every change, only by the object's
+    // context on its thread.
+    @exclusivity(unchecked) package var changeSetMembership: ChangeSetMembership = []
     /// The slot of the key last announced to the context (a hint that spares the did-change
     /// half of a change the key look-up; checked against the key before use).
-    package var changingSlotHint = -1
+    @exclusivity(unchecked) package var changingSlotHint = -1
     /// The registrar that reports typed reads and every change to Swift's Observation; made by
     /// the first typed read (nobody can track an object before it).
     // Unchecked: read on every change (a dynamic exclusivity check would cost more than the
