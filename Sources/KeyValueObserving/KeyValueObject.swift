@@ -43,17 +43,18 @@ import KeyValueCoding
 open class KeyValueObject: KeyValueObservable {
     /// The object's own observation state, or `nil` (the default) to keep it in the
     /// process-wide table (see ``KeyValueObservable/keyValueObservationStorage``). A stored
-    /// property, so a notification finds it with one load.
+    /// `let`, so a notification finds it with one load and no retain.
     ///
-    /// Subclasses in this package whose objects change often while a change sink listens
-    /// (managed objects) set it once, in their initialiser right after `super.init()`, so that
-    /// their notifications take no process-wide lock; it never changes afterwards.
-    // Unchecked: read on every change (a dynamic exclusivity check would cost more than the
-    // read); written only by the initialiser of a subclass, before the object is shared.
-    @exclusivity(unchecked) public final package(set) var keyValueObservationStorage: KeyValueObservationStorage?
+    /// Classes of this package whose objects change often while a change sink listens
+    /// (managed objects) conform to ``KeepsOwnObservationStorage``: their objects keep their
+    /// own state, and their notifications take no process-wide lock.
+    public final let keyValueObservationStorage: KeyValueObservationStorage?
 
     /// Creates an object.
-    public init() {}
+    public init() {
+        // A conformance check per object made; the runtime caches its answer per class.
+        keyValueObservationStorage = Self.self is any KeepsOwnObservationStorage.Type ? KeyValueObservationStorage() : nil
+    }
 
     // MARK: Keys
 
@@ -141,3 +142,8 @@ open class KeyValueObject: KeyValueObservable {
         try runValidator(&value, forKey: key)
     }
 }
+
+/// Marks a ``KeyValueObject`` subclass whose objects keep their own observation state (see
+/// ``KeyValueObject/keyValueObservationStorage``): for classes of this package whose objects
+/// have a change sink for most of their life.
+package protocol KeepsOwnObservationStorage: AnyObject {}

@@ -22,7 +22,7 @@ import Observation
 ///
 /// - Important: Thread safety: not `Sendable`. Use an object only where it was made (later:
 ///   on its context's queue); pass its ``objectID`` to other threads.
-open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
+open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeepsOwnObservationStorage {
     /// The object's entity (Apple: `entity`).
     public let entity: EntityDescription
     /// The model the entity belongs to.
@@ -108,10 +108,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding {
             }
         }
         self.values = values
-        // Its own observation state: its context listens to every change (a change sink), and
-        // the process-wide table would take a lock per notification.
+        // KeepsOwnObservationStorage: its context listens to every change (a change sink),
+        // and the process-wide table would take a lock per notification.
         super.init()
-        keyValueObservationStorage = KeyValueObservationStorage()
         if layout.hasFields { initializeFields() }
     }
 
