@@ -41,8 +41,20 @@ import KeyValueCoding
 /// - Important: Thread safety: as thread-safe as the subclass's properties; observing is
 ///   thread-safe (see ``KeyValueObservable``).
 open class KeyValueObject: KeyValueObservable {
+    /// The object's own observation state, or `nil` (the default) to keep it in the
+    /// process-wide table (see ``KeyValueObservable/keyValueObservationStorage``). A stored
+    /// `let`, so a notification finds it with one load and no retain.
+    ///
+    /// Classes of this package whose objects change often while a change sink listens
+    /// (managed objects) conform to ``KeepsOwnObservationStorage``: their objects keep their
+    /// own state, and their notifications take no process-wide lock.
+    public final let keyValueObservationStorage: KeyValueObservationStorage?
+
     /// Creates an object.
-    public init() {}
+    public init() {
+        // A conformance check per object made; the runtime caches its answer per class.
+        keyValueObservationStorage = Self.self is any KeepsOwnObservationStorage.Type ? KeyValueObservationStorage() : nil
+    }
 
     // MARK: Keys
 
@@ -130,3 +142,8 @@ open class KeyValueObject: KeyValueObservable {
         try runValidator(&value, forKey: key)
     }
 }
+
+/// Marks a ``KeyValueObject`` subclass whose objects keep their own observation state (see
+/// ``KeyValueObject/keyValueObservationStorage``): for classes of this package whose objects
+/// have a change sink for most of their life.
+package protocol KeepsOwnObservationStorage: AnyObject {}

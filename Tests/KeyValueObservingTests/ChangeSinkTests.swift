@@ -47,6 +47,38 @@ struct ChangeSinkTests {
     }
 }
 
+@Suite("Change sink replaced, reinstalled and released")
+struct ChangeSinkReplacementTests {
+    @Test func onlyTheInstalledSinkHearsAndAReinstalledOneHearsAgain() throws {
+        let person = Person()
+        let first = KeyLog(), second = KeyLog()
+        person.setKeyValueChangeSink(first)
+        person.age = 1
+        person.setKeyValueChangeSink(second)
+        person.age = 2
+        person.setKeyValueChangeSink(nil)
+        person.age = 3
+        person.setKeyValueChangeSink(first)
+        person.age = 4
+        #expect(first.heard == ["will age", "did age", "will age", "did age"])
+        #expect(second.heard == ["will age", "did age"])
+        #expect(person.keyValueChangeSink === first)
+        person.setKeyValueChangeSink(nil)
+        #expect(person.keyValueChangeSink == nil)
+    }
+
+    @Test func aReleasedSinkIsNotCalled() throws {
+        let person = Person()
+        var sink: KeyLog? = KeyLog()
+        weak let released = sink
+        person.setKeyValueChangeSink(sink)
+        sink = nil
+        #expect(released == nil, "the object holds its sink weakly")
+        person.age = 5
+        #expect(person.keyValueChangeSink == nil)
+    }
+}
+
 @Suite("Registering again")
 struct ReRegistrationTests {
     @Test func aKeyObservedBeforeIsObservedAgainWithTheSameOptions() throws {

@@ -62,9 +62,15 @@ extension KeyValueProperty {
     ) {
         let optionalType = Value.self as? any OptionalValue.Type
         // An `Any` may hold an optional too: flatten it as optional keys are.
-        let getter: (AnyObject) -> Any? = optionalType == nil && Value.self != Any.self
-            ? { object in get(object) }
-            : { object in flattenOptional(get(object)) }
+        let getter: (AnyObject) -> Any?
+        if let optionalType {
+            // Unwrapped by the optional type itself: no type-cache look-up per read.
+            getter = optionalType.accessorGetter(get)
+        } else if Value.self == Any.self {
+            getter = { object in flattenOptional(get(object)) }
+        } else {
+            getter = { object in get(object) }
+        }
         var setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?
         var nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?
         if let set {

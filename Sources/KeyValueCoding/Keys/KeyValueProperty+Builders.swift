@@ -76,6 +76,9 @@ private func makeRaw<R: RawRepresentable>(_: R.Type, _ value: Any) -> RawConvers
 protocol OptionalValue {
     var wrappedAny: Any? { get }
     static var wrappedType: Any.Type { get }
+    /// A getter returning `get`'s optional (of this type) as a flat `Any?`. `Value` must be
+    /// `Self`.
+    static func accessorGetter<Value>(_ get: @escaping @Sendable (AnyObject) -> Value) -> (AnyObject) -> Any?
 }
 
 extension Optional: OptionalValue {
@@ -86,6 +89,21 @@ extension Optional: OptionalValue {
         }
     }
     static var wrappedType: Any.Type { Wrapped.self }
+
+    static func accessorGetter<Value>(_ get: @escaping @Sendable (AnyObject) -> Value) -> (AnyObject) -> Any? {
+        precondition(Value.self == Self.self, "accessorGetter: \(Value.self) is not \(Self.self)")
+        if Wrapped.self is any OptionalValue.Type || Wrapped.self == Any.self {
+            // A nested optional or an `Any` may hold more optionals: flatten every level.
+            return { object in flattenOptional(get(object)) }
+        }
+        return { object in
+            // `Value` is `Self` (checked above): reinterpret, without a dynamic cast.
+            switch unsafeBitCast(get(object), to: Self.self) {
+            case .some(let value): return value
+            case .none: return nil
+            }
+        }
+    }
 }
 
 /// Unwraps an `Any` holding an `Optional` (at any depth) into a plain `Any?`.

@@ -25,13 +25,28 @@ public final class KeyValueObservationStorage: Sendable {
         /// Registrations made with `addObserver(_:forKeyPath:options:context:)`, newest last.
         var observerRegistrations: [Registration] = []
         var sink: SinkReference?
+        /// Every sink reference installed (one per distinct sink): kept alive so that the
+        /// address in `currentSink` stays valid for lock-free readers.
+        var installedSinks: [SinkReference] = []
     }
 
     let state = Mutex(State())
-    /// Whether the object has any list or a sink: read without the lock on every notification.
-    let isInUse = Atomic<Bool>(false)
+    /// Whether the object has any observer list: read without the lock on every notification,
+    /// so that an object with only a sink (a managed object in its context) takes no lock for
+    /// observers.
+    @usableFromInline let isInUse = Atomic<Bool>(false)
     /// Whether a sink was ever installed: read without the lock on every notification.
-    let hasSink = Atomic<Bool>(false)
+    @usableFromInline let hasSink = Atomic<Bool>(false)
+    /// The address of the installed sink's reference (0: none), read without the lock on
+    /// every notification; the reference is one of `installedSinks`, which outlive it.
+    let currentSink = Atomic<UInt>(0)
+
+    /// Whether a sink was ever installed or any key has an observer list: `false` means a
+    /// notification has nobody to reach. Lock-free.
+    @inlinable
+    var mayHaveListeners: Bool {
+        hasSink.load(ordering: .acquiring) || isInUse.load(ordering: .acquiring)
+    }
 
     /// Creates empty observation state for one object.
     public init() {}
@@ -49,7 +64,7 @@ public final class KeyValueObservationStorage: Sendable {
         }
     }
 
-    /// Returns the list for `key` when someone has observed it or a sink is installed.
+    /// Returns the list for `key` when someone has observed it (or a sink-aware list was made).
     @inline(__always)
     func existingObservers(key: String) -> KeyObservers? {
         guard isInUse.load(ordering: .acquiring) else { return nil }
@@ -58,19 +73,34 @@ public final class KeyValueObservationStorage: Sendable {
 
     /// The change sink, if one is installed and still alive.
     var sink: (any KeyValueChangeSink)? {
-        guard hasSink.load(ordering: .acquiring) else { return nil }
-        return state.withTrackedLock(self) { $0.sink }?.sink
+        let address = currentSink.load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+        // Lock-free: the reference lives in `installedSinks` as long as this storage.
+        return Unmanaged<SinkReference>.fromOpaque(pointer).takeUnretainedValue().sink
     }
 
     func setSink(_ sink: (any KeyValueChangeSink)?) {
-        let reference = sink.map(SinkReference.init)
-        state.withTrackedLock(self) { state in
+        let reference: SinkReference? = state.withTrackedLock(self) { state in
+            // One reference per distinct sink (an object moving in and out of the same
+            // context reuses it), so the kept references do not grow with each install.
+            var reference: SinkReference?
+            if let sink {
+                if let known = state.installedSinks.first(where: { $0.sink === sink }) {
+                    reference = known
+                } else {
+                    let made = SinkReference(sink)
+                    state.installedSinks.append(made)
+                    reference = made
+                }
+            }
             state.sink = reference
             for list in state.lists.values { list.hasSink.store(reference != nil, ordering: .releasing) }
+            let address = reference.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
+            currentSink.store(address, ordering: .releasing)
+            return reference
         }
         if reference != nil {
             hasSink.store(true, ordering: .releasing)
-            isInUse.store(true, ordering: .releasing)
         }
     }
 

@@ -46,7 +46,9 @@ enum ObservationCenter {
     static func deliver<Object: KeyValueObservable>(_ event: KeyValueChangeEvent, from object: Object) {
         if event.phase == .willChange { object.keyValueWillChange(event) }
         if let own = object.keyValueObservationStorage {
-            deliverToListeners(event, from: object, storage: own)
+            // Two flag loads inline: an object keeping its own state that nobody listens to
+            // pays no call.
+            if own.mayHaveListeners { deliverToListeners(event, from: object, storage: own) }
         } else if ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
             deliverThroughTable(event, from: object)
         }

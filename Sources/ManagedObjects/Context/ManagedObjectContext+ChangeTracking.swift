@@ -9,7 +9,8 @@ extension ManagedObjectContext: KeyValueChangeSink {
     public func observedObject(_ object: any KeyValueObservable, willChange event: KeyValueChangeEvent) {
         // Entered until the matching did-change: two threads changing objects at once stop here.
         enterConfinement("a change of a managed object")
-        guard !isRestoring, let object = object as? ManagedObject, let slot = object.layout.slotByName[event.key] else { return }
+        guard !isRestoring, let object = object as? ManagedObject, let slot = Self.slot(of: event.key, in: object) else { return }
+        object.changingSlotHint = slot
         let id = ObjectIdentifier(object)
         let old = object.slotValue(slot)
         pendingOldValues.append((id, slot, old))
@@ -24,18 +25,31 @@ extension ManagedObjectContext: KeyValueChangeSink {
     /// Marks the object updated and keeps the inverse of a changed relationship in step.
     public func observedObject(_ object: any KeyValueObservable, didChange event: KeyValueChangeEvent) {
         defer { exitConfinement() }
-        guard !isRestoring, let object = object as? ManagedObject, let slot = object.layout.slotByName[event.key] else { return }
+        guard !isRestoring, let object = object as? ManagedObject, let slot = Self.slot(of: event.key, in: object) else { return }
         let id = ObjectIdentifier(object)
         guard let pending = pendingOldValues.lastIndex(where: { $0.object == id && $0.slot == slot }) else { return }
         let old = pendingOldValues.remove(at: pending).value
         guard !event.isCancelled else { return }
-        if !inserted.contains(object) && !deleted.contains(object) && registered[object.objectID] === object {
+        // Bit tests (see TrackedObjectSet); an object sends changes here only while registered
+        // (its sink is this context), which its context reference says without hashing its ID.
+        let isInsertedOrDeleted = inserted.contains(object) || deleted.contains(object)
+        if !isInsertedOrDeleted && object.managedObjectContext === self {
             updated.insert(object)
         }
-        noteUpdated(object, key: event.key, old: old)
+        noteUpdated(object, key: event.key, old: old, isInsertedOrDeleted: isInsertedOrDeleted)
         guard maintainsInverses, case .relationship(let relationship) = object.layout.properties[slot],
               let inverseName = relationship.inverseName else { return }
         maintainInverse(of: relationship, inverseName: inverseName, on: object, old: old, new: object.slotValue(slot))
+    }
+
+    /// The slot of `key` in `object`'s entity: the slot announced last when it names `key`
+    /// (a typed store passes the layout's own key string, so the comparison is one word),
+    /// else a look-up by name.
+    @inline(__always)
+    private static func slot(of key: String, in object: ManagedObject) -> Int? {
+        let hint = object.changingSlotHint
+        if hint >= 0, object.layout.keys[hint] == key { return hint }
+        return object.layout.slotByName[key]
     }
 
     // MARK: Inverse maintenance

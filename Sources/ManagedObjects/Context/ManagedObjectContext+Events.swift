@@ -55,9 +55,17 @@ extension ManagedObjectContext {
         registerUndo(for: object) { context, object in try? context.insert(object) }
     }
 
-    package func noteUpdated(_ object: ManagedObject, key: String, old: Any?) {
-        if !inserted.contains(object) && !deleted.contains(object) { pendingEvent.updated.insert(object) }
+    package func noteUpdated(_ object: ManagedObject, key: String, old: Any?, isInsertedOrDeleted: Bool) {
+        if !isInsertedOrDeleted { pendingEvent.updated.insert(object) }
+        // Checked first: the action's closure (holding the key and old value) is an allocation.
+        guard isRegisteringUndo else { return }
         registerUndo(for: object) { _, object in try? object.setValue(old, forKey: key) }
+    }
+
+    /// Whether changes register undo actions now.
+    private var isRegisteringUndo: Bool {
+        guard let undoManager else { return false }
+        return undoManager.isUndoRegistrationEnabled && !isRestoring
     }
 
     /// Registers an undo action for a change of `object`. The action holds the object (an undo

@@ -41,7 +41,7 @@ extension ManagedObjectContext {
             for (object, id) in zip(newObjects, temporaryIDs) { reassign(object, to: id) }
             throw error
         }
-        let saved = Changes(inserted: inserted, updated: updated, deleted: deleted)
+        let saved = Changes(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
         let result = SaveResult(insertedObjectIDs: Set(inserted.map(\.objectID)),
                                 updatedObjectIDs: Set(updated.map(\.objectID)),
                                 deletedObjectIDs: Set(deleted.map(\.objectID)))

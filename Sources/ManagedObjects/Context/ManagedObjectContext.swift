@@ -24,9 +24,9 @@ public final class ManagedObjectContext {
     public let coordinator: PersistentStoreCoordinator?
     /// Registered objects by ID.
     package var registered: [ManagedObjectID: ManagedObject] = [:]
-    package var inserted = Set<ManagedObject>()
-    package var updated = Set<ManagedObject>()
-    package var deleted = Set<ManagedObject>()
+    package var inserted = TrackedObjectSet(.inserted)
+    package var updated = TrackedObjectSet(.updated)
+    package var deleted = TrackedObjectSet(.deleted)
     /// Committed values of changed slots, per object: what `rollback()` restores and
     /// `committedValues(forKeys:)` answers.
     package var committed: [ObjectIdentifier: [Int: Any?]] = [:]
@@ -80,6 +80,7 @@ public final class ManagedObjectContext {
         for object in registered.values {
             object.managedObjectContext = nil
             object.setKeyValueChangeSink(nil)
+            object.changeSetMembership = []
             for (slot, property) in object.layout.properties.enumerated() where property.relationship != nil {
                 object.storeLoadedSlotValue(object.layout.emptyValue(slot), slot)
             }
@@ -92,14 +93,14 @@ public final class ManagedObjectContext {
     public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
 
     /// Objects inserted since the last save (Apple: `insertedObjects`).
-    public var insertedObjects: Set<ManagedObject> { inserted }
+    public var insertedObjects: Set<ManagedObject> { inserted.objects }
 
     /// Objects with changed properties since the last save, neither inserted nor deleted
     /// (Apple: `updatedObjects`).
-    public var updatedObjects: Set<ManagedObject> { updated }
+    public var updatedObjects: Set<ManagedObject> { updated.objects }
 
     /// Objects deleted since the last save (Apple: `deletedObjects`).
-    public var deletedObjects: Set<ManagedObject> { deleted }
+    public var deletedObjects: Set<ManagedObject> { deleted.objects }
 
     /// Whether anything was inserted, changed or deleted since the last save
     /// (Apple: `hasChanges`).

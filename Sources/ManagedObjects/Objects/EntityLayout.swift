@@ -162,7 +162,10 @@ package final class EntityLayout: Sendable {
                                 get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Wrapped },
                                 set: { object, value in
                                     unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value.map { $0 as Any }, slot)
-                                })
+                                },
+                                // The slot holds the value boxed already (never a nested
+                                // optional): predicates and sorting read it without a cast.
+                                read: { object in KeyValueReading(unsafeDowncast(object, to: ManagedObject.self).slotValue(slot)) })
     }
 
     /// A collection-valued key (empty, never nil) reading and writing slot `slot`.

@@ -17,7 +17,21 @@ extension ManagedObject {
     /// - Throws: ``ManagedObjectValidationError`` naming the object, entity and key; several
     ///   failures come as one ``ManagedObjectValidationError/Code/multipleErrors`` error.
     package func validateModelRules() throws(ManagedObjectValidationError) {
-        let errors = entity.validationErrors(forValues: currentValues)
+        // The rules of `EntityDescription.validationErrors(forValues:)`, read from the slots
+        // (the layout holds the entity's properties in the same order) without building a
+        // dictionary of values per object.
+        var errors: [ManagedObjectValidationError] = []
+        for (slot, property) in layout.properties.enumerated() {
+            switch property {
+            case .attribute(let attribute):
+                errors += attribute.validationErrors(for: slotValue(slot), entity: entity.name)
+            case .relationship(let relationship):
+                let count = RelationshipDescription.count(of: slotValue(slot))
+                if let error = relationship.validationError(count: count, entity: entity.name) { errors.append(error) }
+            case .fetchedProperty:
+                break
+            }
+        }
         if let error = ManagedObjectValidationError.combining(errors) {
             throw error.attributed(toObject: objectID.description)
         }
@@ -29,7 +43,7 @@ extension ManagedObject {
     ///
     /// - Throws: ``ManagedObjectValidationError/Code/relationshipDeniedDelete`` (1600).
     package func validateDeleteRules() throws(ManagedObjectValidationError) {
-        let deleted = managedObjectContext?.deleted ?? []
+        let deleted = managedObjectContext?.deleted.objects ?? []
         var errors: [ManagedObjectValidationError] = []
         for (slot, property) in layout.properties.enumerated() {
             guard case .relationship(let relationship) = property, relationship.deleteRule == .deny else { continue }

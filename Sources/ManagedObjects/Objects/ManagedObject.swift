@@ -22,7 +22,8 @@ import Observation
 ///
 /// - Important: Thread safety: not `Sendable`. Use an object only where it was made (later:
 ///   on its context's queue); pass its ``objectID`` to other threads.
-open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNamingObject {
+open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNamingObject,
+                           KeepsOwnObservationStorage {
     /// The object's entity (Apple: `entity`).
     public let entity: EntityDescription
     /// The model the entity belongs to.
@@ -42,6 +43,14 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     package var registrationSequence: UInt64 = 0
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
     package var hasAwokenFromInsert = false
+    /// Which of its context's inserted, updated and deleted sets hold the object (kept by
+    /// ``TrackedObjectSet``).
+    // Unchecked (as `observationTracking`): touched on every change, only by the object's
+    // context on its thread.
+    @exclusivity(unchecked) package var changeSetMembership: ChangeSetMembership = []
+    /// The slot of the key last announced to the context (a hint that spares the did-change
+    /// half of a change the key look-up; checked against the key before use).
+    @exclusivity(unchecked) package var changingSlotHint = -1
     /// The registrar that reports typed reads and every change to Swift's Observation; made by
     /// the first typed read (nobody can track an object before it).
     // Unchecked: read on every change (a dynamic exclusivity check would cost more than the
@@ -100,6 +109,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
             }
         }
         self.values = values
+        // KeepsOwnObservationStorage: its context listens to every change (a change sink),
+        // and the process-wide table would take a lock per notification.
         super.init()
         if layout.hasFields { initializeFields() }
     }

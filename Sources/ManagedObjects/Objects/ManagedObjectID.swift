@@ -32,6 +32,10 @@ public struct ManagedObjectID: Sendable, Hashable {
     public let storeIdentifier: String?
     /// The object's key in its store.
     public let referenceObject: ReferenceObject
+    /// The entity name's hash, computed once: IDs are dictionary keys everywhere (registered
+    /// objects, store rows), and hashing the name's characters on each look-up cost more than
+    /// the rest of the look-up.
+    private let entityNameHash: Int
 
     /// A permanent ID.
     ///
@@ -40,9 +44,7 @@ public struct ManagedObjectID: Sendable, Hashable {
     ///   - storeIdentifier: The store's identifier (its metadata UUID).
     ///   - referenceObject: The object's key in the store.
     public init(entityName: String, storeIdentifier: String, referenceObject: ReferenceObject) {
-        self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
-        self.referenceObject = referenceObject
+        self.init(entityName: entityName, storeIdentifier: storeIdentifier, reference: referenceObject)
     }
 
     /// A permanent ID with an integer primary key.
@@ -61,6 +63,25 @@ public struct ManagedObjectID: Sendable, Hashable {
         self.entityName = entityName
         self.storeIdentifier = storeIdentifier
         self.referenceObject = reference
+        self.entityNameHash = entityName.hashValue
+    }
+
+    /// Whether both name the same object: same entity, store and reference.
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs.referenceObject == rhs.referenceObject && lhs.entityNameHash == rhs.entityNameHash
+            && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+    }
+
+    /// Hashes the reference and the entity's name (its hash, computed once); the store
+    /// identifier takes part in equality only (the IDs a context or store holds are mostly
+    /// of one store).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entityNameHash)
+        switch referenceObject {
+        case .integer(let key): hasher.combine(key)
+        case .string(let key): hasher.combine(key)
+        case .temporary(let uuid): hasher.combine(uuid)
+        }
     }
 
     /// Whether the ID is temporary: the object has not been saved to a store yet

@@ -17,7 +17,7 @@ public final class InMemoryStore: PersistentStore {
     public var storeType: String { Self.type }
 
     private struct State {
-        var rows: [ManagedObjectID: StoreRow] = [:]
+        var rows = RowsByEntity()
         var nextKey: [String: Int64] = [:]
         var roots: [String: String] = [:]
         var metadata: [String: any Sendable] = [:]
@@ -55,8 +55,7 @@ public final class InMemoryStore: PersistentStore {
     }
 
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        let names = Set(request.entityNames)
-        let rows = state.withLock { state in state.rows.values.filter { names.contains($0.objectID.entityName) } }
+        let rows = state.withLock { state in state.rows.rows(ofEntitiesNamed: request.entityNames) }
         return StoreFetchResult(rows: rows, appliedPredicate: false, appliedOrderAndLimits: false)
     }
 
@@ -109,5 +108,26 @@ public final class InMemoryStore: PersistentStore {
             for (id, _) in changes.deleted { state.rows[id] = nil }
             return versions
         }
+    }
+}
+
+/// The rows of an in-memory store, grouped by entity, so that a fetch reads the rows of its
+/// entities only (no test of every row's entity name).
+private struct RowsByEntity {
+    private var byEntity: [String: [ManagedObjectID: StoreRow]] = [:]
+
+    /// The row of `id`, if stored; setting `nil` removes it.
+    subscript(id: ManagedObjectID) -> StoreRow? {
+        get { byEntity[id.entityName]?[id] }
+        set { byEntity[id.entityName, default: [:]][id] = newValue }
+    }
+
+    /// Every row of the entities named (each name once).
+    func rows(ofEntitiesNamed names: [String]) -> [StoreRow] {
+        var rows: [StoreRow] = []
+        for name in Set(names) {
+            if let entityRows = byEntity[name] { rows.append(contentsOf: entityRows.values) }
+        }
+        return rows
     }
 }

@@ -69,52 +69,55 @@ extension AttributeDescription {
 
     /// Whether the value has the attribute's type (and fits an integer width).
     private func typeProblem(of scalar: AttributeScalar) -> Problem? {
-        let wrongType: Problem = (.managedObjectValidation, "expected a value of type \(attributeType.valueType) for a \(attributeType.rawValue) attribute")
+        // Made only for a value that fails: the message costs more than the checks.
+        func wrongType() -> Problem {
+            (.managedObjectValidation, "expected a value of type \(attributeType.valueType) for a \(attributeType.rawValue) attribute")
+        }
         switch attributeType {
         case .integer16: return integerProblem(scalar, Int64(Int16.min), Int64(Int16.max))
         case .integer32: return integerProblem(scalar, Int64(Int32.min), Int64(Int32.max))
         case .integer64: return integerProblem(scalar, Int64.min, Int64.max)
         case .decimal, .double:
-            guard scalar.isNumber else { return wrongType }
+            guard scalar.isNumber else { return wrongType() }
             if attributeType == .decimal, scalar.decimalValue == nil { return (.managedObjectValidation, "not a finite number") }
             return nil
         case .float:
-            guard scalar.isNumber, let d = scalar.doubleValue else { return wrongType }
+            guard scalar.isNumber, let d = scalar.doubleValue else { return wrongType() }
             if d.isFinite && d > Double(Float.greatestFiniteMagnitude) { return (.numberTooLarge, "beyond the range of Float") }
             if d.isFinite && d < -Double(Float.greatestFiniteMagnitude) { return (.numberTooSmall, "beyond the range of Float") }
             return nil
         case .string:
             if case .string = scalar { return nil }
-            return wrongType
+            return wrongType()
         case .boolean:
             if case .bool = scalar { return nil }
-            return wrongType
+            return wrongType()
         case .date:
-            guard case .date(let date) = scalar else { return wrongType }
+            guard case .date(let date) = scalar else { return wrongType() }
             return date.timeIntervalSinceReferenceDate.isFinite ? nil : (.invalidDate, "not a finite point in time")
         case .binaryData:
             if case .data = scalar { return nil }
-            return wrongType
+            return wrongType()
         case .uuid:
             if case .uuid = scalar { return nil }
-            return wrongType
+            return wrongType()
         case .uri:
             if case .url = scalar { return nil }
             if case .string(let text) = scalar, URL(string: text) == nil { return (.invalidURI, "not a URI") }
-            return wrongType
+            return wrongType()
         case .transformable, .objectID, .composite, .undefined:
             return nil
         }
     }
 
     private func integerProblem(_ scalar: AttributeScalar, _ minimum: Int64, _ maximum: Int64) -> Problem? {
-        let range = "the range of \(attributeType.valueType) is \(minimum)...\(maximum)"
+        func range() -> String { "the range of \(attributeType.valueType) is \(minimum)...\(maximum)" }
         switch scalar {
         case .integer(let v):
-            if v > maximum { return (.numberTooLarge, range) }
-            if v < minimum { return (.numberTooSmall, range) }
+            if v > maximum { return (.numberTooLarge, range()) }
+            if v < minimum { return (.numberTooSmall, range()) }
             return nil
-        case .largeUnsigned: return (.numberTooLarge, range)
+        case .largeUnsigned: return (.numberTooLarge, range())
         default:
             return (.managedObjectValidation, "expected an integer for a \(attributeType.rawValue) attribute")
         }
