@@ -23,14 +23,14 @@ import Synchronization
 /// `computedKeys` (checked first) to name them without any read.
 @usableFromInline
 package enum KeyPathProbe {
-    private static let activeCount = Atomic<Int>(0)
+    @usableFromInline static let activeCount = Atomic<Int>(0)
     private static let cache = Mutex<[KeyPathKey: String]>([:])
     /// The reads of the probe running on this thread (task-local, so probes on other threads
     /// and reads by other threads during a probe do not mix).
     @TaskLocal private static var log: ReadLog?
 
     /// Whether a probe is running (one relaxed atomic load).
-    @usableFromInline
+    @inlinable
     package static var isActive: Bool { activeCount.load(ordering: .relaxed) != 0 }
 
     /// Records that the `@Observed` property `property`, whose storage is at `storage` inside

@@ -38,7 +38,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// The version of the store row the object's values came from (0: never saved).
     package var storeVersion: Int64 = 0
     /// Whether the values are not loaded yet: the first access loads them from the store.
-    @usableFromInline package var faultFlag = false
+    // Unchecked: read on every typed read (a dynamic exclusivity check would cost more than the
+    // read); only this object's own methods, on its thread, touch it.
+    @exclusivity(unchecked) @usableFromInline package var faultFlag = false
     /// When the object was registered in its context, relative to the context's other objects.
     package var registrationSequence: UInt64 = 0
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
