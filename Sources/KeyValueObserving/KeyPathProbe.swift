@@ -46,9 +46,9 @@ package enum KeyPathProbe {
     /// Records that the property `property` of `object`, whose key is `key`, was read, when a
     /// probe runs on this thread (for storages that know their key).
     @usableFromInline @inline(never)
-    package static func recordRead(of object: AnyObject, property: AnyKeyPath, key: String) {
+    package static func recordRead(of object: AnyObject, key: String) {
         guard let log else { return }
-        log.append(ProbedRead(object: ObjectIdentifier(object), keyPath: KeyPathKey(property), offset: -1, key: key))
+        log.append(ProbedRead(object: ObjectIdentifier(object), keyPath: nil, offset: -1, key: key))
     }
 
     /// Whether a probe is running (one relaxed atomic load), for other modules' storages.
@@ -89,9 +89,11 @@ package enum KeyPathProbe {
         activeCount.subtract(1, ordering: .relaxed)
         let probed = KeyPathKey(keyPath)
         let reads = probe.reads.filter { $0.object == ObjectIdentifier(object) }
+        // A storage that names its key (a managed property): the read when it is the only one.
+        let keyed = reads.compactMap(\.key)
+        if keyed.count == 1, reads.count == 1 { return keyed[0] }
         guard let read = reads.first(where: { $0.keyPath == probed })
                 ?? inheritedRead(reads, for: keyPath, on: object) else { return nil }
-        if let key = read.key { return key }
         for property in KeyValueKeyTable.of(type).properties {
             if case .wrapped(let offset, _) = property.storage, offset == read.offset { return property.key }
         }
@@ -124,7 +126,7 @@ package enum KeyPathProbe {
     private static func inheritedRead<Root: AnyObject, Value>(_ reads: [ProbedRead], for keyPath: KeyPath<Root, Value>,
                                                              on object: Root) -> ProbedRead? {
         guard reads.count == 1, let read = reads.first, keyPath is ReferenceWritableKeyPath<Root, Value>,
-              let inherited = superclassKeyPath(read.keyPath.keyPath, below: Root.self),
+              let readPath = read.keyPath, let inherited = superclassKeyPath(readPath.keyPath, below: Root.self),
               type(of: inherited).valueType == Value.self,
               let superValue = object[keyPath: inherited] as? Value else { return nil }
         if let equal = valuesEqual(superValue, object[keyPath: keyPath]), !equal { return nil }
@@ -188,7 +190,8 @@ private struct KeyPathKey: Hashable, @unchecked Sendable {
 /// One `@Observed` read seen by a probe.
 private struct ProbedRead: Sendable {
     var object: ObjectIdentifier
-    var keyPath: KeyPathKey
+    /// The key path of the read (nil for a storage that names its key instead).
+    var keyPath: KeyPathKey?
     var offset: Int
     /// The key, when the storage that was read knows it (a managed property).
     var key: String? = nil

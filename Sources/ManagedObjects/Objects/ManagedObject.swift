@@ -317,9 +317,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
 
     /// Tells a running key-path probe which key a typed property read (for `observe(\.title)`).
     @usableFromInline @inline(never)
-    func recordProbedRead(_ property: AnyKeyPath, slot: Int) {
+    func recordProbedRead(slot: Int) {
         guard layout.keys.indices.contains(slot) else { return }
-        KeyPathProbe.recordRead(of: self, property: property, key: layout.keys[slot])
+        KeyPathProbe.recordRead(of: self, key: layout.keys[slot])
     }
 
     /// The key of `slot` for a typed store's notifications; `nil` when the class does not

@@ -74,8 +74,9 @@ public struct Managed<Value: ManagedPropertyValue> {
                 instance.reportObservationAccess(slot: instance[keyPath: storageKeyPath].slot)
             }
             if _slowPath(KeyPathProbe.isProbing) {
-                // `observe(\.title)` asks which key a typed property reads.
-                instance.recordProbedRead(wrappedKeyPath, slot: instance[keyPath: storageKeyPath].slot)
+                // `observe(\.title)` asks which key a typed property reads. The key path itself
+                // is not named here: using it on any path builds it on every read.
+                instance.recordProbedRead(slot: instance[keyPath: storageKeyPath].slot)
             }
             return Value.managedValue(from: instance[keyPath: storageKeyPath].storage)
         }
