@@ -1,29 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 import KeyValueCoding
 import Predicates
 @testable import ManagedObjects
 
 @Suite struct ContextSaveFetchTests {
-    static func fruitModel() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [
-            EntityDescription(name: "Stand", properties: [
-                .attribute("name", .string, isOptional: false),
-                .toMany("crates", "Crate", inverse: "stand", deleteRule: .cascade),
-            ]),
-            EntityDescription(name: "Crate", properties: [
-                .attribute("label", .string),
-                .toOne("stand", "Stand", inverse: "crates"),
-                .toMany("fruit", "Fruit", inverse: "crate", deleteRule: .cascade),
-            ]),
-            EntityDescription(name: "Fruit", isAbstract: true, properties: [
-                .attribute("radius", .double, isOptional: false),
-                .toOne("crate", "Crate", inverse: "fruit"),
-            ]),
-            EntityDescription(name: "Apple", parent: "Fruit"),
-            EntityDescription(name: "Orange", parent: "Fruit"),
-        ])
-    }
+    /// The shared fruit-stand model (TestSupport).
+    static func fruitModel() throws -> ManagedObjectModel { try FruitStandModel.make() }
 
     /// A stand with two crates: apples 2.0, 2.4, 2.2 in the first, oranges 2.6, 1.9 in the second.
     static func stocked() throws -> (PersistentStoreCoordinator, ManagedObjectContext) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import KeyValueCoding
 import ManagedObjects
 import Predicates
@@ -14,25 +15,8 @@ import Predicates
         var testDescription: String { rawValue }
     }
 
-    static func fruitModel() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [
-            EntityDescription(name: "Stand", properties: [
-                .attribute("name", .string, isOptional: false),
-                .toMany("crates", "Crate", inverse: "stand", deleteRule: .cascade),
-            ]),
-            EntityDescription(name: "Crate", properties: [
-                .attribute("label", .string),
-                .toOne("stand", "Stand", inverse: "crates"),
-                .toMany("fruit", "Fruit", inverse: "crate", deleteRule: .cascade),
-            ]),
-            EntityDescription(name: "Fruit", isAbstract: true, properties: [
-                .attribute("radius", .double, isOptional: false),
-                .toOne("crate", "Crate", inverse: "fruit"),
-            ]),
-            EntityDescription(name: "Apple", parent: "Fruit"),
-            EntityDescription(name: "Orange", parent: "Fruit"),
-        ])
-    }
+    /// The shared fruit-stand model (TestSupport).
+    static func fruitModel() throws -> ManagedObjectModel { try FruitStandModel.make() }
 
     /// A coordinator with one store of `kind` (a file in `directory` for SQLite).
     static func coordinator(_ kind: Kind, _ directory: TemporaryDirectory, model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
