@@ -14,19 +14,7 @@ import Predicates
         let coordinator = PersistentStoreCoordinator(model: try fruitModel())
         try coordinator.addStore(InMemoryStore())
         let context = ManagedObjectContext(coordinator: coordinator)
-        let stand = try context.insertNewObject(forEntityNamed: "Stand")
-        try stand.setValue("Corner", forKey: "name")
-        for (label, kind, radii) in [("A", "Apple", [2.0, 2.4, 2.2]), ("O", "Orange", [2.6, 1.9])] {
-            let crate = try context.insertNewObject(forEntityNamed: "Crate")
-            try crate.setValue(label, forKey: "label")
-            try crate.setValue(stand, forKey: "stand")
-            for radius in radii {
-                let fruit = try context.insertNewObject(forEntityNamed: kind)
-                try fruit.setValue(radius, forKey: "radius")
-                try fruit.setValue(crate, forKey: "crate")
-            }
-        }
-        try context.save()
+        try FruitStandModel.stock(context)
         return (coordinator, context)
     }
 

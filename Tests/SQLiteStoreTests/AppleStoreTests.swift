@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ManagedObjects
 @testable import SQLiteStore
 
@@ -11,50 +12,9 @@ import ManagedObjects
         .attribute(AttributeDescription(name: name, type: type, isOptional: optional))
     }
 
-    /// CoreDataPlus SampleModel, version 1 (`SampleModel`, of SampleModel_V1.sqlite) or 2
-    /// (`SampleModel2`, of SampleModel_V2.sqlite: no color and id, a fetch index, and
-    /// ExpensiveSportCar renamed LuxuryCar).
+    /// CoreDataPlus SampleModel, version 1 or 2 (TestSupport).
     static func sampleModel(version2: Bool = false) throws -> ManagedObjectModel {
-        var carProperties: [PropertyDescription] = [
-            attribute("maker", .string), attribute("markedForDeletionAsOf", .date), attribute("model", .string),
-            attribute("numberPlate", .string, optional: false),
-            .relationship(RelationshipDescription(name: "owner", destination: "Person", inverse: "cars")),
-        ]
-        var personProperties: [PropertyDescription] = [
-            attribute("firstName", .string), attribute("lastName", .string), attribute("updatedAt", .date, optional: false),
-            .relationship(RelationshipDescription(name: "cars", destination: "Car", inverse: "owner", cardinality: .toMany)),
-        ]
-        if !version2 {
-            var color = AttributeDescription(name: "color", type: .transformable)
-            color.valueTransformerName = "ColorTransformer"
-            color.valueClassName = "Color"
-            var speed = AttributeDescription(name: "currentDrivingSpeed", type: .integer64, isTransient: true,
-                                             defaultValue: .integer(0))
-            speed.isOptional = true
-            carProperties += [.attribute(color), .attribute(speed)]
-            var id = AttributeDescription(name: "id", type: .uuid, isOptional: false)
-            id.preservesValueInHistoryOnDeletion = true
-            personProperties += [.attribute(id),
-                                 .attribute(AttributeDescription(name: "isDriving", type: .boolean, isOptional: false,
-                                                                 isTransient: true, defaultValue: .bool(false)))]
-        }
-        var car = EntityDescription(name: "Car", className: "Car", properties: carProperties)
-        car.uniquenessConstraints = [["numberPlate"]]
-        if version2 {
-            car.indexes = [FetchIndexDescription(name: "byMakerAndNumberPlate", elements: [
-                .init(propertyName: "maker"), .init(propertyName: "numberPlate"),
-            ])]
-        }
-        var person = EntityDescription(name: "Person", className: "Person", properties: personProperties)
-        person.uniquenessConstraints = [["firstName", "lastName"]]
-        let sport = EntityDescription(name: "SportCar", parent: "Car", className: "SportCar")
-        var expensive = EntityDescription(name: version2 ? "LuxuryCar" : "ExpensiveSportCar", parent: "SportCar",
-                                          properties: [
-                                              .attribute(AttributeDescription(name: "isLimitedEdition", type: .boolean,
-                                                                              defaultValue: .bool(false))),
-                                          ])
-        if version2 { expensive.renamingIdentifier = "ExpensiveSportCar" }
-        return try ManagedObjectModel(entities: [car, expensive, person, sport])
+        try CoreDataPlusSampleModel.sampleModel(version2: version2)
     }
 
     /// MWKCoreData's second model (Dept ⇄ Employee), of MWKCoreDataTests2.sqlite.

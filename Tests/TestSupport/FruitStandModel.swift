@@ -24,4 +24,22 @@ package enum FruitStandModel {
             EntityDescription(name: "Orange", parent: "Fruit"),
         ])
     }
+
+    /// Inserts a stand "Corner" with two crates, apples 2.0, 2.4, 2.2 in crate "A" and oranges
+    /// 2.6, 1.9 in crate "O", and saves.
+    package static func stock(_ context: ManagedObjectContext) throws {
+        let stand = try context.insertNewObject(forEntityNamed: "Stand")
+        try stand.setValue("Corner", forKey: "name")
+        for (label, kind, radii) in [("A", "Apple", [2.0, 2.4, 2.2]), ("O", "Orange", [2.6, 1.9])] {
+            let crate = try context.insertNewObject(forEntityNamed: "Crate")
+            try crate.setValue(label, forKey: "label")
+            try crate.setValue(stand, forKey: "stand")
+            for radius in radii {
+                let fruit = try context.insertNewObject(forEntityNamed: kind)
+                try fruit.setValue(radius, forKey: "radius")
+                try fruit.setValue(crate, forKey: "crate")
+            }
+        }
+        try context.save()
+    }
 }
