@@ -61,6 +61,25 @@ import Testing
         }
     }
 
+    /// A long inheritance chain (each entity the parent of the next, declared leaf first, the
+    /// worst order for the ancestry walk) resolves, and a cycle at its far end is still found.
+    @Test func deepInheritanceChainsResolve() throws {
+        let depth = 600
+        var entities: [EntityDescription] = []
+        for level in stride(from: depth - 1, through: 0, by: -1) {
+            entities.append(EntityDescription(name: "E\(level)", parent: level == 0 ? nil : "E\(level - 1)",
+                                              properties: [.attribute(AttributeDescription(name: "a\(level)", type: .integer64))]))
+        }
+        let model = try ManagedObjectModel(entities: entities)
+        let leaf = try #require(model.entity(named: "E\(depth - 1)"))
+        #expect(leaf.allProperties.count == depth)
+        #expect(leaf.allProperties.first?.name == "a0")
+        #expect(model.entity(named: "E0")?.subentityNames == ["E1"])
+
+        entities[entities.count - 1] = EntityDescription(name: "E0", parent: "E\(depth - 1)")
+        #expect(throws: ManagedObjectModelError.self) { try ManagedObjectModel(entities: entities) }
+    }
+
     @Test func modelInUseRefusesChanges() throws {
         let model = try Self.theater()
         try model.addEntities([EntityDescription(name: "Seat")])

@@ -50,22 +50,29 @@ package final class ModelGraph: Sendable {
                 throw ManagedObjectModelError(.duplicateEntity, entity: name)
             }
         }
-        // Parents exist, no cycles.
-        for start in declared.indices where declared[start].parentName != nil {
+        // Parents exist, no cycles. An entity whose ancestry was already walked is known good,
+        // so each walk stops there: linear in the number of entities, however deep the tree.
+        var knownGood = [Bool](repeating: false, count: declared.count)
+        for start in declared.indices where !knownGood[start] {
             var chain = [declared[start].name]
+            var onChain: Set<String> = [declared[start].name]
+            var walked = [start]
             var currentName = declared[start].name
             var parentName = declared[start].parentName
             while let parent = parentName {
                 guard let p = index[parent] else {
                     throw ManagedObjectModelError(.unknownParentEntity(parent), entity: currentName)
                 }
-                if chain.contains(parent) {
+                if knownGood[p] { break }
+                if !onChain.insert(parent).inserted {
                     throw ManagedObjectModelError(.inheritanceCycle(chain + [parent]), entity: declared[start].name)
                 }
                 chain.append(parent)
+                walked.append(p)
                 currentName = parent
                 parentName = declared[p].parentName
             }
+            for w in walked { knownGood[w] = true }
         }
         var resolved = declared.map(\.declared)
         for i in resolved.indices {
