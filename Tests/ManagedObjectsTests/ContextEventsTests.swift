@@ -107,6 +107,47 @@ private final class Journal: ManagedObject {
         #expect(try apple.value(forKey: "radius") as? Double == 2.6)
     }
 
+    /// Undoing the delete of objects that were never saved (they leave the context) puts them
+    /// back on both sides of their relationships, through a nullify and a cascade; redo
+    /// deletes them again. The context must insert them again before it restores the inverses.
+    @Test func undoingTheDeleteOfUnsavedObjectsRestoresBothSidesOfTheirRelationships() throws {
+        let context = try Self.context()
+        context.undoManager = UndoHistory()
+        let stand = try context.insertNewObject(forEntityNamed: "Stand")
+        try stand.setValue("Corner", forKey: "name")
+        let crate = try context.insertNewObject(forEntityNamed: "Crate")
+        try crate.setValue(stand, forKey: "stand")
+        let apples = try (0..<2).map { index in
+            let apple = try context.insertNewObject(forEntityNamed: "Apple")
+            try apple.setValue(2.0 + Double(index), forKey: "radius")
+            try apple.setValue(crate, forKey: "crate")
+            return apple
+        }
+        context.processPendingChanges()
+        func fruit() throws -> Set<ManagedObject> { try #require(crate.value(forKey: "fruit") as? Set<ManagedObject>) }
+        func crates() throws -> Set<ManagedObject> { try #require(stand.value(forKey: "crates") as? Set<ManagedObject>) }
+
+        context.delete(apples[1])                            // nullify: out of crate.fruit
+        context.processPendingChanges()
+        #expect(try fruit() == [apples[0]] && apples[1].managedObjectContext == nil)
+        try context.undo()
+        #expect(try fruit() == Set(apples) && apples[1].managedObjectContext === context)
+        #expect(context.insertedObjects.contains(apples[1]))
+
+        context.delete(stand)                                // cascade: the crate and both apples
+        context.processPendingChanges()
+        #expect(context.insertedObjects.isEmpty)
+        try context.undo()
+        #expect(context.insertedObjects == Set([stand, crate] + apples))
+        #expect(try crates() == [crate] && fruit() == Set(apples))
+        #expect(try apples[0].value(forKeyPath: "crate.stand.name") as? String == "Corner")
+        try context.redo()
+        #expect(context.insertedObjects.isEmpty && crate.managedObjectContext == nil)
+        try context.undo()
+        try context.save()
+        #expect(try context.count(for: EntityFetchRequest(entityName: "Apple", predicate: KeyValuePredicate(format: "crate.stand.name == 'Corner'"))) == 2)
+    }
+
     @Test func lifecycleHooksRunInOrder() throws {
         let model = try ContextSaveFetchTests.fruitModel()
         try model.setManagedObjectClass(Journal.self, forEntityNamed: "Stand")

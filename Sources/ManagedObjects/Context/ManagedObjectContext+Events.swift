@@ -49,9 +49,18 @@ extension ManagedObjectContext {
         registerUndo(for: object) { context, object in context.delete(object) }
     }
 
+    /// Notes a deleted object in the pending event. The undo action that inserts it again is
+    /// registered by ``registerUndoOfDelete(_:)``, after the delete rules have changed the
+    /// related objects: undo runs actions newest first, so the object is back in the context
+    /// before its inverses are restored (a relationship refuses an object of no context, and a
+    /// deleted object that was never saved leaves the context).
     package func noteDeleted(_ object: ManagedObject, wasInserted: Bool) {
         if pendingEvent.inserted.remove(object) == nil || !wasInserted { pendingEvent.deleted.insert(object) }
         pendingEvent.updated.remove(object)
+    }
+
+    /// Registers the undo action of deleting `object`: inserting it again.
+    package func registerUndoOfDelete(_ object: ManagedObject) {
         registerUndo(for: object) { context, object in try? context.insert(object) }
     }
 

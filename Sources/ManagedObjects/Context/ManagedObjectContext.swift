@@ -180,6 +180,9 @@ public final class ManagedObjectContext {
             pending += cascadeTargets(of: next)
         }
         for deletedObject in reached { nullifyInverses(of: deletedObject) }
+        // After the delete rules' changes, so that undo inserts the objects before it restores
+        // the inverses (see noteDeleted).
+        for deletedObject in reached { registerUndoOfDelete(deletedObject) }
         for deletedObject in reached where !deleted.contains(deletedObject) {
             unregister(deletedObject)
         }
