@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "benchmarks", targets: ["Benchmarks"]),
         .executable(name: "accelerometer-filter", targets: ["accelerometer-filter"]),
         .executable(name: "theater", targets: ["theater"]),
+        .executable(name: "fruit-stand", targets: ["fruit-stand"]),
         // The peer comparison (issue 20): `Benchmarks/Peers/run.sh` builds and runs them.
         .executable(name: "peers", targets: ["peers"]),
         .executable(name: "peer-objectgraph", targets: ["peer-objectgraph"]),
@@ -97,6 +98,17 @@ let package = Package(
                           path: "Samples/theater", swiftSettings: strict),
         .testTarget(name: "TheaterTests", dependencies: ["Theater", "TestSupport"],
                     path: "Tests/TheaterTests", swiftSettings: strict),
+        // The fruit stand (issue 18): undo and redo on a persisted graph. Its model is an Xcode
+        // data model file, copied unchanged into the library's resource bundle. The tests run the
+        // executable (a dependency, so that `swift build --build-tests` builds it).
+        .target(name: "FruitStand",
+                dependencies: ["KeyValueCoding", "UndoManagement", "Predicates", "ManagedObjects", "SQLiteStore"],
+                path: "Samples/FruitStand", resources: [.copy("Resources/FruitStand.xcdatamodeld")],
+                swiftSettings: strict),
+        .executableTarget(name: "fruit-stand", dependencies: ["FruitStand"],
+                          path: "Samples/fruit-stand", swiftSettings: strict),
+        .testTarget(name: "FruitStandTests", dependencies: ["FruitStand", "fruit-stand"],
+                    path: "Tests/FruitStandTests", swiftSettings: strict),
         // Runs the peer comparison in quick mode on the debug executables (they are
         // dependencies so that `swift test` builds them).
         .testTarget(name: "PeersTests", dependencies: ["PeerReport", "PeerSupport", "peer-objectgraph", "peer-swift"],
