@@ -116,7 +116,8 @@ public final class FruitStandSession {
     }
 
     /// Runs every line of `script`, echoing each command after `> ` before its output, then
-    /// ends the input as ``finishInput()`` does. Stops after `quit`.
+    /// ends the input as ``finishInput()`` does. Stops after `quit`. Blank lines and comments
+    /// (`# ...`) are skipped.
     ///
     /// - Parameter script: Command lines separated by newlines.
     /// - Returns: The transcript.
@@ -124,7 +125,7 @@ public final class FruitStandSession {
         var output: [String] = []
         for line in script.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { continue }
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }   // comments are for readers
             output.append("> " + trimmed)
             let result = execute(trimmed)
             if !result.isEmpty { output.append(result) }

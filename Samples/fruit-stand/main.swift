@@ -47,7 +47,8 @@ if let path = options.script {
             fflush(nil)   // all streams: naming `stdout` is not concurrency-safe in Swift 6
         }
         guard let line = readLine() else { break }
-        if !interactive && !line.trimmingCharacters(in: .whitespaces).isEmpty { print("> " + line) }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if !interactive && !trimmed.isEmpty && !trimmed.hasPrefix("#") { print("> " + line) }
         let output = session.execute(line)
         if !output.isEmpty { print(output) }
     }

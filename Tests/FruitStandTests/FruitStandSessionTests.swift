@@ -222,7 +222,6 @@ import Testing
         #expect(transcript == """
             > stand add Corner
             added stand Corner
-            > # a comment
             > save
             saved to memory: 1 inserted
             > quit
