@@ -107,7 +107,7 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "fruit-stand", dependencies: ["FruitStand"],
                           path: "Samples/fruit-stand", swiftSettings: strict),
-        .testTarget(name: "FruitStandTests", dependencies: ["FruitStand", "fruit-stand", "CSQLite"],
+        .testTarget(name: "FruitStandTests", dependencies: ["FruitStand", "fruit-stand", "ManagedObjects", "SQLiteStore", "CSQLite"],
                     path: "Tests/FruitStandTests", swiftSettings: strict),
         // Runs the peer comparison in quick mode on the debug executables (they are
         // dependencies so that `swift test` builds them).

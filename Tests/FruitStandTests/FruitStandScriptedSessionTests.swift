@@ -4,6 +4,8 @@
 
 import CSQLite
 import Foundation
+import ManagedObjects
+import SQLiteStore
 import Testing
 
 @Suite struct FruitStandScriptedSessionTests {
@@ -165,7 +167,7 @@ import Testing
     }
 
     @Test("a file that is not a store: one line on stderr, exit status 1, the file untouched",
-          arguments: ["notes.txt", "other.sqlite", "empty.sqlite", "folder"])
+          arguments: ["notes.txt", "other.sqlite", "journal.sqlite", "empty.sqlite", "folder"])
     func aFileThatIsNotAStoreIsLeftAlone(name: String) throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -178,6 +180,9 @@ import Testing
         case "other.sqlite":
             try Self.makeOtherDatabase(at: file)
             reason = "not a store in Core Data's SQLite layout (it has no Z_PRIMARYKEY table)"
+        case "journal.sqlite":
+            try Self.makeStoreOfAnotherModel(at: file)
+            reason = "the store was written by an incompatible model (entities only in the model: Apple, Crate, Fruit, Orange, Stand; "
         case "empty.sqlite":
             try Data().write(to: file)
             reason = "not an SQLite database (the file is empty)"
@@ -191,7 +196,9 @@ import Testing
         let run = try Self.run(["--store", name], input: "stand add Corner\nsave\n", in: directory)
         #expect(run.status == 1)
         #expect(run.output == "")
-        #expect(run.errors == "fruit-stand: cannot open the store \(name): \(reason)\n")
+        #expect(run.errors.hasPrefix("fruit-stand: cannot open the store \(name): \(reason)"), "\(run.errors)")
+        #expect(run.errors.hasSuffix("\n") && run.errors.filter { $0 == "\n" }.count == 1, "one line")
+        if name != "journal.sqlite" { #expect(run.errors == "fruit-stand: cannot open the store \(name): \(reason)\n") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before,
                 "no -wal, -shm or other file made")
         if let bytes { #expect(try Data(contentsOf: file) == bytes) }
@@ -206,6 +213,19 @@ import Testing
         #expect(run.errors == "fruit-stand: unknown argument '--bogus'; usage: fruit-stand [--store PATH | --in-memory] "
                 + "[--autosave] [--script FILE]\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no store made")
+    }
+
+    /// Makes a store (Core Data's layout) of a journal model, with one entry.
+    static func makeStoreOfAnotherModel(at url: URL) throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Entry", properties: [.attribute("title", .string)]),
+        ])
+        let container = PersistentContainer(name: "Journal", model: model)
+        container.storeDescriptions = [.sqlite(at: url)]
+        try container.loadPersistentStores()
+        let entry = try container.viewContext.insertNewObject(forEntityNamed: "Entry")
+        try entry.setValue("apples", forKey: "title")
+        try container.viewContext.save()
     }
 
     /// Makes an SQLite database with one table of another program: a real SQLite file that is
