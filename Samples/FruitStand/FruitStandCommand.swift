@@ -256,5 +256,6 @@ public struct CrateName: Equatable, Sendable, CustomStringConvertible {
         self.init(stand: String(text[..<slash]), number: number)
     }
 
+    /// `STAND/NUMBER`, as the list shows the crate.
     public var description: String { "\(stand)/\(number)" }
 }

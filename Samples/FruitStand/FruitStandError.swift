@@ -44,6 +44,8 @@ public enum FruitStandError: Error, Equatable, Sendable, CustomStringConvertible
     /// A command-line option of the program is wrong.
     case badOption(String)
 
+    /// One line naming the problem and the culprit, such as `no stand named 'Nowhere' (stands:
+    /// Corner)`; the session prints it after `error: `.
     public var description: String {
         switch self {
         case .unknownCommand(let word):
