@@ -159,6 +159,62 @@ import Predicates
         #expect(pushed.objectID == before)
     }
 
+    @Test func obtainPermanentIDsOnAContextOnACoordinatorKeepsThemThroughTheSave() throws {
+        let (coordinator, context) = try parentContext()
+        let stand = try context.insertNewObject(forEntityNamed: "Stand")
+        try stand.setValue("Early", forKey: "name")
+        try context.obtainPermanentIDs(for: [stand])
+        let early = stand.objectID
+        #expect(!early.isTemporaryID)
+        #expect(context.registeredObject(for: early) === stand)
+        #expect(stand.isInserted)
+        try context.save()
+        #expect(stand.objectID == early)
+        #expect(try name(try ManagedObjectContext(coordinator: coordinator).existingObject(with: early)) == "Early")
+        let scratch = ManagedObjectContext(model: try FruitStandModel.make())
+        let loose = try scratch.insertNewObject(forEntityNamed: "Stand")
+        #expect(throws: ManagedObjectContextError.noStore("Stand")) { try scratch.obtainPermanentIDs(for: [loose]) }
+    }
+
+    @Test func aChildSavePushesOnlyTheChangedPropertiesOverTheParentsLaterChanges() throws {
+        let (_, parent) = try parentContext()
+        let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let crate = try #require(try child.fetch(crates).first { try $0.value(forKey: "label") as? String == "A" })
+        let parentCrate = try parent.object(with: crate.objectID)
+        // The parent moves the crate to a new stand after the child loaded it; the child relabels it.
+        let other = try parent.insertNewObject(forEntityNamed: "Stand")
+        try other.setValue("Other", forKey: "name")
+        try parentCrate.setValue(other, forKey: "stand")
+        try crate.setValue("B", forKey: "label")
+        try child.save()
+        #expect(try parentCrate.value(forKey: "label") as? String == "B")
+        #expect(try parentCrate.value(forKey: "stand") as? ManagedObject === other, "the child did not change the stand")
+    }
+
+    @Test func aChildCanDeleteWhatItsParentInserted() throws {
+        let (_, parent) = try parentContext()
+        let added = try parent.insertNewObject(forEntityNamed: "Stand")
+        try added.setValue("New", forKey: "name")
+        let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        child.delete(try child.object(with: added.objectID))
+        try child.save()
+        #expect(parent.insertedObjects.isEmpty)
+        #expect(parent.registeredObject(for: added.objectID) == nil)
+        #expect(try parent.count(for: stands) == 1)
+    }
+
+    @Test func refreshingAChildsObjectReloadsTheParentsValues() throws {
+        let (_, parent) = try parentContext()
+        let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let stand = try #require(try child.fetch(stands).first)
+        try stand.setValue("Mine", forKey: "name")
+        try parent.fetch(stands).first?.setValue("Theirs", forKey: "name")
+        child.refresh(stand, mergeChanges: false)
+        #expect(stand.isFault)
+        #expect(try name(stand) == "Theirs")
+        #expect(!child.hasChanges)
+    }
+
     @Test func aGrandchildWorksThroughTwoParents() throws {
         let (coordinator, root) = try parentContext()
         let rootStand = try root.insertNewObject(forEntityNamed: "Stand")

@@ -153,10 +153,11 @@ extension ManagedObjectContext {
 
     /// Runs work as the occupant of the context (its queue's thread for now).
     package func runEntered<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
-        if !confinement.enterFromQueue() && Self.checksThreadConfinement {
+        let entered = confinement.enterFromQueue()
+        if !entered && Self.checksThreadConfinement {
             fatalError(confinementViolationMessage("a perform block"))
         }
-        defer { confinement.exit() }
+        defer { if entered { confinement.exit() } }
         return try body()
     }
 }
