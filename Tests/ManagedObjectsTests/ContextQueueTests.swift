@@ -117,6 +117,14 @@ struct QueueTestError: Error, Equatable { let code: Int }
         }
     }
 
+    @Test func changingAnObjectOfAPrivateQueueContextOutsideItsBlocksStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try! stockedCoordinator())
+            let stand = context.performAndWait { try! context.fetch(EntityFetchRequest(entityName: "Stand"))[0] }
+            try? stand.setValue("Elsewhere", forKey: "name")
+        }
+    }
+
     @Test func theChecksCanBeTurnedOff() async {
         await #expect(processExitsWith: .success) {
             ManagedObjectContext.checksThreadConfinement = false

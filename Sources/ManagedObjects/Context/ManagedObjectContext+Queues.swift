@@ -162,6 +162,11 @@ extension ManagedObjectContext {
     }
 }
 
+/// A context is not `Sendable`: it is used on its queue, and object IDs travel instead (Swift 6
+/// then refuses to capture a context in a `@Sendable` block or return it from `perform`).
+@available(*, unavailable, message: "use a context inside its perform blocks and pass ManagedObjectIDs between queues")
+extension ManagedObjectContext: Sendable {}
+
 /// A context on its way to its own queue.
 ///
 /// `@unchecked Sendable` because a context is not `Sendable`: the hop carries the context only to
