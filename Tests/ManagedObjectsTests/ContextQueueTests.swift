@@ -173,6 +173,15 @@ struct QueueTestError: Error, Equatable { let code: Int }
         #expect(onMain)
     }
 
+    @Test func performAndWaitOnAMainQueueContextFromElsewhereRunsOnTheMainQueue() async throws {
+        let view = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: try stockedCoordinator())
+        #expect(!MainQueueCheck.isRunningOnMainQueue())
+        let (onMain, count) = try view.performAndWait {
+            (MainQueueCheck.isRunningOnMainQueue(), try view.count(for: EntityFetchRequest(entityName: "Fruit")))
+        }
+        #expect(onMain && count == 5)
+    }
+
     @Test func automaticMergesBringAnotherContextsSaveIntoAContextWithTheFlag() async throws {
         let coordinator = try stockedCoordinator()
         let view = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
