@@ -16,7 +16,7 @@ extension ManagedObjectContext {
         case mainQueue
     }
 
-    /// When an awaited ``perform(schedule:_:)-(_,_)`` runs its block (Apple: `ScheduledTaskType`).
+    /// When an awaited `perform(schedule:_:)` runs its block (Apple: `ScheduledTaskType`).
     public enum ScheduledTaskType: Sendable, Hashable {
         /// At once when the caller is already on the context's queue, else enqueued.
         case immediate

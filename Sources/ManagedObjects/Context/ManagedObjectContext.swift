@@ -16,7 +16,7 @@ import Synchronization
 /// ``rollback()``.
 ///
 /// - Important: Thread safety: not `Sendable`. A private-queue context and its objects are used
-///   inside its ``perform(schedule:_:)-(_,_)`` and ``performAndWait(_:)`` blocks, a main-queue context on the
+///   inside its `perform` and ``performAndWait(_:)`` blocks, a main-queue context on the
 ///   main actor, and a context made with ``init(coordinator:)`` or ``init(model:)`` by one
 ///   thread at a time; pass ``ManagedObjectID``s between them.
 public final class ManagedObjectContext {

@@ -23,7 +23,7 @@ import ManagedObjects
 ///
 /// - Important: Thread safety: not `Sendable`, like its view context; use it where it was made
 ///   (normally the main actor). Background work goes through ``newBackgroundContext()`` and
-///   ``performBackgroundTask(_:)-(_)``, which hand object IDs back.
+///   `performBackgroundTask(_:)`, which hand object IDs back.
 public final class PersistentContainer {
     /// The container's name: the default store's file name and folder.
     public let name: String
