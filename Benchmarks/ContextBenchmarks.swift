@@ -111,6 +111,77 @@ func registerContextBenchmarks(in suite: BenchmarkSuite) {
                       for (i, object) in plainObjects.enumerated() { object.i2 = new[i] }
                   }
               })
+
+    let childFixture = ChildSaveFixture(model: model, count: changes)
+    suite.add("ctx_child_save_1k", baseline: "parent_set_1k", operationsPerIteration: changes, target: .none,
+              note: "ns per object: 1,000 attribute changes made in a child context and saved into its parent, "
+                  + "against the same changes made in the parent directly",
+              body: { n in
+                  let (child, objects) = (childFixture.child, childFixture.childObjects)
+                  for round in 0..<n {
+                      for (i, object) in objects.enumerated() { try! object.setValue(Int64(round + i), forKey: "i2") }
+                      try! child.save()
+                  }
+              },
+              baseline: { n in
+                  let (parent, objects) = (childFixture.parent, childFixture.parentObjects)
+                  for round in 0..<n {
+                      for (i, object) in objects.enumerated() { try! object.setValue(Int64(round + i), forKey: "i2") }
+                      parent.processPendingChanges()
+                  }
+              })
+
+    let coordinator = PersistentStoreCoordinator(model: model)
+    try! coordinator.addStore(InMemoryStore())
+    suite.add("ctx_perform_roundtrip", baseline: "queue_continuation", target: .none,
+              note: "ns per await: an empty `await context.perform { _ in }` on a private-queue context, against "
+                  + "awaiting a continuation resumed by a block on a serial DispatchQueue",
+              body: { n in
+                  waitFor {
+                      let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+                      for _ in 0..<n { await context.perform(schedule: .enqueued) { _ in } }
+                  }
+              },
+              baseline: { n in
+                  waitFor {
+                      let queue = DispatchQueue(label: "baseline")
+                      for _ in 0..<n {
+                          await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                              queue.async { continuation.resume() }
+                          }
+                      }
+                  }
+              })
+}
+
+/// Runs async work from a synchronous benchmark body and waits for it.
+private func waitFor(_ work: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await work()
+        done.signal()
+    }
+    done.wait()
+}
+
+/// A parent with `count` saved records and a child holding the same objects, made on first use.
+private final class ChildSaveFixture {
+    let model: ManagedObjectModel
+    let count: Int
+    init(model: ManagedObjectModel, count: Int) { self.model = model; self.count = count }
+
+    lazy var parent: ManagedObjectContext = {
+        let context = stack(model)
+        for i in 0..<count { try! fill(context.insertNewObject(forEntityNamed: "Record"), i) }
+        try! context.save()
+        return context
+    }()
+
+    lazy var parentObjects: [ManagedObject] = try! parent.fetch(EntityFetchRequest(entityName: "Record"))
+
+    lazy var child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+
+    lazy var childObjects: [ManagedObject] = try! child.fetch(EntityFetchRequest(entityName: "Record"))
 }
 
 /// 100,000 saved records and the request, made on first use (not when another workload runs).

@@ -4,7 +4,7 @@ import KeyValueCoding
 @testable import ManagedObjects
 @testable import SQLiteStore
 
-@Suite struct ContainerTests {
+@Suite @MainActor struct ContainerTests {
     @Test func theDefaultContainerOpensAnSQLiteStoreInItsFolder() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -61,7 +61,7 @@ import KeyValueCoding
 
 }
 
-@Suite struct ContainerFromModelFileTests {
+@Suite @MainActor struct ContainerFromModelFileTests {
     @Test func aContainerLoadsItsModelFromAnXcodeFile() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("ManagedObjectsTests/Fixtures/models/mwkcoredata/MWKCoreDataTests.xcdatamodeld")

@@ -7,7 +7,7 @@ import UndoManagement
 @testable import SQLiteStore
 
 /// The worked examples, each a small story told through the public API.
-@Suite struct WorkedExampleTests {
+@Suite @MainActor struct WorkedExampleTests {
     static func container(_ model: ManagedObjectModel, undo: Bool = true) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Example", model: model)
         container.storeDescriptions = [StoreDescription(type: InMemoryStore.type)]

@@ -16,13 +16,25 @@ import Darwin
 /// thread that made the context" but "no two threads at once": a thread that enters an
 /// operation while another thread is inside one is a data race, and stops the process.
 package final class ConfinementGuard {
+    /// Which threads may start using the context.
+    package enum Admission: Sendable {
+        /// Any thread, one at a time (a context made with `init(coordinator:)` or `init(model:)`).
+        case anyThread
+        /// The main thread, or a thread inside a `perform` (a main-queue context).
+        case mainThread
+        /// Only a thread inside a `perform` (a private-queue context).
+        case performOnly
+    }
+
     /// The thread inside an operation (its `pthread_self`), or 0.
     private let occupant = Atomic<UInt>(0)
     /// How deeply the occupant has entered (operations call each other); touched by the
     /// occupant only.
     private var depth = 0
+    /// Which threads may start using the context.
+    package let admission: Admission
 
-    package init() {}
+    package init(admission: Admission = .anyThread) { self.admission = admission }
 
     @inline(__always)
     private static var currentThread: UInt {
@@ -41,9 +53,30 @@ package final class ConfinementGuard {
             depth += 1
             return true
         }
+        if _slowPath(admission != .anyThread) {
+            guard admission == .mainThread && MainQueueCheck.isRunningOnMainQueue() else { return false }
+        }
         guard occupant.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged else { return false }
         depth = 1
         return true
+    }
+
+    /// Enters a `perform` block on the context's own queue: admitted whatever the admission;
+    /// `false` when another thread is inside an operation.
+    package func enterFromQueue() -> Bool {
+        let me = Self.currentThread
+        if occupant.load(ordering: .acquiring) == me {
+            depth += 1
+            return true
+        }
+        guard occupant.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged else { return false }
+        depth = 1
+        return true
+    }
+
+    /// Whether the calling thread is inside an operation (or a `perform` block) of the context.
+    package var isHeldByCurrentThread: Bool {
+        occupant.load(ordering: .acquiring) == Self.currentThread
     }
 
     /// Leaves an operation entered with ``enter()``.
@@ -59,7 +92,12 @@ package final class ConfinementGuard {
     @inline(__always)
     package var isFree: Bool {
         let current = occupant.load(ordering: .acquiring)
-        return current == 0 || current == Self.currentThread
+        if current == Self.currentThread { return true }
+        switch admission {
+        case .anyThread: return current == 0
+        case .mainThread: return current == 0 && MainQueueCheck.isRunningOnMainQueue()
+        case .performOnly: return false
+        }
     }
 }
 
@@ -67,8 +105,13 @@ extension ManagedObjectContext {
     private static let confinementChecks = Atomic<Bool>(true)
 
     /// Whether contexts stop the process with a message naming the context and the operation
-    /// when two threads use a context (or its objects) at the same time (default `true`), in
-    /// the manner of Apple's concurrency debugging flag (`-com.apple.CoreData.ConcurrencyDebug 1`).
+    /// when two threads use a context (or its objects) at the same time, or a queue context is
+    /// used off its queue (default `true`), in the manner of Apple's concurrency debugging flag
+    /// (`-com.apple.CoreData.ConcurrencyDebug 1`).
+    ///
+    /// A private-queue context may be used only inside its ``perform(_:)`` and
+    /// ``performAndWait(_:)`` blocks; a main-queue context on the main thread (the main actor)
+    /// or inside its blocks. Set it to `false` in release builds to skip the checks.
     ///
     /// A context may move between threads as Swift 6 moves an actor's work (one thread at a
     /// time, as a `@MainActor` function resumes after an `await` on another thread than it
@@ -98,10 +141,25 @@ extension ManagedObjectContext {
         if _slowPath(!confinement.isFree) && Self.checksThreadConfinement { confinementViolation(operation) }
     }
 
+    /// Whether the calling thread may use the context now (what the checks decide).
+    package var isUsableOnCurrentThread: Bool { confinement.isFree }
+
     @inline(never)
     private func confinementViolation(_ operation: StaticString) -> Never {
+        fatalError(confinementViolationMessage("\(operation)"))
+    }
+
+    /// The message a check stops the process with: it names the context and, for a queue
+    /// context, its queue.
+    package func confinementViolationMessage(_ operation: String) -> String {
         let label = name.map { "'\($0)'" } ?? "\(ObjectIdentifier(self))"
-        fatalError("ManagedObjectContext \(label): \(operation) on one thread while another thread uses the context; "
-                   + "use a context from one thread (or actor) at a time and pass object IDs between them")
+        switch confinement.admission {
+        case .anyThread:
+            return "ManagedObjectContext \(label): \(operation) on one thread while another thread uses the context; "
+                + "use a context from one thread (or actor) at a time and pass object IDs between them"
+        case .mainThread, .performOnly:
+            return "ManagedObjectContext \(label): \(operation) off the context's queue (\(queueDescription)); "
+                + "use the context and its objects inside perform { } or performAndWait { }, and pass object IDs between queues"
+        }
     }
 }

@@ -24,11 +24,10 @@ extension ManagedObjectContext {
         var objects: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
         let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
-        for store in storesHolding(names) {
-            for row in try store.fetch(storeRequest).rows {
-                let object = registeredObject(for: row)
-                if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
-            }
+        if parent != nil { adoptPermanentIDsOfPushedObjects() }
+        for row in try sourceRows(for: storeRequest) {
+            let object = registeredObject(for: row)
+            if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
         }
         if request.includesPendingChanges {
             objects.removeAll { deleted.contains($0) }
@@ -68,7 +67,10 @@ extension ManagedObjectContext {
     ///   registered here.
     public func object(with id: ManagedObjectID) throws -> ManagedObject {
         if let object = registered[id] { return object }
-        guard !id.isTemporaryID else { throw ManagedObjectContextError.objectNotFound(id) }
+        if id.isTemporaryID {
+            // A child reaches the objects its parents inserted by their temporary IDs.
+            guard parent != nil, try sourceRow(for: id) != nil else { throw ManagedObjectContextError.objectNotFound(id) }
+        }
         return try fault(for: id)
     }
 
@@ -79,8 +81,7 @@ extension ManagedObjectContext {
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
         let object = try self.object(with: id)
         if inserted.contains(object) { return object }
-        guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID),
-              let row = try store.row(for: id) else { throw ManagedObjectContextError.objectNotFound(id) }
+        guard let row = try sourceRow(for: id) else { throw ManagedObjectContextError.objectNotFound(id) }
         if object.faultFlag { fill(object, from: row) }
         return object
     }
@@ -101,7 +102,7 @@ extension ManagedObjectContext {
         return names
     }
 
-    private func storesHolding(_ names: [String]) -> [any PersistentStore] {
+    package func storesHolding(_ names: [String]) -> [any PersistentStore] {
         guard let coordinator else { return [] }
         var stores: [any PersistentStore] = []
         for name in names {
@@ -153,8 +154,8 @@ extension ManagedObjectContext {
 
     /// Loads a fault's values from its store.
     package func fulfillFault(_ object: ManagedObject) {
-        guard let storeID = object.objectID.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID),
-              let row = try? store.row(for: object.objectID) else { return }
+        checkConfinement("firing a fault")
+        guard let row = try? sourceRow(for: object.objectID) else { return }
         fill(object, from: row)
     }
 

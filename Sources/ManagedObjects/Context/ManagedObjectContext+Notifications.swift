@@ -115,6 +115,7 @@ extension ManagedObjectContext {
         info[ChangeKey.updatedObjectIDs.rawValue] = result.updatedObjectIDs
         info[ChangeKey.deletedObjectIDs.rawValue] = result.deletedObjectIDs
         notificationCenter.post(name: Self.didSaveNotification, object: self, userInfo: info)
+        notifyAutoMergingContexts(of: result)
     }
 }
 

@@ -25,9 +25,7 @@ extension ManagedObjectContext {
             object.clearSlotValues()
             object.didTurnIntoFault()
         } else if !object.faultFlag,
-                  let storeID = object.objectID.storeIdentifier,
-                  let store = coordinator?.store(withIdentifier: storeID),
-                  let row = try? store.row(for: object.objectID) {
+                  let row = try? sourceRow(for: object.objectID) {   // the parent's values, or the store's
             let scratch = try? makeObject(entityName: object.entity.name, id: object.objectID)
             guard let scratch else { return }
             fillValues(scratch, from: row)

@@ -16,6 +16,7 @@ extension ManagedObjectContext {
     public func save() throws {
         enterConfinement("save()")
         defer { exitConfinement() }
+        if let parent { return try saveIntoParent(parent) }
         processPendingChanges()
         guard hasChanges else { return }
         notificationCenter.post(name: Self.willSaveNotification, object: self)
@@ -41,6 +42,7 @@ extension ManagedObjectContext {
             for (object, id) in zip(newObjects, temporaryIDs) { reassign(object, to: id) }
             throw error
         }
+        rememberPermanentIDs(of: newObjects, temporaryIDs: temporaryIDs)
         let saved = Changes(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
         let result = SaveResult(insertedObjectIDs: Set(inserted.map(\.objectID)),
                                 updatedObjectIDs: Set(updated.map(\.objectID)),
@@ -98,7 +100,7 @@ extension ManagedObjectContext {
 
     private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {
         var groups: [ObjectIdentifier: [ManagedObject]] = [:]
-        for object in objects { groups[ObjectIdentifier(storeOf[ObjectIdentifier(object)]!), default: []].append(object) }
+        for object in objects where object.objectID.isTemporaryID { groups[ObjectIdentifier(storeOf[ObjectIdentifier(object)]!), default: []].append(object) }
         var assigned: [(ManagedObject, ManagedObjectID)] = []
         for group in groups.values {
             let store = storeOf[ObjectIdentifier(group[0])]!

@@ -3,6 +3,7 @@ import Foundation
 import KeyValueCoding
 import KeyValueObserving
 import UndoManagement
+import Synchronization
 
 /// A set of managed objects and the changes made to them since they were last committed
 /// (Apple: `NSManagedObjectContext`).
@@ -14,8 +15,10 @@ import UndoManagement
 /// relationships consistent on both sides, applies delete rules, and can undo it all with
 /// ``rollback()``.
 ///
-/// - Important: Thread safety: not `Sendable`; use a context and its objects on the thread
-///   (later: the queue) that made them, and pass ``ManagedObjectID``s elsewhere.
+/// - Important: Thread safety: not `Sendable`. A private-queue context and its objects are used
+///   inside its `perform` and ``performAndWait(_:)`` blocks, a main-queue context on the
+///   main actor, and a context made with ``init(coordinator:)`` or ``init(model:)`` by one
+///   thread at a time; pass ``ManagedObjectID``s between them.
 public final class ManagedObjectContext {
     /// The model of the context's objects.
     public let model: ManagedObjectModel
@@ -51,7 +54,32 @@ public final class ManagedObjectContext {
     /// A name for messages and debugging (Apple: `name`).
     public var name: String?
     /// Which thread is inside an operation of the context.
-    package let confinement = ConfinementGuard()
+    package let confinement: ConfinementGuard
+    /// How the context runs its work (Apple: `concurrencyType`).
+    public let concurrencyType: ConcurrencyType
+    /// The serial queue of a private-queue context.
+    package let privateQueue: DispatchQueue?
+    /// The context this one fetches from and saves to, or `nil` when it works on its
+    /// ``coordinator``'s stores directly (Apple: `parent`).
+    public let parent: ManagedObjectContext?
+    /// The children (with ``automaticallyMergesChangesFromParent``) told about this context's
+    /// saves.
+    package let autoMergingChildren = ContextRegistry()
+    /// Temporary IDs of objects that have since been saved, and their permanent IDs: how a
+    /// child that still knows an object by its temporary ID reaches it here.
+    package var permanentIDsOfSavedObjects: [ManagedObjectID: ManagedObjectID] = [:]
+    /// Temporary IDs of objects this child pushed into its parent and still knows by them.
+    package var pushedTemporaryIDs: Set<ManagedObjectID> = []
+    /// How many child contexts this context has (they may ask for ``permanentIDsOfSavedObjects``).
+    package let childCount = Atomic<Int>(0)
+    /// Whether the context merges the changes its parent (or, for a context on a coordinator,
+    /// another context of the coordinator) saves (Apple: `automaticallyMergesChangesFromParent`).
+    ///
+    /// The merge runs on the context's queue (with ``perform(_:)``; at once, on the saving
+    /// thread, for a context without a queue) through ``mergeChanges(from:)``.
+    public var automaticallyMergesChangesFromParent = false {
+        didSet { updateAutoMergeRegistration() }
+    }
     /// The undo manager that records the context's changes, or `nil` (the default, as Apple's
     /// contexts on iOS and Linux have none) (Apple: `undoManager`).
     public var undoManager: UndoHistory?
@@ -59,9 +87,28 @@ public final class ManagedObjectContext {
     /// Creates a context on a coordinator's stores.
     ///
     /// - Parameter coordinator: The coordinator.
-    public init(coordinator: PersistentStoreCoordinator) {
-        self.model = coordinator.model
+    public convenience init(coordinator: PersistentStoreCoordinator) {
+        self.init(model: coordinator.model, coordinator: coordinator, parent: nil, concurrencyType: .confinement)
+    }
+
+    /// The designated initialiser: every other one names its concurrency type and source.
+    package init(model: ManagedObjectModel, coordinator: PersistentStoreCoordinator?, parent: ManagedObjectContext?,
+                 concurrencyType: ConcurrencyType) {
+        self.model = model
         self.coordinator = coordinator
+        self.parent = parent
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .confinement:
+            confinement = ConfinementGuard(admission: .anyThread)
+            privateQueue = nil
+        case .mainQueue:
+            confinement = ConfinementGuard(admission: .mainThread)
+            privateQueue = nil
+        case .privateQueue:
+            confinement = ConfinementGuard(admission: .performOnly)
+            privateQueue = DispatchQueue(label: "ObjectGraph.ManagedObjectContext.private")
+        }
     }
 
     /// Creates a scratch context for objects of `model`, with no store: objects can be inserted,
@@ -69,12 +116,12 @@ public final class ManagedObjectContext {
     /// ``ManagedObjectContextError/noStore(_:)``.
     ///
     /// - Parameter model: The model.
-    public init(model: ManagedObjectModel) {
-        self.model = model
-        self.coordinator = nil
+    public convenience init(model: ManagedObjectModel) {
+        self.init(model: model, coordinator: nil, parent: nil, concurrencyType: .confinement)
     }
 
     deinit {
+        parent?.childCount.subtract(1, ordering: .relaxed)
         // Objects keep each other alive through relationships; a context that goes away
         // breaks those cycles, as Apple's context turns its objects into faults.
         for object in registered.values {

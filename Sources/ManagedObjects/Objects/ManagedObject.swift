@@ -20,8 +20,8 @@ import Observation
 /// `[ManagedObject]`. A key the entity does not have throws
 /// ``KeyValueCodingError/undefinedKey(_:type:)``.
 ///
-/// - Important: Thread safety: not `Sendable`. Use an object only where it was made (later:
-///   on its context's queue); pass its ``objectID`` to other threads.
+/// - Important: Thread safety: not `Sendable`. Use an object where its context is used (for a
+///   queue context, inside its perform blocks); pass its ``objectID`` to other threads.
 open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNamingObject,
                            KeepsOwnObservationStorage {
     /// The object's entity (Apple: `entity`).

@@ -28,6 +28,9 @@ public final class PersistentStoreCoordinator: Sendable {
         let entities: Set<String>
     }
     private let entries = Mutex<[Entry]>([])
+    /// The contexts on this coordinator (not children) that merge each other's saves
+    /// (``ManagedObjectContext/automaticallyMergesChangesFromParent``).
+    package let autoMergingContexts = ContextRegistry()
 
     /// Creates a coordinator for a model and marks the model in use.
     ///

@@ -21,7 +21,9 @@ import ManagedObjects
 /// `~/.local/share/<name>` when the variable is unset), where Apple uses the app's Application
 /// Support folder.
 ///
-/// - Important: Thread safety: not `Sendable`, like its view context; use it where it was made.
+/// - Important: Thread safety: not `Sendable`, like its view context; use it where it was made
+///   (normally the main actor). Background work goes through ``newBackgroundContext()`` and
+///   `performBackgroundTask(_:)`, which hand object IDs back.
 public final class PersistentContainer {
     /// The container's name: the default store's file name and folder.
     public let name: String
@@ -32,8 +34,47 @@ public final class PersistentContainer {
     /// The stores to open, by ``loadPersistentStores()`` (Apple: `persistentStoreDescriptions`).
     public var storeDescriptions: [StoreDescription]
 
-    /// The context for the app's main work (Apple: `viewContext`).
-    public private(set) lazy var viewContext = ManagedObjectContext(coordinator: coordinator)
+    /// The context for the app's main work, on the main queue (Apple: `viewContext`): use it on
+    /// the main actor, or through its perform blocks.
+    public private(set) lazy var viewContext = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: coordinator)
+
+    /// A new private-queue context on the container's coordinator (Apple:
+    /// `newBackgroundContext()`): use it inside its perform blocks.
+    ///
+    /// - Returns: The context; each call makes a new one.
+    public func newBackgroundContext() -> ManagedObjectContext {
+        ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+    }
+
+    /// Runs a block on a new private-queue context and returns at once (Apple:
+    /// `performBackgroundTask(_:)`).
+    ///
+    /// - Parameter block: The work; it receives the context, which goes away after it.
+    public func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        newBackgroundContext().perform(block)
+    }
+
+    /// Runs a block on a new private-queue context and waits for its value or its error
+    /// (Apple: `performBackgroundTask(_:) async`).
+    ///
+    /// ```swift
+    /// let ids = try await container.performBackgroundTask { context in
+    ///     let stand = try context.insertNewObject(forEntityNamed: "Stand")
+    ///     try context.save()
+    ///     return [stand.objectID]
+    /// }
+    /// let stand = try container.viewContext.object(with: ids[0])   // on the main actor
+    /// ```
+    ///
+    /// - Parameter block: The work; it receives the context. Return object IDs, not objects.
+    /// - Returns: The block's value.
+    /// - Throws: The block's error.
+    nonisolated(nonsending)
+    public func performBackgroundTask<Value: Sendable, Failure: Error>(
+        _ block: @escaping @Sendable (ManagedObjectContext) throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        try await newBackgroundContext().perform(schedule: .enqueued, block)
+    }
 
     /// Creates a container for a model; its stores are opened by ``loadPersistentStores()``.
     ///
