@@ -25,7 +25,9 @@ extension ManagedObjectContext {
         var seen = Set<ObjectIdentifier>()
         let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
         for store in storesHolding(names) {
-            for row in try store.fetch(storeRequest).rows {
+            let rows = try store.fetch(storeRequest).rows
+            coordinator?.rowCache.store(rows)
+            for row in rows {
                 let object = registeredObject(for: row)
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
@@ -152,10 +154,21 @@ extension ManagedObjectContext {
     }
 
     /// Loads a fault's values from its store.
+    /// A row younger than ``stalenessInterval`` comes from the coordinator's row cache.
     package func fulfillFault(_ object: ManagedObject) {
-        guard let storeID = object.objectID.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID),
-              let row = try? store.row(for: object.objectID) else { return }
+        guard let row = currentRow(for: object.objectID) else { return }
         fill(object, from: row)
+    }
+
+    /// The row of `id`: the coordinator's cached row when younger than ``stalenessInterval``,
+    /// else the store's (then cached); `nil` when the store does not have it.
+    package func currentRow(for id: ManagedObjectID) -> StoreRow? {
+        guard let coordinator else { return nil }
+        if let row = coordinator.rowCache.row(for: id, maximumAge: stalenessInterval) { return row }
+        guard let storeID = id.storeIdentifier, let store = coordinator.store(withIdentifier: storeID),
+              let row = try? store.row(for: id) else { return nil }
+        coordinator.rowCache.store(CollectionOfOne(row))
+        return row
     }
 
     /// Puts a row's values into an object's slots, without notifications, and wakes it.

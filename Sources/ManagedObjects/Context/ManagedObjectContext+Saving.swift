@@ -36,9 +36,11 @@ extension ManagedObjectContext {
         let temporaryIDs = newObjects.map(\.objectID)
         try assignPermanentIDs(to: newObjects, storeOf: storeOf)
         do {
-            try writeChanges(newObjects: newObjects, storeOf: storeOf, coordinator: coordinator)
+            // Conflicts are resolved by the merge policy and the write tried again
+            // (ManagedObjectContext+Conflicts.swift).
+            try writeResolvingConflicts(storeOf: storeOf, coordinator: coordinator)
         } catch {
-            for (object, id) in zip(newObjects, temporaryIDs) { reassign(object, to: id) }
+            for (object, id) in zip(newObjects, temporaryIDs) where inserted.contains(object) { reassign(object, to: id) }
             throw error
         }
         let saved = Changes(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
@@ -92,7 +94,7 @@ extension ManagedObjectContext {
         return errors
     }
 
-    private static func saveOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+    package static func saveOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
         a.registrationSequence < b.registrationSequence
     }
 
@@ -115,7 +117,7 @@ extension ManagedObjectContext {
         registered[id] = object
     }
 
-    private func writeChanges(newObjects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore],
+    package func writeChanges(newObjects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore],
                               coordinator: PersistentStoreCoordinator) throws {
         var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
         var stores: [ObjectIdentifier: any PersistentStore] = [:]
@@ -143,6 +145,7 @@ extension ManagedObjectContext {
         for (key, storeChanges) in changes where !storeChanges.isEmpty {
             let versions = try stores[key]!.save(storeChanges)
             for (id, version) in versions { registered[id]?.storeVersion = version }
+            coordinator.rowCache.store(saved: storeChanges, versions: versions)
         }
     }
 

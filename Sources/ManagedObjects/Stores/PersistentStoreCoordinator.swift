@@ -28,6 +28,8 @@ public final class PersistentStoreCoordinator: Sendable {
         let entities: Set<String>
     }
     private let entries = Mutex<[Entry]>([])
+    /// The last rows read or saved by the coordinator's contexts (see ``RowCache``).
+    package let rowCache = RowCache()
 
     /// Creates a coordinator for a model and marks the model in use.
     ///

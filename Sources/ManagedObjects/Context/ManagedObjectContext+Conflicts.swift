@@ -1,0 +1,119 @@
+// Optimistic-locking conflicts: a save meets rows that changed in the store since the context read
+// them; the merge policy resolves them and the write is tried again.
+import Foundation
+import KeyValueCoding
+import Predicates
+
+extension ManagedObjectContext {
+    /// How many times a save looks for conflicts and resolves them before it gives up with
+    /// the conflicts of its last attempt.
+    package static let conflictRounds = 4
+
+    /// Writes the changes, resolving constraint conflicts (found before writing) and
+    /// optimistic-locking conflicts (reported by a store) with ``mergePolicy`` and trying again.
+    ///
+    /// - Throws: ``ManagedObjectMergeError`` when the policy does not resolve them; the stores'
+    ///   other errors.
+    package func writeResolvingConflicts(storeOf: [ObjectIdentifier: any PersistentStore],
+                                         coordinator: PersistentStoreCoordinator) throws {
+        for round in 1...Self.conflictRounds {
+            let constraintConflicts = try self.constraintConflicts(coordinator: coordinator)
+            if !constraintConflicts.isEmpty {
+                if round == Self.conflictRounds { throw ManagedObjectMergeError(constraintConflicts: constraintConflicts) }
+                try mergePolicy.resolve(constraintConflicts: constraintConflicts, in: self)
+                continue
+            }
+            do {
+                try writeChanges(newObjects: inserted.sorted(by: Self.saveOrder), storeOf: storeOf, coordinator: coordinator)
+                return
+            } catch StoreSaveError.conflicts(let found) {
+                let conflicts = mergeConflicts(from: found, coordinator: coordinator)
+                if round == Self.conflictRounds { throw ManagedObjectMergeError(mergeConflicts: conflicts) }
+                try mergePolicy.resolve(optimisticLockingConflicts: conflicts, in: self)
+            }
+        }
+    }
+
+    /// The conflicts a store reported, with the objects' snapshots and the rows the store has
+    /// now (read from the store, and cached).
+    private func mergeConflicts(from found: [StoreConflict], coordinator: PersistentStoreCoordinator) -> [MergeConflict] {
+        found.map { conflict in
+            let object = registered[conflict.objectID]
+            let store = conflict.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:))
+            let persisted = (try? store?.row(for: conflict.objectID)) ?? nil
+            if let persisted {
+                coordinator.rowCache.store(CollectionOfOne(persisted))
+            } else {
+                coordinator.rowCache.remove(CollectionOfOne(conflict.objectID))
+            }
+            return MergeConflict(objectID: conflict.objectID, objectSnapshot: object.map(row(of:)),
+                                 cachedSnapshot: object.map(committedRow(of:)), persistedSnapshot: persisted,
+                                 newVersionNumber: persisted?.version ?? 0, oldVersionNumber: conflict.expectedVersion,
+                                 isDeletedInContext: object.map { deleted.contains($0) } ?? false)
+        }
+    }
+
+    /// The row of an object's committed values (those it was read or last saved with).
+    package func committedRow(of object: ManagedObject) -> StoreRow {
+        var row = StoreRow(objectID: object.objectID, version: object.storeVersion)
+        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
+            let value = committedValue(of: object, slot: slot)
+            switch property {
+            case .attribute(let attribute):
+                if let value { row.attributes[attribute.name] = KeyValueConstant(value) }
+            case .relationship(let relationship):
+                row.relationships[relationship.name] = Self.members(value).map(\.objectID)
+            case .fetchedProperty:
+                break
+            }
+        }
+        return row
+    }
+
+    /// Resolves one optimistic-locking conflict the way a built-in policy does (see
+    /// ``MergePolicy``); the object is reported as refreshed. For a custom policy that starts
+    /// from a built-in behaviour.
+    ///
+    /// - Parameters:
+    ///   - conflict: A conflict of this context's last save attempt.
+    ///   - kind: The behaviour; ``MergePolicy/Kind/error`` changes nothing.
+    public func resolve(_ conflict: MergeConflict, by kind: MergePolicy.Kind) {
+        guard kind != .error, let object = registered[conflict.objectID] else { return }
+        guard let persisted = conflict.persistedSnapshot else {
+            // The store deleted the row: it stays deleted, whatever the policy.
+            forgetObjectDeletedElsewhere(object)
+            return
+        }
+        let id = ObjectIdentifier(object)
+        if deleted.contains(object) {
+            switch kind {
+            case .mergeByPropertyObjectTrump, .overwrite, .error:
+                object.storeVersion = persisted.version              // the delete wins
+            case .mergeByPropertyStoreTrump, .rollback:
+                deleted.remove(object)                                // the store's row wins
+                committed[id] = nil
+                takeValues(of: persisted, into: object, keeping: [])
+                pendingEvent.refreshed.insert(object)
+            }
+            return
+        }
+        var keeping = Set<Int>()
+        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
+            let changedHere = committed[id]?.keys.contains(slot) ?? false
+            switch kind {
+            case .overwrite, .error:
+                keeping.insert(slot)                                  // every value of the object
+            case .mergeByPropertyObjectTrump:
+                if changedHere { keeping.insert(slot) }               // the object's changes
+            case .mergeByPropertyStoreTrump:
+                // The object's change survives where the store left the property as it was read.
+                guard changedHere, let storeValue = value(of: persisted, for: property) else { continue }
+                if ManagedObject.sameValue(committedValue(of: object, slot: slot), storeValue) { keeping.insert(slot) }
+            case .rollback:
+                break                                                 // none of its changes
+            }
+        }
+        takeValues(of: persisted, into: object, keeping: keeping)
+        pendingEvent.refreshed.insert(object)
+    }
+}
