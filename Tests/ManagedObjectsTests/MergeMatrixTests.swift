@@ -21,6 +21,11 @@ import Predicates
         try MergeMatrix.relationshipOnlyChange(kind, Self.factory())
     }
 
+    @Test(arguments: [MergePolicy.Kind.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
+    func toManyMergedByMember(kind: MergePolicy.Kind) throws {
+        try MergeMatrix.toManyMergedByMember(kind, Self.factory())
+    }
+
     @Test(arguments: MergePolicy.Kind.allCases) func deletedInStore(kind: MergePolicy.Kind) throws {
         try MergeMatrix.deletedInStore(kind, Self.factory())
     }

@@ -78,6 +78,28 @@ extension MergeMatrix {
         withExtendedLifetime(check) {}
     }
 
+    /// Both contexts add a book to shelf S2: the property-merging policies merge the to-many
+    /// relationship member by member, so neither addition is lost.
+    package static func toManyMergedByMember(_ kind: MergePolicy.Kind, _ factory: TestStoreFactory) throws {
+        let (coordinator, a, b) = try stocked(factory)
+        b.mergePolicy = MergePolicy(kind: kind)
+        let shelf = try shelf(b, "S2")
+        #expect((try shelf.value(forKey: "books") as? Set<ManagedObject>)?.isEmpty == true)
+        try book(a, "2").setValue(try Self.shelf(a, "S2"), forKey: "shelf")
+        try a.save()
+        let new = try b.insertNewObject(forEntityNamed: "Book")
+        try new.setValue("5", forKey: "isbn")
+        try new.setValue(shelf, forKey: "shelf")
+        try b.save()
+        let isbns = { (shelf: ManagedObject) throws -> Set<String> in
+            Set(try (shelf.value(forKey: "books") as? Set<ManagedObject> ?? []).compactMap { try $0.value(forKey: "isbn") as? String })
+        }
+        #expect(try isbns(shelf) == ["2", "5"], "\(kind)")
+        let check = reader(coordinator)
+        #expect(try isbns(try Self.shelf(check, "S2")) == ["2", "5"], "\(kind)")
+        #expect(try isbns(try Self.shelf(check, "S1")) == ["1"], "\(kind)")
+    }
+
     /// `a` deletes the book, `b` changes it: the store's delete stands under every policy.
     package static func deletedInStore(_ kind: MergePolicy.Kind, _ factory: TestStoreFactory) throws {
         let (coordinator, a, b) = try stocked(factory)

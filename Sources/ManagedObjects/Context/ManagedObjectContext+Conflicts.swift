@@ -100,6 +100,11 @@ extension ManagedObjectContext {
         var keeping = Set<Int>()
         for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
             let changedHere = committed[id]?.keys.contains(slot) ?? false
+            if changedHere, kind == .mergeByPropertyObjectTrump || kind == .mergeByPropertyStoreTrump,
+               mergeToMany(slot, of: object, with: persisted) {
+                keeping.insert(slot)
+                continue
+            }
             switch kind {
             case .overwrite, .error:
                 keeping.insert(slot)                                  // every value of the object
@@ -115,5 +120,40 @@ extension ManagedObjectContext {
         }
         takeValues(of: persisted, into: object, keeping: keeping)
         pendingEvent.refreshed.insert(object)
+    }
+
+    /// For a to-many relationship changed both in the context and in the store, merges the
+    /// two changes member by member (the store's members, less those the context removed,
+    /// plus those it added; an ordered relationship keeps the store's order and appends) into
+    /// the object, telling observers. Two changes of members never collide (a member one side
+    /// removed was there when both read it, so the other side cannot have added it).
+    ///
+    /// - Returns: Whether the slot was merged (`false`: not a to-many, or the store left it
+    ///   as the context read it).
+    private func mergeToMany(_ slot: Int, of object: ManagedObject, with persisted: StoreRow) -> Bool {
+        let property = object.layout.properties[slot]
+        guard case .relationship(let relationship) = property, relationship.isToMany,
+              let storeValue = value(of: persisted, for: property) else { return false }
+        let read = Self.members(committedValue(of: object, slot: slot))
+        let stored = Self.members(storeValue)
+        guard !ManagedObject.sameValue(committedValue(of: object, slot: slot), storeValue) else { return false }
+        let current = Self.members(object.slotValue(slot))
+        let readIDs = Set(read.map(ObjectIdentifier.init))
+        let currentIDs = Set(current.map(ObjectIdentifier.init))
+        let removed = readIDs.subtracting(currentIDs)
+        var merged = stored.filter { !removed.contains(ObjectIdentifier($0)) }
+        var mergedIDs = Set(merged.map(ObjectIdentifier.init))
+        for member in current where !readIDs.contains(ObjectIdentifier(member)) && mergedIDs.insert(ObjectIdentifier(member)).inserted {
+            merged.append(member)
+        }
+        let value: Any? = relationship.cardinality == .orderedToMany ? merged : Set(merged)
+        guard !ManagedObject.sameValue(object.slotValue(slot), value) else { return true }
+        let wasRestoring = isRestoring
+        isRestoring = true
+        object.willChangeValue(forKey: property.name)
+        object.storeLoadedSlotValue(value, slot)
+        object.didChangeValue(forKey: property.name)
+        isRestoring = wasRestoring
+        return true
     }
 }

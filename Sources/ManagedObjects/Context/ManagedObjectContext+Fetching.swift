@@ -24,14 +24,15 @@ extension ManagedObjectContext {
         var objects: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
         let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
+        var filled: [StoreRow] = []
         for store in storesHolding(names) {
-            let rows = try store.fetch(storeRequest).rows
-            coordinator?.rowCache.store(rows)
-            for row in rows {
-                let object = registeredObject(for: row)
+            for row in try store.fetch(storeRequest).rows {
+                let object = registeredObject(for: row, filled: &filled)
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
         }
+        // The rows that filled objects are cached (rows of loaded objects are not looked at).
+        if !filled.isEmpty { coordinator?.rowCache.store(filled) }
         if request.includesPendingChanges {
             objects.removeAll { deleted.contains($0) }
             // Inserted objects, and changed ones whose unsaved values may match where their
@@ -124,15 +125,19 @@ extension ManagedObjectContext {
 
     /// The registered object of a row, made (and filled) when new; a registered fault is filled.
     /// Registered objects keep their values (and unsaved changes).
-    private func registeredObject(for row: StoreRow) -> ManagedObject {
+    private func registeredObject(for row: StoreRow, filled: inout [StoreRow]) -> ManagedObject {
         if let object = registered[row.objectID] {
-            if object.faultFlag { fill(object, from: row) }
+            if object.faultFlag {
+                fill(object, from: row)
+                filled.append(row)
+            }
             return object
         }
         // The row's entity is in the model: the store was loaded for it.
         let object = try! makeObject(entityName: row.objectID.entityName, id: row.objectID)
         register(object)
         fill(object, from: row)
+        filled.append(row)
         return object
     }
 
