@@ -45,12 +45,34 @@ import Predicates
     @Test func constraintWithRegisteredObject() throws { try MergeMatrix.constraintWithRegisteredObject(Self.factory()) }
     @Test func customPolicy() throws { try MergeMatrix.customPolicy(Self.factory()) }
     @Test func mergeFromContextDidSave() throws { try MergeMatrix.mergeFromContextDidSave(Self.factory()) }
+    @Test func mergeKeepsLocalChanges() throws { try MergeMatrix.mergeKeepsLocalChanges(Self.factory()) }
     @Test func refreshing() throws { try MergeMatrix.refreshing(Self.factory()) }
     @Test func remoteMergeAndStaleness() throws { try MergeMatrix.remoteMergeAndStaleness(Self.factory()) }
 
     @Test func defaultPolicyIsError() throws {
         let context = ManagedObjectContext(model: try MergeMatrix.model())
         #expect(context.mergePolicy.kind == .error && context.stalenessInterval < 0)
+    }
+
+    /// A constraint of an entity holds across its subentities: an orange cannot take an
+    /// apple's code.
+    @Test func constraintsHoldForSubentities() throws {
+        var fruit = EntityDescription(name: "Fruit", isAbstract: true, properties: [.attribute("code", .string)])
+        fruit.uniquenessConstraints = [["code"]]
+        let model = try ManagedObjectModel(entities: [
+            fruit, EntityDescription(name: "Apple", parent: "Fruit"), EntityDescription(name: "Orange", parent: "Fruit"),
+        ])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insertNewObject(forEntityNamed: "Apple").setValue("x", forKey: "code")
+        try context.save()
+        let orange = try context.insertNewObject(forEntityNamed: "Orange")
+        try orange.setValue("x", forKey: "code")
+        let error = #expect(throws: ManagedObjectMergeError.self) { try context.save() }
+        #expect(error?.constraintConflicts.first?.databaseObjectID?.entityName == "Apple")
+        try orange.setValue(nil, forKey: "code")
+        try context.save()                                  // nil never conflicts
     }
 
     /// The in-memory store refuses a save that breaks a uniqueness constraint by itself (a

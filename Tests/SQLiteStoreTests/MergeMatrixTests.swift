@@ -47,6 +47,7 @@ import ManagedObjects
     @Test func constraintWithRegisteredObject() throws { try Self.run(MergeMatrix.constraintWithRegisteredObject) }
     @Test func customPolicy() throws { try Self.run(MergeMatrix.customPolicy) }
     @Test func mergeFromContextDidSave() throws { try Self.run(MergeMatrix.mergeFromContextDidSave) }
+    @Test func mergeKeepsLocalChanges() throws { try Self.run(MergeMatrix.mergeKeepsLocalChanges) }
     @Test func refreshing() throws { try Self.run(MergeMatrix.refreshing) }
     @Test func remoteMergeAndStaleness() throws { try Self.run(MergeMatrix.remoteMergeAndStaleness) }
 }

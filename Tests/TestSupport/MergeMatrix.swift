@@ -144,6 +144,40 @@ package enum MergeMatrix {
         withExtendedLifetime((observation, token)) {}
     }
 
+    /// A merged update never conflicts with local changes: a property changed in both keeps
+    /// the local value (its committed value becomes the saved one); registered faults stay
+    /// faults and are not reported.
+    package static func mergeKeepsLocalChanges(_ factory: TestStoreFactory) throws {
+        let (coordinator, a, b) = try stocked(factory)
+        let mine = try book(b, "1")
+        let other = try book(b, "2")
+        let fault = try b.object(with: try shelf(a, "S2").objectID)
+        #expect(fault.isFault)
+        try shelf(a, "S2").setValue("Renamed", forKey: "label")
+        try mine.setValue("Local", forKey: "title")
+        var saved: [ManagedObjectContext.SaveResult] = []
+        let saveToken = a.onDidSave { result, _ in saved.append(result) }
+        for isbn in ["1", "2"] {
+            let theirs = try book(a, isbn)
+            try theirs.setValue("Theirs " + isbn, forKey: "title")
+            try theirs.setValue(Int64(300), forKey: "pages")
+        }
+        try a.save()
+        var batches: [ManagedObjectContext.Changes] = []
+        let token = b.onObjectsDidChange { batches.append($0) }
+        b.mergeChanges(from: try #require(saved.first))
+        #expect(try mine.value(forKey: "title") as? String == "Local")
+        #expect(try mine.value(forKey: "pages") as? Int64 == 300)
+        #expect(mine.committedValues(forKeys: ["title"])["title"] as? String == "Theirs 1")
+        #expect(mine.changedValues().keys.sorted() == ["title"])
+        #expect(fault.isFault && batches.last?.refreshed == [mine, other], "a fault is not refreshed")
+        #expect(try fault.value(forKey: "label") as? String == "Renamed")
+        #expect(try other.value(forKey: "title") as? String == "Theirs 2" && !other.hasChanges)
+        try b.save()
+        #expect(try book(reader(coordinator), "1").value(forKey: "title") as? String == "Local")
+        withExtendedLifetime((token, saveToken)) {}
+    }
+
     /// `refresh(_:mergeChanges:)` and `refreshAllObjects()`: unchanged objects turn into faults
     /// that load the saved values, changed ones keep their changes over them.
     package static func refreshing(_ factory: TestStoreFactory) throws {
@@ -187,6 +221,10 @@ package enum MergeMatrix {
 
         try theirs.setValue("Remote 2", forKey: "title")
         try other.save()
+        let eager = ManagedObjectContext(coordinator: coordinator)
+        eager.stalenessInterval = 0
+        let eagerBook = try eager.object(with: mine.objectID)
+        #expect(try eagerBook.value(forKey: "title") as? String == "Remote 2", "0 reads the store on every fault fill")
         b.stalenessInterval = -1
         var batches: [ManagedObjectContext.Changes] = []
         let token = b.onObjectsDidChange { batches.append($0) }

@@ -17,6 +17,8 @@ extension ManagedObjectContext {
     ///   - object: A registered object.
     ///   - mergeChanges: Whether to keep the object's unsaved changes.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        enterConfinement("refresh(_:mergeChanges:)")
+        defer { exitConfinement() }
         guard object.managedObjectContext === self, !inserted.contains(object) else { return }
         let id = ObjectIdentifier(object)
         if !mergeChanges {

@@ -29,6 +29,15 @@ public struct MergeConflict: Sendable, Hashable {
     public var isDeletedInContext: Bool
 
     /// Creates a conflict (Apple: `init(source:newVersion:oldVersion:cachedSnapshot:persistedSnapshot:)`).
+    ///
+    /// - Parameters:
+    ///   - objectID: The object.
+    ///   - objectSnapshot: Its current values.
+    ///   - cachedSnapshot: The values it was read with.
+    ///   - persistedSnapshot: The store's row now; `nil` when deleted.
+    ///   - newVersionNumber: The store's version; 0 when deleted.
+    ///   - oldVersionNumber: The version it was read at.
+    ///   - isDeletedInContext: Whether the save would delete it.
     public init(objectID: ManagedObjectID, objectSnapshot: StoreRow?, cachedSnapshot: StoreRow?,
                 persistedSnapshot: StoreRow?, newVersionNumber: Int64, oldVersionNumber: Int64,
                 isDeletedInContext: Bool = false) {
@@ -66,6 +75,14 @@ public struct ConstraintConflict: Sendable, Hashable {
     public var conflictingSnapshots: [StoreRow?]
 
     /// Creates a conflict (Apple: `init(constraint:databaseObject:databaseSnapshot:conflictingObjects:conflictingSnapshots:)`).
+    ///
+    /// - Parameters:
+    ///   - constraint: The constraint's property names.
+    ///   - constraintValues: The shared values by property name.
+    ///   - databaseObjectID: The stored row's object, or `nil`.
+    ///   - databaseSnapshot: The stored row, or `nil`.
+    ///   - conflictingObjectIDs: The objects of the context.
+    ///   - conflictingSnapshots: Their committed values (`nil` for new objects), one per object.
     public init(constraint: [String], constraintValues: [String: KeyValueConstant], databaseObjectID: ManagedObjectID?,
                 databaseSnapshot: StoreRow?, conflictingObjectIDs: [ManagedObjectID], conflictingSnapshots: [StoreRow?]) {
         self.constraint = constraint
@@ -101,6 +118,10 @@ public struct ManagedObjectMergeError: Error, Sendable, Hashable {
     public var constraintConflicts: [ConstraintConflict]
 
     /// Creates an error listing conflicts; the code follows from which kinds are present.
+    ///
+    /// - Parameters:
+    ///   - mergeConflicts: The optimistic-locking conflicts.
+    ///   - constraintConflicts: The constraint conflicts.
     public init(mergeConflicts: [MergeConflict] = [], constraintConflicts: [ConstraintConflict] = []) {
         self.mergeConflicts = mergeConflicts
         self.constraintConflicts = constraintConflicts
