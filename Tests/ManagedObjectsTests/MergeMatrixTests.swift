@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import ManagedObjects
 import Predicates
+import Synchronization
 
 /// Merging and merge policies on the in-memory store (the shared bodies: TestSupport/MergeMatrix;
 /// SQLiteStoreTests runs them on the SQLite store).
@@ -75,6 +76,25 @@ import Predicates
         try context.save()                                  // nil never conflicts
     }
 
+    /// Another writer saves a duplicate between the context's check and its write: the store
+    /// refuses the write, and the next round finds the stored row and resolves the conflict.
+    @Test func aDuplicateSavedDuringTheSaveIsResolvedInTheNextRound() throws {
+        let store = InMemoryStore()
+        let racing = RacingStore(store)
+        let coordinator = PersistentStoreCoordinator(model: try MergeMatrix.model())
+        try coordinator.addStore(racing)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        let book = try context.insertNewObject(forEntityNamed: "Book")
+        try book.setValue("7", forKey: "isbn")
+        try book.setValue("Mine", forKey: "title")
+        try context.save()
+        #expect(racing.saves.withLock { $0 } == 2, "refused once, then saved")
+        let rows = try store.fetch(StoreFetchRequest(entityNames: ["Book"])).rows
+        #expect(rows.count == 1 && rows.first?.attributes["title"] == .string("Mine"))
+        #expect(book.objectID == rows.first?.objectID, "the new object took the racing row's identity")
+    }
+
     /// The in-memory store refuses a save that breaks a uniqueness constraint by itself (a
     /// writer that did not check first).
     @Test func inMemoryStoreEnforcesUniqueness() throws {
@@ -96,5 +116,28 @@ import Predicates
         _ = try store.save(StoreSaveChanges(updated: [StoreRow(objectID: ids[2], version: 1, attributes: ["isbn": .string("1")])],
                                             deleted: [(ids[0], 1)]))
         #expect(try store.row(for: ids[2])?.attributes["isbn"] == .string("1"))
+    }
+}
+
+/// A store that lets "another writer" insert a book with ISBN 7 just before the first save.
+private final class RacingStore: PersistentStore {
+    let base: InMemoryStore
+    let saves = Mutex(0)
+    init(_ base: InMemoryStore) { self.base = base }
+    var identifier: String { base.identifier }
+    var storeType: String { base.storeType }
+    var metadata: [String: any Sendable] { base.metadata }
+    func load(for model: ManagedObjectModel) throws { try base.load(for: model) }
+    func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult { try base.fetch(request) }
+    func row(for id: ManagedObjectID) throws -> StoreRow? { try base.row(for: id) }
+    func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] { try base.newObjectIDs(for: entityNames) }
+    func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
+        if saves.withLock({ count in count += 1; return count }) == 1 {
+            let id = try base.newObjectIDs(for: ["Book"])[0]
+            _ = try base.save(StoreSaveChanges(inserted: [StoreRow(objectID: id, version: 0, attributes: [
+                "isbn": .string("7"), "title": .string("Theirs"),
+            ])]))
+        }
+        return try base.save(changes)
     }
 }

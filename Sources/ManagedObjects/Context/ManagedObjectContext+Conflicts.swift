@@ -30,6 +30,9 @@ extension ManagedObjectContext {
                 let conflicts = mergeConflicts(from: found, coordinator: coordinator)
                 if round == Self.conflictRounds { throw ManagedObjectMergeError(mergeConflicts: conflicts) }
                 try mergePolicy.resolve(optimisticLockingConflicts: conflicts, in: self)
+            } catch StoreSaveError.uniquenessConstraint where round < Self.conflictRounds {
+                // Another writer saved a duplicate since the check: the next round finds it.
+                continue
             }
         }
     }
