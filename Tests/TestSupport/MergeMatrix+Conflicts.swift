@@ -28,7 +28,13 @@ extension MergeMatrix {
             #expect(conflict.cachedSnapshot?.attributes["title"] == .string("Original"))
             #expect(conflict.persistedSnapshot?.attributes["title"] == .string("Theirs"))
             #expect(conflict.objectSnapshot?.attributes["title"] == .string("Mine"))
-            #expect(error.errorDescription?.contains(mine.objectID.description) == true)
+            let text = try #require(error.errorDescription)
+            for part in [mine.objectID.description, "version 1", "version 2", "Original", "Theirs", "Mine"] {
+                #expect(text.contains(part), "the message names \(part): \(text)")
+            }
+            let bridged = error as NSError
+            #expect(bridged.domain == NSCocoaErrorDomain && bridged.code == 133020)
+            #expect((bridged.userInfo["conflictList"] as? [Any])?.count == 1)
             #expect(b.hasChanges && mine.isUpdated, "nothing was saved")
             return
         }
@@ -158,6 +164,7 @@ extension MergeMatrix {
         if kind == .error {
             let error = try #require(throws: ManagedObjectMergeError.self) { try b.save() }
             #expect(error.code == 133021 && error.code == ManagedObjectMergeError.constraintMergeErrorCode)
+            #expect((error as NSError).code == 133021)
             let conflict = try #require(error.constraintConflicts.first)
             #expect(conflict.constraint == ["isbn"] && conflict.constraintValues == ["isbn": .string("1")])
             #expect(conflict.databaseObjectID == existingID && conflict.databaseSnapshot?.attributes["title"] == .string("Original"))

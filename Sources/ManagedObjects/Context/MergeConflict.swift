@@ -129,6 +129,21 @@ public struct ManagedObjectMergeError: Error, Sendable, Hashable {
     }
 }
 
+extension ManagedObjectMergeError: CustomNSError {
+    /// `NSCocoaErrorDomain`, as Apple's merge errors.
+    public static var errorDomain: String { NSCocoaErrorDomain }
+
+    /// ``code``: `(error as NSError).code` is 133020 or 133021 as on Apple platforms.
+    public var errorCode: Int { code }
+
+    /// The description under `NSLocalizedDescriptionKey`, and the conflicts under
+    /// `"conflictList"` (Apple's key), as ``MergeConflict`` and ``ConstraintConflict`` values.
+    public var errorUserInfo: [String: Any] {
+        [NSLocalizedDescriptionKey: description,
+         "conflictList": mergeConflicts.map { $0 as Any } + constraintConflicts.map { $0 as Any }]
+    }
+}
+
 extension ManagedObjectMergeError: LocalizedError, CustomStringConvertible {
     /// A sentence per conflict: the object, its versions and its snapshots.
     public var description: String {
