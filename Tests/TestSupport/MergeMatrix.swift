@@ -234,7 +234,8 @@ package enum MergeMatrix {
 
         other.delete(theirs)
         try other.save()
-        ManagedObjectContext.mergeChanges(fromRemoteSave: .init(deletedObjectIDs: [theirs.objectID]), into: [b])
+        let unknown = try #require(URL(string: "x-coredata://NOSUCHSTORE/Book/p9"))
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: ["deleted": [theirs.objectID, unknown] as [Any]], into: [b])
         #expect(mine.managedObjectContext == nil && batches.last?.invalidated == [mine])
         b.stalenessInterval = 0
         #expect(try books(b, "1").isEmpty)

@@ -97,6 +97,11 @@ extension ManagedObjectContext {
                 case let objects as Set<ManagedObject>: found.formUnion(objects.map(\.objectID))
                 case let uris as [URL]: found.formUnion(uris.compactMap { coordinator?.managedObjectID(forURIRepresentation: $0) })
                 case let uris as Set<URL>: found.formUnion(uris.compactMap { coordinator?.managedObjectID(forURIRepresentation: $0) })
+                case let mixed as [Any]:
+                    for element in mixed {
+                        if let id = element as? ManagedObjectID { found.insert(id) }
+                        if let uri = element as? URL, let id = coordinator?.managedObjectID(forURIRepresentation: uri) { found.insert(id) }
+                    }
                 default: break
                 }
             }

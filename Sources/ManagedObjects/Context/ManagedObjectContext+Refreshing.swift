@@ -37,11 +37,11 @@ extension ManagedObjectContext {
     /// Refreshes every registered object, keeping unsaved changes (Apple: `refreshAllObjects()`):
     /// objects without changes turn into faults (which also breaks retain cycles between
     /// them), changed ones take the current rows' values under their changes as
-    /// ``refresh(_:mergeChanges:)`` with `true` does. Inserted objects are left alone.
+    /// ``refresh(_:mergeChanges:)`` with `true` does. Inserted objects and faults are left alone.
     public func refreshAllObjects() {
         enterConfinement("refreshAllObjects()")
         defer { exitConfinement() }
-        for object in registered.values.sorted(by: Self.saveOrder) where !inserted.contains(object) {
+        for object in registered.values.sorted(by: Self.saveOrder) where !inserted.contains(object) && !object.faultFlag {
             refresh(object, mergeChanges: updated.contains(object) || deleted.contains(object))
         }
         processPendingChanges()
