@@ -1,6 +1,7 @@
 // Refreshing and resetting: bringing the context's objects up to date with the store.
 import Foundation
 import KeyValueCoding
+import Predicates
 
 extension ManagedObjectContext {
     /// Brings an object up to date with its store (Apple: `refresh(_:mergeChanges:)`).
@@ -78,8 +79,10 @@ extension ManagedObjectContext {
         isRestoring = true
         var stillChanged: [Int: Any?] = [:]
         for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
-            guard let rowValue = value(of: row, for: property) else { continue }
             let current = object.slotValue(slot)
+            // Most values of a merged row are the object's already: seen without converting.
+            if case .attribute = property, Self.constant(row.attributes[object.layout.keys[slot]], isSurely: current) { continue }
+            guard let rowValue = value(of: row, for: property) else { continue }
             if keeping.contains(slot) {
                 if !ManagedObject.sameValue(current, rowValue) { stillChanged.updateValue(rowValue, forKey: slot) }
             } else if !ManagedObject.sameValue(current, rowValue) {
@@ -95,6 +98,23 @@ extension ManagedObjectContext {
             if !deleted.contains(object) { updated.remove(object) }
         } else {
             committed[id] = stillChanged
+        }
+    }
+
+    /// Whether a row's attribute constant is certainly the value a slot holds (same type,
+    /// equal); `false` means "convert and compare".
+    @inline(__always)
+    private static func constant(_ constant: KeyValueConstant?, isSurely value: Any?) -> Bool {
+        switch (constant, value) {
+        case (.none, .none), (.null?, .none): return true
+        case let (.string(a)?, b as String): return a == b
+        case let (.integer(a)?, b as Int64): return a == b
+        case let (.integer(a)?, b as Int32): return a == Int64(b)
+        case let (.integer(a)?, b as Int16): return a == Int64(b)
+        case let (.double(a)?, b as Double): return a == b
+        case let (.bool(a)?, b as Bool): return a == b
+        case let (.date(a)?, b as Date): return a == b
+        default: return false
         }
     }
 
