@@ -11,8 +11,12 @@ extension ManagedObjectContext {
     /// nothing is committed: the objects keep their temporary IDs and their changes, and the
     /// error says why (a store conflict, a validation failure).
     ///
+    /// Conflicts with the store (a row changed since it was read, a uniqueness constraint) go to
+    /// the ``mergePolicy``; after it resolves them the write is tried again.
+    ///
     /// - Throws: ``ManagedObjectContextError/noStore(_:)`` when no store holds an entity,
-    ///   ``StoreSaveError`` from a store.
+    ///   ``ManagedObjectMergeError`` for conflicts the merge policy does not resolve (the
+    ///   default, ``MergePolicy/error``, resolves none), ``StoreSaveError`` from a store.
     public func save() throws {
         enterConfinement("save()")
         defer { exitConfinement() }
