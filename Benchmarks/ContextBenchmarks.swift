@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ManagedObjects // package API: the coordinator's row cache (ctx_merge_1k)
 
 // Managed objects in a context on the in-memory store: insert and save, fetch with a predicate
 // and two sort keys, undo and redo. Each beside plain Swift doing the same work.
@@ -110,6 +111,30 @@ func registerContextBenchmarks(in suite: BenchmarkSuite) {
                       for (i, object) in plainObjects.enumerated() { new.append(object.i2); object.i2 = old[i] }
                       for (i, object) in plainObjects.enumerated() { object.i2 = new[i] }
                   }
+              })
+
+    let merged = 1_000
+    let mergeFixture = MergeFixture(model: model, count: merged)
+    suite.add("ctx_merge_1k", baseline: "plain_set_1k", operationsPerIteration: merged, target: .none,
+              note: "ns per object: a did-save of 1,000 updated objects (one attribute each) merged into a second context "
+                  + "holding them loaded (refreshed keeping local changes; the saved rows put in the coordinator's row cache as "
+                  + "the save does); baseline: the 1,000 new values set on plain objects",
+              body: { n in
+                  let (context, cache, result) = (mergeFixture.context, mergeFixture.cache, mergeFixture.result)
+                  let states = mergeFixture.states
+                  for round in 0..<n {
+                      cache.store(states[round & 1])
+                      context.mergeChanges(from: result)
+                  }
+                  blackHole(context)
+              },
+              baseline: { n in
+                  let plain = mergeFixture.plain
+                  for round in 0..<n {
+                      let sign: Int64 = round & 1 == 0 ? 1 : -1
+                      for (i, object) in plain.enumerated() { object.i2 = sign * Int64(i) }
+                  }
+                  blackHole(plain)
               })
 
     let childFixture = ChildSaveFixture(model: model, count: changes)
@@ -230,6 +255,44 @@ private final class UndoFixture {
         try! context.save()
         return objects
     }()
+
+    lazy var plain: [PlainRecord] = (0..<count).map(PlainRecord.init)
+}
+
+/// 1,000 saved records loaded in a second context, and two saved states of their rows (`i2` = i
+/// and -i) with the did-save result that names them.
+private final class MergeFixture {
+    let model: ManagedObjectModel
+    let count: Int
+    init(model: ManagedObjectModel, count: Int) { (self.model, self.count) = (model, count) }
+
+    lazy var saving: ManagedObjectContext = {
+        let context = stack(model)
+        for i in 0..<count { try! fill(context.insertNewObject(forEntityNamed: "Record"), i) }
+        try! context.save()
+        return context
+    }()
+
+    lazy var context: ManagedObjectContext = {
+        let context = ManagedObjectContext(coordinator: saving.coordinator!)
+        precondition(try! context.fetch(EntityFetchRequest(entityName: "Record")).count == count)
+        return context
+    }()
+
+    var cache: RowCache { saving.coordinator!.rowCache }
+
+    lazy var states: [[StoreRow]] = [Int64(1), -1].map { sign in
+        saving.registeredObjects.map { object in
+            var row = saving.row(of: object)
+            var i: Int64 = 0
+            if case .integer(let value)? = row.attributes["i2"] { i = value }
+            row.attributes["i2"] = .integer(sign * i)
+            row.version += 1
+            return row
+        }
+    }
+
+    lazy var result = ManagedObjectContext.SaveResult(updatedObjectIDs: Set(saving.registeredObjects.map(\.objectID)))
 
     lazy var plain: [PlainRecord] = (0..<count).map(PlainRecord.init)
 }

@@ -96,7 +96,9 @@ import Predicates
         let third = ManagedObjectContext(coordinator: coordinator)
         #expect(try third.fetch(EntityFetchRequest(entityName: "Stand")).first?.value(forKey: "name") as? String == "Market")
         try standB.setValue("Station", forKey: "name")
-        #expect(throws: StoreSaveError.self) { try second.save() }
+        // The default merge policy (error) throws the store's conflict as Apple's merge error.
+        let error = #expect(throws: ManagedObjectMergeError.self) { try second.save() }
+        #expect(error?.mergeConflicts.map(\.objectID) == [standB.objectID])
         #expect(second.hasChanges, "a refused save keeps the changes")
     }
 

@@ -165,12 +165,11 @@ import ManagedObjects
         try second.save()
 
         try item.setValue("first", forKey: "name")
-        let error = #expect(throws: StoreSaveError.self) { try first.save() }
-        guard case .conflicts(let conflicts) = error else {
-            Issue.record("expected conflicts, got \(String(describing: error))")
-            return
-        }
-        #expect(conflicts == [StoreConflict(objectID: item.objectID, expectedVersion: 1, storeVersion: 2)])
+        let error = #expect(throws: ManagedObjectMergeError.self) { try first.save() }
+        let conflicts = error?.mergeConflicts ?? []
+        #expect(conflicts.map(\.objectID) == [item.objectID])
+        #expect(conflicts.first?.oldVersionNumber == 1 && conflicts.first?.newVersionNumber == 2)
+        #expect(conflicts.first?.persistedSnapshot?.attributes["name"] == .string("second"))
         #expect(try query(url, "SELECT ZNAME FROM ZITEM") == [[.text("second")]], "nothing of the refused save is written")
     }
 

@@ -68,9 +68,10 @@ import ManagedObjects
         second.delete(mirror)
         try second.save()
         first.delete(item)
-        #expect(throws: StoreSaveError.conflicts([StoreConflict(objectID: item.objectID, expectedVersion: 1, storeVersion: 0)])) {
-            try first.save()
-        }
+        let error = #expect(throws: ManagedObjectMergeError.self) { try first.save() }
+        let conflict = try #require(error?.mergeConflicts.first)
+        #expect(conflict.objectID == item.objectID && conflict.oldVersionNumber == 1 && conflict.newVersionNumber == 0)
+        #expect(conflict.persistedSnapshot == nil && conflict.isDeletedInContext)
     }
 
     @Test func objectsOfOtherStoresAreRefused() throws {
@@ -126,14 +127,22 @@ import ManagedObjects
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = try directory.copyOfFixture("coredataplus/SampleModel_V1.sqlite")
-        let (_, context) = try openStack(try AppleStoreTests.sampleModel(), at: url)
+        let (store, context) = try openStack(try AppleStoreTests.sampleModel(), at: url)
         // Victoria Coster is person 1 of the store; the constraint is (firstName, lastName).
         let twin = try context.insertNewObject(forEntityNamed: "Person")
         try twin.setValue("Victoria", forKey: "firstName")
         try twin.setValue("Coster", forKey: "lastName")
         try twin.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "updatedAt")
         try twin.setValue(UUID(), forKey: "id")
-        let error = #expect(throws: SQLiteStoreError.self) { try context.save() }
+        // The context finds the conflict before writing (the default merge policy throws it)…
+        let mergeError = #expect(throws: ManagedObjectMergeError.self) { try context.save() }
+        let conflict = try #require(mergeError?.constraintConflicts.first)
+        #expect(conflict.constraint == ["firstName", "lastName"] && conflict.databaseObjectID?.entityName == "Person")
+        #expect(conflict.constraintValues == ["firstName": .string("Victoria"), "lastName": .string("Coster")])
+        // …and the store refuses a duplicate that reaches it all the same.
+        var row = context.row(of: twin)
+        row.objectID = try store.newObjectIDs(for: ["Person"])[0]
+        let error = #expect(throws: SQLiteStoreError.self) { try store.save(StoreSaveChanges(inserted: [row])) }
         guard case .uniquenessConstraint(let id, let properties) = error?.code else {
             Issue.record("expected a uniqueness error, got \(String(describing: error))")
             return

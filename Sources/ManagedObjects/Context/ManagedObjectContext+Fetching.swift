@@ -25,10 +25,14 @@ extension ManagedObjectContext {
         var seen = Set<ObjectIdentifier>()
         let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
         if parent != nil { adoptPermanentIDsOfPushedObjects() }
+        var filled: [StoreRow] = []
         for row in try sourceRows(for: storeRequest) {
-            let object = registeredObject(for: row)
+            let object = registeredObject(for: row, filled: &filled)
             if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
         }
+        // The rows that filled objects are cached (rows of loaded objects are not looked at);
+        // a child's rows are its parent's unsaved state, never cached.
+        if !filled.isEmpty, parent == nil { coordinator?.rowCache.store(filled) }
         if request.includesPendingChanges {
             objects.removeAll { deleted.contains($0) }
             // Inserted objects, and changed ones whose unsaved values may match where their
@@ -123,15 +127,19 @@ extension ManagedObjectContext {
 
     /// The registered object of a row, made (and filled) when new; a registered fault is filled.
     /// Registered objects keep their values (and unsaved changes).
-    private func registeredObject(for row: StoreRow) -> ManagedObject {
+    private func registeredObject(for row: StoreRow, filled: inout [StoreRow]) -> ManagedObject {
         if let object = registered[row.objectID] {
-            if object.faultFlag { fill(object, from: row) }
+            if object.faultFlag {
+                fill(object, from: row)
+                filled.append(row)
+            }
             return object
         }
         // The row's entity is in the model: the store was loaded for it.
         let object = try! makeObject(entityName: row.objectID.entityName, id: row.objectID)
         register(object)
         fill(object, from: row)
+        filled.append(row)
         return object
     }
 
@@ -153,10 +161,22 @@ extension ManagedObjectContext {
     }
 
     /// Loads a fault's values from its store.
+    /// A row younger than ``stalenessInterval`` comes from the coordinator's row cache.
     package func fulfillFault(_ object: ManagedObject) {
         checkConfinement("firing a fault")
         guard let row = try? sourceRow(for: object.objectID) else { return }
         fill(object, from: row)
+    }
+
+    /// The row of `id`: the coordinator's cached row when younger than ``stalenessInterval``,
+    /// else the store's (then cached); `nil` when the store does not have it.
+    package func currentRow(for id: ManagedObjectID) -> StoreRow? {
+        guard let coordinator else { return nil }
+        if let row = coordinator.rowCache.row(for: id, maximumAge: stalenessInterval) { return row }
+        guard let storeID = id.storeIdentifier, let store = coordinator.store(withIdentifier: storeID),
+              let row = try? store.row(for: id) else { return nil }
+        coordinator.rowCache.store(CollectionOfOne(row))
+        return row
     }
 
     /// Puts a row's values into an object's slots, without notifications, and wakes it.

@@ -49,12 +49,15 @@ extension ManagedObjectContext {
         public var deleted: Set<ManagedObject> = []
         /// Refreshed objects.
         public var refreshed: Set<ManagedObject> = []
+        /// Objects that left the context because their store row is gone (a merged delete, a
+        /// conflict with a delete) (Apple: `NSInvalidatedObjectsKey`).
+        public var invalidated: Set<ManagedObject> = []
         /// Whether every object was invalidated (a reset).
         public var invalidatedAll = false
 
         /// Whether nothing changed.
         public var isEmpty: Bool {
-            inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll
+            inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll
         }
 
         /// The user info of a notification: Apple's keys, sets of objects and of IDs.
@@ -64,6 +67,7 @@ extension ManagedObjectContext {
             if !updated.isEmpty { info[ChangeKey.updated.rawValue] = updated }
             if !deleted.isEmpty { info[ChangeKey.deleted.rawValue] = deleted }
             if !refreshed.isEmpty { info[ChangeKey.refreshed.rawValue] = refreshed }
+            if !invalidated.isEmpty { info[ChangeKey.invalidated.rawValue] = invalidated }
             if invalidatedAll { info[ChangeKey.invalidatedAll.rawValue] = true }
             return info
         }
@@ -77,6 +81,15 @@ extension ManagedObjectContext {
         public var updatedObjectIDs: Set<ManagedObjectID> = []
         /// IDs of the deleted objects.
         public var deletedObjectIDs: Set<ManagedObjectID> = []
+
+        /// Creates a save result: the IDs of a save's inserted, updated and deleted objects
+        /// (for ``ManagedObjectContext/mergeChanges(fromRemoteSave:into:)``).
+        public init(insertedObjectIDs: Set<ManagedObjectID> = [], updatedObjectIDs: Set<ManagedObjectID> = [],
+                    deletedObjectIDs: Set<ManagedObjectID> = []) {
+            self.insertedObjectIDs = insertedObjectIDs
+            self.updatedObjectIDs = updatedObjectIDs
+            self.deletedObjectIDs = deletedObjectIDs
+        }
     }
 
     /// Calls `handler` with each batch of changes ``processPendingChanges()`` reports, on the

@@ -69,8 +69,7 @@ extension ManagedObjectContext {
         if let parent {
             return try parent.performAndWait { () throws -> StoreRow? in try parent.visibleRow(for: id) }
         }
-        guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID) else { return nil }
-        return try store.row(for: id)
+        return currentRow(for: id)   // the row cache's, when younger than the staleness interval
     }
 
     /// The rows of this context's current state for a child's fetch: registered objects with

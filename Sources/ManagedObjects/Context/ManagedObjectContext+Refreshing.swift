@@ -1,20 +1,25 @@
-// Refreshing, resetting and merging: bringing the context's objects up to date with the store.
+// Refreshing and resetting: bringing the context's objects up to date with the store.
 import Foundation
 import KeyValueCoding
+import Predicates
 
 extension ManagedObjectContext {
     /// Brings an object up to date with its store (Apple: `refresh(_:mergeChanges:)`).
     ///
     /// With `mergeChanges` `false` the object's unsaved changes are dropped and it turns into a
-    /// fault: its values load from the store on next access. With `true` the properties the
-    /// context did not change take the store's values (observers are told) and the changed
-    /// ones keep their unsaved values, which a later save writes over the store's; the object's
-    /// store version moves on, so that save does not conflict. Inserted objects are left alone.
+    /// fault: its values load on next access, from the coordinator's row cache or the store
+    /// (see ``stalenessInterval``). With `true` the properties the context did not change take
+    /// the current row's values (observers are told) and the changed ones keep their unsaved
+    /// values, which a later save writes over the store's; the object's store version moves on,
+    /// so that save does not conflict. Inserted objects are left alone. The object is reported
+    /// under ``ChangeKey/refreshed`` by the next ``processPendingChanges()``.
     ///
     /// - Parameters:
     ///   - object: A registered object.
     ///   - mergeChanges: Whether to keep the object's unsaved changes.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        enterConfinement("refresh(_:mergeChanges:)")
+        defer { exitConfinement() }
         guard object.managedObjectContext === self, !inserted.contains(object) else { return }
         let id = ObjectIdentifier(object)
         if !mergeChanges {
@@ -24,27 +29,23 @@ extension ManagedObjectContext {
             object.faultFlag = true
             object.clearSlotValues()
             object.didTurnIntoFault()
-        } else if !object.faultFlag,
-                  let row = try? sourceRow(for: object.objectID) {   // the parent's values, or the store's
-            let scratch = try? makeObject(entityName: object.entity.name, id: object.objectID)
-            guard let scratch else { return }
-            fillValues(scratch, from: row)
-            let changedSlots = Set(committed[id]?.keys.map { $0 } ?? [])
-            isRestoring = true
-            for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
-                let storeValue = scratch.slotValue(slot)
-                if changedSlots.contains(slot) {
-                    committed[id]?[slot] = storeValue
-                } else if !ManagedObject.sameValue(object.slotValue(slot), storeValue) {
-                    object.willChangeValue(forKey: property.name)
-                    object.storeLoadedSlotValue(storeValue, slot)
-                    object.didChangeValue(forKey: property.name)
-                }
-            }
-            isRestoring = false
-            object.storeVersion = row.version
+        } else if !object.faultFlag, let row = try? sourceRow(for: object.objectID) {   // the parent's values, or the store's
+            takeValues(of: row, into: object, keeping: Set(committed[id]?.keys.map { $0 } ?? []))
         }
         pendingEvent.refreshed.insert(object)
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes (Apple: `refreshAllObjects()`):
+    /// objects without changes turn into faults (which also breaks retain cycles between
+    /// them), changed ones take the current rows' values under their changes as
+    /// ``refresh(_:mergeChanges:)`` with `true` does. Inserted objects and faults are left alone.
+    public func refreshAllObjects() {
+        enterConfinement("refreshAllObjects()")
+        defer { exitConfinement() }
+        for object in registered.values.sorted(by: Self.saveOrder) where !inserted.contains(object) && !object.faultFlag {
+            refresh(object, mergeChanges: updated.contains(object) || deleted.contains(object))
+        }
+        processPendingChanges()
     }
 
     /// Forgets every registered object and every change: the objects leave the context (their
@@ -66,37 +67,72 @@ extension ManagedObjectContext {
         postObjectsDidChange(changes)
     }
 
-    /// Brings another context's saved changes into this one (Apple:
-    /// `mergeChanges(fromContextDidSave:)`): registered objects the other context updated are
-    /// refreshed keeping local changes, registered objects it deleted leave this context, and
-    /// ``processPendingChanges()`` reports both to this context's observers.
-    ///
-    /// - Parameter result: The other context's ``SaveResult`` (from ``onDidSave(_:)``).
-    public func mergeChanges(from result: SaveResult) {
-        for id in result.updatedObjectIDs {
-            if let object = registered[id] { refresh(object, mergeChanges: true) }
+    // MARK: Taking a row's values
+
+    /// Puts a row's values into a loaded object, except into the slots in `keeping` (the
+    /// object's unsaved changes, whose committed values become the row's): observers are told
+    /// of every value that changes, nothing is recorded as a change. The object's version
+    /// becomes the row's; a kept change equal to the row's value stops being a change.
+    package func takeValues(of row: StoreRow, into object: ManagedObject, keeping: Set<Int>) {
+        let id = ObjectIdentifier(object)
+        let wasRestoring = isRestoring
+        isRestoring = true
+        var stillChanged: [Int: Any?] = [:]
+        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
+            let current = object.slotValue(slot)
+            // Most values of a merged row are the object's already: seen without converting.
+            if case .attribute = property, Self.constant(row.attributes[object.layout.keys[slot]], isSurely: current) { continue }
+            guard let rowValue = value(of: row, for: property) else { continue }
+            if keeping.contains(slot) {
+                if !ManagedObject.sameValue(current, rowValue) { stillChanged.updateValue(rowValue, forKey: slot) }
+            } else if !ManagedObject.sameValue(current, rowValue) {
+                object.willChangeValue(forKey: property.name)
+                object.storeLoadedSlotValue(rowValue, slot)
+                object.didChangeValue(forKey: property.name)
+            }
         }
-        for id in result.deletedObjectIDs {
-            guard let object = registered[id] else { continue }
-            inserted.remove(object)
-            updated.remove(object)
-            deleted.remove(object)
-            pendingEvent.deleted.insert(object)
-            unregister(object)
+        isRestoring = wasRestoring
+        object.storeVersion = row.version
+        if stillChanged.isEmpty {
+            committed[id] = nil
+            if !deleted.contains(object) { updated.remove(object) }
+        } else {
+            committed[id] = stillChanged
         }
-        processPendingChanges()
     }
 
-    /// Brings the changes of another context's ``didSaveNotification`` into this one (Apple:
-    /// `mergeChanges(fromContextDidSave:)`).
-    ///
-    /// - Parameter notification: A did-save notification of a context on the same coordinator.
-    public func mergeChanges(fromContextDidSave notification: Notification) {
-        let info = notification.userInfo ?? [:]
-        var result = SaveResult()
-        result.insertedObjectIDs = info[ChangeKey.insertedObjectIDs.rawValue] as? Set<ManagedObjectID> ?? []
-        result.updatedObjectIDs = info[ChangeKey.updatedObjectIDs.rawValue] as? Set<ManagedObjectID> ?? []
-        result.deletedObjectIDs = info[ChangeKey.deletedObjectIDs.rawValue] as? Set<ManagedObjectID> ?? []
-        mergeChanges(from: result)
+    /// Whether a row's attribute constant is certainly the value a slot holds (same type,
+    /// equal); `false` means "convert and compare".
+    @inline(__always)
+    private static func constant(_ constant: KeyValueConstant?, isSurely value: Any?) -> Bool {
+        switch (constant, value) {
+        case (.none, .none), (.null?, .none): return true
+        case let (.string(a)?, b as String): return a == b
+        case let (.integer(a)?, b as Int64): return a == b
+        case let (.integer(a)?, b as Int32): return a == Int64(b)
+        case let (.integer(a)?, b as Int16): return a == Int64(b)
+        case let (.double(a)?, b as Double): return a == b
+        case let (.bool(a)?, b as Bool): return a == b
+        case let (.date(a)?, b as Date): return a == b
+        default: return false
+        }
+    }
+
+    /// The value a row gives a property, as a slot holds it; `nil` for a fetched property
+    /// (not stored). A related object not registered yet becomes a fault.
+    package func value(of row: StoreRow, for property: PropertyDescription) -> Any?? {
+        switch property {
+        case .attribute(let attribute):
+            return .some(row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil })
+        case .relationship(let relationship):
+            let related = (row.relationships[relationship.name] ?? []).compactMap { try? self.object(with: $0) }
+            switch relationship.cardinality {
+            case .toOne: return .some(related.first)
+            case .toMany: return .some(Set(related))
+            case .orderedToMany: return .some(related)
+            }
+        case .fetchedProperty:
+            return nil
+        }
     }
 }

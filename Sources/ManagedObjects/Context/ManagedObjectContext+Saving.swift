@@ -11,8 +11,12 @@ extension ManagedObjectContext {
     /// nothing is committed: the objects keep their temporary IDs and their changes, and the
     /// error says why (a store conflict, a validation failure).
     ///
+    /// Conflicts with the store (a row changed since it was read, a uniqueness constraint) go to
+    /// the ``mergePolicy``; after it resolves them the write is tried again.
+    ///
     /// - Throws: ``ManagedObjectContextError/noStore(_:)`` when no store holds an entity,
-    ///   ``StoreSaveError`` from a store.
+    ///   ``ManagedObjectMergeError`` for conflicts the merge policy does not resolve (the
+    ///   default, ``MergePolicy/error``, resolves none), ``StoreSaveError`` from a store.
     public func save() throws {
         enterConfinement("save()")
         defer { exitConfinement() }
@@ -37,9 +41,11 @@ extension ManagedObjectContext {
         let temporaryIDs = newObjects.map(\.objectID)
         try assignPermanentIDs(to: newObjects, storeOf: storeOf)
         do {
-            try writeChanges(newObjects: newObjects, storeOf: storeOf, coordinator: coordinator)
+            // Conflicts are resolved by the merge policy and the write tried again
+            // (ManagedObjectContext+Conflicts.swift).
+            try writeResolvingConflicts(storeOf: storeOf, coordinator: coordinator)
         } catch {
-            for (object, id) in zip(newObjects, temporaryIDs) { reassign(object, to: id) }
+            for (object, id) in zip(newObjects, temporaryIDs) where inserted.contains(object) { reassign(object, to: id) }
             throw error
         }
         rememberPermanentIDs(of: newObjects, temporaryIDs: temporaryIDs)
@@ -94,7 +100,7 @@ extension ManagedObjectContext {
         return errors
     }
 
-    private static func saveOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+    package static func saveOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
         a.registrationSequence < b.registrationSequence
     }
 
@@ -117,7 +123,7 @@ extension ManagedObjectContext {
         registered[id] = object
     }
 
-    private func writeChanges(newObjects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore],
+    package func writeChanges(newObjects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore],
                               coordinator: PersistentStoreCoordinator) throws {
         var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
         var stores: [ObjectIdentifier: any PersistentStore] = [:]
@@ -145,6 +151,7 @@ extension ManagedObjectContext {
         for (key, storeChanges) in changes where !storeChanges.isEmpty {
             let versions = try stores[key]!.save(storeChanges)
             for (id, version) in versions { registered[id]?.storeVersion = version }
+            coordinator.rowCache.store(saved: storeChanges, versions: versions)
         }
     }
 

@@ -83,6 +83,16 @@ public final class ManagedObjectContext {
     /// The undo manager that records the context's changes, or `nil` (the default, as Apple's
     /// contexts on iOS and Linux have none) (Apple: `undoManager`).
     public var undoManager: UndoHistory?
+    /// How a save resolves conflicts with the store (Apple: `mergePolicy`); the default,
+    /// ``MergePolicy/error``, makes a save with conflicts throw ``ManagedObjectMergeError``.
+    /// See ``MergePolicy``.
+    public var mergePolicy: MergePolicy = .error
+    /// The most seconds a row cached by the coordinator may have aged before a fault of this
+    /// context is filled from its store instead (Apple: `stalenessInterval`): 0 reads the store
+    /// every time; a negative value (the default) takes a cached row of any age. Rows saved
+    /// through the same coordinator are always current; the interval matters for changes made
+    /// by another coordinator or process.
+    public var stalenessInterval: TimeInterval = -1
 
     /// Creates a context on a coordinator's stores.
     ///

@@ -85,6 +85,18 @@ extension ManagedObject {
     /// Equality of property values: identity for related objects, predicate equality
     /// (numbers across types, dates, data…) for attribute values.
     static func sameValue(_ lhs: Any?, _ rhs: Any?) -> Bool {
+        // Values of one attribute type compare directly (a cast to a concrete type is cheap;
+        // building constants is not): merges and refreshes compare every property.
+        switch (lhs, rhs) {
+        case let (l as String, r as String): return l == r
+        case let (l as Int64, r as Int64): return l == r
+        case let (l as Int32, r as Int32): return l == r
+        case let (l as Int16, r as Int16): return l == r
+        case let (l as Double, r as Double) where !l.isNaN: return l == r
+        case let (l as Bool, r as Bool): return l == r
+        case let (l as Date, r as Date): return l == r
+        default: break
+        }
         switch (lhs, rhs) {
         case (.none, .none): return true
         case (.none, _), (_, .none): return isEmpty(lhs) && isEmpty(rhs)

@@ -1,5 +1,6 @@
 // The in-memory store: rows in a dictionary, for the life of the process.
 import Foundation
+import Predicates
 import Synchronization
 
 /// A store that keeps its rows in memory (Apple: `NSInMemoryStoreType`). Saves are atomic and
@@ -21,6 +22,9 @@ public final class InMemoryStore: PersistentStore {
         var nextKey: [String: Int64] = [:]
         var roots: [String: String] = [:]
         var metadata: [String: any Sendable] = [:]
+        /// The model's uniqueness constraints: the entity names each holds for, and its
+        /// properties.
+        var constraints: [(scope: Set<String>, properties: [String])] = []
     }
     private let state = Mutex(State())
 
@@ -41,9 +45,22 @@ public final class InMemoryStore: PersistentStore {
             while let parent = root.parentName, let next = model.entity(named: parent) { root = next }
             roots[entity.name] = root.name
         }
+        var constraints: [(scope: Set<String>, properties: [String])] = []
+        for entity in model.entities {
+            for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
+                var scope: Set<String> = []
+                for candidate in model.entities {
+                    var next: EntityDescription? = candidate
+                    while let current = next, current.name != entity.name { next = current.parentName.flatMap(model.entity(named:)) }
+                    if next != nil { scope.insert(candidate.name) }
+                }
+                constraints.append((scope, constraint))
+            }
+        }
         let identifier = self.identifier
         state.withLock { state in
             state.roots = roots
+            state.constraints = constraints
             state.metadata = [
                 "NSStoreType": Self.type,
                 "NSStoreUUID": identifier,
@@ -94,6 +111,7 @@ public final class InMemoryStore: PersistentStore {
             for row in changes.inserted where state.rows[row.objectID] != nil || row.objectID.storeIdentifier != identifier {
                 throw StoreSaveError.invalidObject(row.objectID, reason: "it already exists or belongs to another store")
             }
+            try Self.checkUniqueness(of: changes, in: state)
             var versions: [ManagedObjectID: Int64] = [:]
             for var row in changes.inserted {
                 row.version = 1
@@ -107,6 +125,40 @@ public final class InMemoryStore: PersistentStore {
             }
             for (id, _) in changes.deleted { state.rows[id] = nil }
             return versions
+        }
+    }
+}
+
+extension InMemoryStore {
+    /// Throws ``StoreSaveError/uniquenessConstraint(_:properties:)`` when, after the save, two
+    /// rows of a constraint's entities would have the same values for it (rows with a `nil`
+    /// value among them never conflict).
+    private static func checkUniqueness(of changes: StoreSaveChanges, in state: State) throws {
+        guard !state.constraints.isEmpty else { return }
+        let written = changes.inserted + changes.updated
+        let writtenNames = Set(written.map(\.objectID.entityName))
+        var replaced = Set(changes.updated.map(\.objectID))
+        for (id, _) in changes.deleted { replaced.insert(id) }
+        for (scope, properties) in state.constraints where !scope.isDisjoint(with: writtenNames) {
+            var seen: [[KeyValueConstant]: ManagedObjectID] = [:]
+            func check(_ row: StoreRow) throws {
+                var values: [KeyValueConstant] = []
+                for name in properties {
+                    if let value = row.attributes[name] {
+                        if case .null = value { return }
+                        values.append(value)
+                    } else if let id = row.relationships[name]?.first {
+                        values.append(KeyValueConstant(id))
+                    } else {
+                        return
+                    }
+                }
+                if seen.updateValue(row.objectID, forKey: values) != nil {
+                    throw StoreSaveError.uniquenessConstraint(row.objectID, properties: properties)
+                }
+            }
+            for row in state.rows.rows(ofEntitiesNamed: Array(scope)) where !replaced.contains(row.objectID) { try check(row) }
+            for row in written where scope.contains(row.objectID.entityName) { try check(row) }
         }
     }
 }

@@ -158,6 +158,12 @@ public enum StoreSaveError: Error, Equatable, Sendable {
     case conflicts([StoreConflict])
     /// An object to insert already exists, or one to update does not belong to the store.
     case invalidObject(ManagedObjectID, reason: String)
+    /// The save would give the object the same values for a uniqueness constraint of its
+    /// entity (the property names) as another object (Apple:
+    /// `NSManagedObjectConstraintMergeError`). A context finds these conflicts before it
+    /// writes and resolves them with its merge policy; a store reports the ones it meets
+    /// anyway (another writer got there first).
+    case uniquenessConstraint(ManagedObjectID, properties: [String])
 }
 
 /// One optimistic-locking conflict.
@@ -186,6 +192,8 @@ extension StoreSaveError: LocalizedError, CustomStringConvertible {
             return "the save conflicts with changes saved meanwhile: " + list.joined(separator: ", ")
         case .invalidObject(let id, let reason):
             return "the store cannot save \(id): \(reason)"
+        case .uniquenessConstraint(let id, let properties):
+            return "the store cannot save \(id): another \(id.entityName) has the same \(properties.joined(separator: ", ")) (a uniqueness constraint)"
         }
     }
 

@@ -31,6 +31,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The contexts on this coordinator (not children) that merge each other's saves
     /// (``ManagedObjectContext/automaticallyMergesChangesFromParent``).
     package let autoMergingContexts = ContextRegistry()
+    /// The last rows read or saved by the coordinator's contexts (see ``RowCache``).
+    package let rowCache = RowCache()
 
     /// Creates a coordinator for a model and marks the model in use.
     ///

@@ -1,0 +1,162 @@
+// Optimistic-locking conflicts: a save meets rows that changed in the store since the context read
+// them; the merge policy resolves them and the write is tried again.
+import Foundation
+import KeyValueCoding
+import Predicates
+
+extension ManagedObjectContext {
+    /// How many times a save looks for conflicts and resolves them before it gives up with
+    /// the conflicts of its last attempt.
+    package static let conflictRounds = 4
+
+    /// Writes the changes, resolving constraint conflicts (found before writing) and
+    /// optimistic-locking conflicts (reported by a store) with ``mergePolicy`` and trying again.
+    ///
+    /// - Throws: ``ManagedObjectMergeError`` when the policy does not resolve them; the stores'
+    ///   other errors.
+    package func writeResolvingConflicts(storeOf: [ObjectIdentifier: any PersistentStore],
+                                         coordinator: PersistentStoreCoordinator) throws {
+        for round in 1...Self.conflictRounds {
+            let constraintConflicts = try self.constraintConflicts(coordinator: coordinator)
+            if !constraintConflicts.isEmpty {
+                if round == Self.conflictRounds { throw ManagedObjectMergeError(constraintConflicts: constraintConflicts) }
+                try mergePolicy.resolve(constraintConflicts: constraintConflicts, in: self)
+                continue
+            }
+            do {
+                try writeChanges(newObjects: inserted.sorted(by: Self.saveOrder), storeOf: storeOf, coordinator: coordinator)
+                return
+            } catch StoreSaveError.conflicts(let found) {
+                let conflicts = mergeConflicts(from: found, coordinator: coordinator)
+                if round == Self.conflictRounds { throw ManagedObjectMergeError(mergeConflicts: conflicts) }
+                try mergePolicy.resolve(optimisticLockingConflicts: conflicts, in: self)
+            } catch StoreSaveError.uniquenessConstraint where round < Self.conflictRounds {
+                // Another writer saved a duplicate since the check: the next round finds it.
+                continue
+            }
+        }
+    }
+
+    /// The conflicts a store reported, with the objects' snapshots and the rows the store has
+    /// now (read from the store, and cached).
+    private func mergeConflicts(from found: [StoreConflict], coordinator: PersistentStoreCoordinator) -> [MergeConflict] {
+        found.map { conflict in
+            let object = registered[conflict.objectID]
+            let store = conflict.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:))
+            let persisted = (try? store?.row(for: conflict.objectID)) ?? nil
+            if let persisted {
+                coordinator.rowCache.store(CollectionOfOne(persisted))
+            } else {
+                coordinator.rowCache.remove(CollectionOfOne(conflict.objectID))
+            }
+            return MergeConflict(objectID: conflict.objectID, objectSnapshot: object.map(row(of:)),
+                                 cachedSnapshot: object.map(committedRow(of:)), persistedSnapshot: persisted,
+                                 newVersionNumber: persisted?.version ?? 0, oldVersionNumber: conflict.expectedVersion,
+                                 isDeletedInContext: object.map { deleted.contains($0) } ?? false)
+        }
+    }
+
+    /// The row of an object's committed values (those it was read or last saved with).
+    package func committedRow(of object: ManagedObject) -> StoreRow {
+        var row = StoreRow(objectID: object.objectID, version: object.storeVersion)
+        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
+            let value = committedValue(of: object, slot: slot)
+            switch property {
+            case .attribute(let attribute):
+                if let value { row.attributes[attribute.name] = KeyValueConstant(value) }
+            case .relationship(let relationship):
+                row.relationships[relationship.name] = Self.members(value).map(\.objectID)
+            case .fetchedProperty:
+                break
+            }
+        }
+        return row
+    }
+
+    /// Resolves one optimistic-locking conflict the way a built-in policy does (see
+    /// ``MergePolicy``); the object is reported as refreshed. For a custom policy that starts
+    /// from a built-in behaviour.
+    ///
+    /// - Parameters:
+    ///   - conflict: A conflict of this context's last save attempt.
+    ///   - kind: The behaviour; ``MergePolicy/Kind/error`` changes nothing.
+    public func resolve(_ conflict: MergeConflict, by kind: MergePolicy.Kind) {
+        guard kind != .error, let object = registered[conflict.objectID] else { return }
+        guard let persisted = conflict.persistedSnapshot else {
+            // The store deleted the row: it stays deleted, whatever the policy.
+            forgetObjectDeletedElsewhere(object)
+            return
+        }
+        let id = ObjectIdentifier(object)
+        if deleted.contains(object) {
+            switch kind {
+            case .mergeByPropertyObjectTrump, .overwrite, .error:
+                object.storeVersion = persisted.version              // the delete wins
+            case .mergeByPropertyStoreTrump, .rollback:
+                deleted.remove(object)                                // the store's row wins
+                committed[id] = nil
+                takeValues(of: persisted, into: object, keeping: [])
+                pendingEvent.refreshed.insert(object)
+            }
+            return
+        }
+        var keeping = Set<Int>()
+        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
+            let changedHere = committed[id]?.keys.contains(slot) ?? false
+            if changedHere, kind == .mergeByPropertyObjectTrump || kind == .mergeByPropertyStoreTrump,
+               mergeToMany(slot, of: object, with: persisted) {
+                keeping.insert(slot)
+                continue
+            }
+            switch kind {
+            case .overwrite, .error:
+                keeping.insert(slot)                                  // every value of the object
+            case .mergeByPropertyObjectTrump:
+                if changedHere { keeping.insert(slot) }               // the object's changes
+            case .mergeByPropertyStoreTrump:
+                // The object's change survives where the store left the property as it was read.
+                guard changedHere, let storeValue = value(of: persisted, for: property) else { continue }
+                if ManagedObject.sameValue(committedValue(of: object, slot: slot), storeValue) { keeping.insert(slot) }
+            case .rollback:
+                break                                                 // none of its changes
+            }
+        }
+        takeValues(of: persisted, into: object, keeping: keeping)
+        pendingEvent.refreshed.insert(object)
+    }
+
+    /// For a to-many relationship changed both in the context and in the store, merges the
+    /// two changes member by member (the store's members, less those the context removed,
+    /// plus those it added; an ordered relationship keeps the store's order and appends) into
+    /// the object, telling observers. Two changes of members never collide (a member one side
+    /// removed was there when both read it, so the other side cannot have added it).
+    ///
+    /// - Returns: Whether the slot was merged (`false`: not a to-many, or the store left it
+    ///   as the context read it).
+    private func mergeToMany(_ slot: Int, of object: ManagedObject, with persisted: StoreRow) -> Bool {
+        let property = object.layout.properties[slot]
+        guard case .relationship(let relationship) = property, relationship.isToMany,
+              let storeValue = value(of: persisted, for: property) else { return false }
+        let read = Self.members(committedValue(of: object, slot: slot))
+        let stored = Self.members(storeValue)
+        guard !ManagedObject.sameValue(committedValue(of: object, slot: slot), storeValue) else { return false }
+        let current = Self.members(object.slotValue(slot))
+        let readIDs = Set(read.map(ObjectIdentifier.init))
+        let currentIDs = Set(current.map(ObjectIdentifier.init))
+        let removed = readIDs.subtracting(currentIDs)
+        var merged = stored.filter { !removed.contains(ObjectIdentifier($0)) }
+        var mergedIDs = Set(merged.map(ObjectIdentifier.init))
+        for member in current where !readIDs.contains(ObjectIdentifier(member)) && mergedIDs.insert(ObjectIdentifier(member)).inserted {
+            merged.append(member)
+        }
+        let value: Any? = relationship.cardinality == .orderedToMany ? merged : Set(merged)
+        guard !ManagedObject.sameValue(object.slotValue(slot), value) else { return true }
+        let wasRestoring = isRestoring
+        isRestoring = true
+        object.willChangeValue(forKey: property.name)
+        object.storeLoadedSlotValue(value, slot)
+        object.didChangeValue(forKey: property.name)
+        isRestoring = wasRestoring
+        return true
+    }
+}

@@ -1,0 +1,80 @@
+// The coordinator's row cache: the last row read or saved of each object, with its age, so that
+// a fault can be filled without asking the store (Apple: the coordinator's snapshots, which a
+// context's `stalenessInterval` ages).
+import Foundation
+import Synchronization
+
+/// The last known row of objects of a coordinator's stores, with the time each was read.
+///
+/// Fetches, fault fills and saves of every context on the coordinator put rows here; a fault
+/// is filled from here when the row is younger than its context's staleness interval. Rows an
+/// external writer (another coordinator, another process) changes stay as they were until they
+/// age out, are refetched, or a remote merge drops them.
+///
+/// - Important: Thread safety: `Sendable`; every operation takes the cache's lock.
+package final class RowCache: Sendable {
+    private struct Entry {
+        var row: StoreRow
+        var time: TimeInterval
+    }
+    private struct State {
+        var entries: [ManagedObjectID: Entry] = [:]
+        /// Added to the clock (tests age rows without sleeping).
+        var clockOffset: TimeInterval = 0
+    }
+    private let state = Mutex(State())
+    /// Past this many rows the cache starts again empty (a fault then reads its store: fresher,
+    /// never wrong).
+    package static let capacity = 200_000
+
+    package init() {}
+
+    private static func now(_ state: State) -> TimeInterval {
+        ProcessInfo.processInfo.systemUptime + state.clockOffset
+    }
+
+    /// The cached row of `id` if it is younger than `interval` seconds (a negative interval:
+    /// any age; 0: never).
+    package func row(for id: ManagedObjectID, maximumAge interval: TimeInterval) -> StoreRow? {
+        guard interval != 0 else { return nil }
+        return state.withLock { state -> StoreRow? in
+            guard let entry = state.entries[id] else { return nil }
+            if interval > 0 && Self.now(state) - entry.time >= interval { return nil }
+            return entry.row
+        }
+    }
+
+    /// Remembers rows just read from a store.
+    package func store<Rows: Sequence>(_ rows: Rows) where Rows.Element == StoreRow {
+        state.withLock { state in
+            let time = Self.now(state)
+            if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
+            for row in rows { state.entries[row.objectID] = Entry(row: row, time: time) }
+        }
+    }
+
+    /// Remembers the rows of a save, with their new versions, and forgets deleted rows.
+    package func store(saved changes: StoreSaveChanges, versions: [ManagedObjectID: Int64]) {
+        state.withLock { state in
+            let time = Self.now(state)
+            if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
+            for var row in changes.inserted + changes.updated {
+                row.version = versions[row.objectID] ?? row.version
+                state.entries[row.objectID] = Entry(row: row, time: time)
+            }
+            for (id, _) in changes.deleted { state.entries[id] = nil }
+        }
+    }
+
+    /// Forgets the rows of `ids` (a remote merge: the store has newer ones).
+    package func remove<IDs: Sequence>(_ ids: IDs) where IDs.Element == ManagedObjectID {
+        state.withLock { state in
+            for id in ids { state.entries[id] = nil }
+        }
+    }
+
+    /// Moves the cache's clock forward (tests).
+    package func advanceClock(by seconds: TimeInterval) {
+        state.withLock { $0.clockOffset += seconds }
+    }
+}
