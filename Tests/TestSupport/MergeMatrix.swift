@@ -232,6 +232,17 @@ package enum MergeMatrix {
         #expect(try mine.value(forKey: "title") as? String == "Remote 2")
         #expect(batches.last?.refreshed == [mine])
 
+        // A did-save notification of the other coordinator's context merges as a remote save.
+        let center = NotificationCenter()
+        other.notificationCenter = center
+        nonisolated(unsafe) var notes: [Notification] = []     // posted synchronously on this thread
+        let observer = center.addObserver(forName: ManagedObjectContext.didSaveNotification, object: other, queue: nil) { notes.append($0) }
+        defer { center.removeObserver(observer) }
+        try theirs.setValue("Remote 3", forKey: "title")
+        try other.save()
+        b.mergeChanges(fromContextDidSave: try #require(notes.first))
+        #expect(try mine.value(forKey: "title") as? String == "Remote 3")
+
         other.delete(theirs)
         try other.save()
         let unknown = try #require(URL(string: "x-coredata://NOSUCHSTORE/Book/p9"))
