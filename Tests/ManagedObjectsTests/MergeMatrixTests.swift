@@ -39,6 +39,10 @@ import Synchronization
         try MergeMatrix.constraintWithStoredRow(kind, Self.factory())
     }
 
+    @Test(arguments: MergePolicy.Kind.allCases) func constraintByUpdate(kind: MergePolicy.Kind) throws {
+        try MergeMatrix.constraintByUpdate(kind, Self.factory())
+    }
+
     @Test(arguments: MergePolicy.Kind.allCases) func constraintWithinContext(kind: MergePolicy.Kind) throws {
         try MergeMatrix.constraintWithinContext(kind, Self.factory())
     }

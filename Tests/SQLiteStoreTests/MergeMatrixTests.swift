@@ -40,6 +40,10 @@ import ManagedObjects
         try Self.run { try MergeMatrix.constraintWithStoredRow(kind, $0) }
     }
 
+    @Test(arguments: MergePolicy.Kind.allCases) func constraintByUpdate(kind: MergePolicy.Kind) throws {
+        try Self.run { try MergeMatrix.constraintByUpdate(kind, $0) }
+    }
+
     @Test(arguments: MergePolicy.Kind.allCases) func constraintWithinContext(kind: MergePolicy.Kind) throws {
         try Self.run { try MergeMatrix.constraintWithinContext(kind, $0) }
     }

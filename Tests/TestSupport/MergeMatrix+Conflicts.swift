@@ -189,6 +189,34 @@ extension MergeMatrix {
         }
     }
 
+    /// `b` gives saved book "2" the ISBN of book "1".
+    package static func constraintByUpdate(_ kind: MergePolicy.Kind, _ factory: TestStoreFactory) throws {
+        let (coordinator, _, b) = try stocked(factory)
+        b.mergePolicy = MergePolicy(kind: kind)
+        let second = try book(b, "2")
+        let firstID = try book(b, "1").objectID
+        try second.setValue("1", forKey: "isbn")
+        if kind == .error {
+            let error = try #require(throws: ManagedObjectMergeError.self) { try b.save() }
+            let conflict = try #require(error.constraintConflicts.first)
+            #expect(conflict.databaseObjectID == firstID && conflict.conflictingObjectIDs == [second.objectID])
+            #expect(conflict.conflictingSnapshots.first??.attributes["isbn"] == .string("2"), "the committed values")
+            return
+        }
+        try b.save()
+        let check = reader(coordinator)
+        let ones = try books(check, "1")
+        #expect(ones.count == 1, "\(kind)")
+        switch kind {
+        case .mergeByPropertyObjectTrump, .overwrite:
+            #expect(try ones.first?.value(forKey: "title") as? String == "Second", "\(kind): the stored duplicate went away")
+            #expect(ones.first?.objectID == second.objectID)
+        default:
+            #expect(try ones.first?.value(forKey: "title") as? String == "Original", "\(kind)")
+            #expect(try second.value(forKey: "isbn") as? String == "2", "\(kind): the change was dropped")
+        }
+    }
+
     /// `b` inserts two books with one new ISBN.
     package static func constraintWithinContext(_ kind: MergePolicy.Kind, _ factory: TestStoreFactory) throws {
         let (coordinator, _, b) = try stocked(factory)

@@ -103,6 +103,8 @@ package enum MergeMatrix {
         try mine.setValue("Local summary", forKey: "summary")          // an unsaved change in b
         let recorder = ChangeRecorder()
         let observation = try mine.observe("title", options: [.new], changeHandler: recorder.handler("title"))
+        let shelfRecorder = ChangeRecorder()
+        let shelfObservation = try shelf.observe("books", options: [.new], changeHandler: shelfRecorder.handler("books"))
         var batches: [ManagedObjectContext.Changes] = []
         let token = b.onObjectsDidChange { batches.append($0) }
         b.processPendingChanges()
@@ -127,6 +129,8 @@ package enum MergeMatrix {
         #expect(b.registeredObject(for: gone.objectID) == nil)
         #expect((try shelf.value(forKey: "books") as? Set<ManagedObject>)?.contains(gone) == false)
         #expect(!shelf.hasChanges, "removing the deleted book from its shelf is no change")
+        #expect(shelfRecorder.records(for: "books").count == 1, "the shelf's observer heard the book leave")
+        #expect((shelfRecorder.records(for: "books").first?.change.newValue as? Set<ManagedObject>)?.contains(gone) == false)
         let fault = try #require(b.registeredObject(for: added.objectID), "inserted objects are faulted in")
         #expect(fault.isFault && b.insertedObjects.isEmpty)
         #expect(batches.count == 1)
@@ -141,7 +145,7 @@ package enum MergeMatrix {
         let stored = try book(reader(b.coordinator!), "1")
         #expect(try stored.value(forKey: "title") as? String == "Merged title")
         #expect(try stored.value(forKey: "summary") as? String == "Local summary")
-        withExtendedLifetime((observation, token)) {}
+        withExtendedLifetime((observation, shelfObservation, token)) {}
     }
 
     /// A merged update never conflicts with local changes: a property changed in both keeps
@@ -231,6 +235,17 @@ package enum MergeMatrix {
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: ["updated": [theirs.objectID.uriRepresentation()]], into: [b])
         #expect(try mine.value(forKey: "title") as? String == "Remote 2")
         #expect(batches.last?.refreshed == [mine])
+
+        // A did-save notification of the other coordinator's context merges as a remote save.
+        let center = NotificationCenter()
+        other.notificationCenter = center
+        nonisolated(unsafe) var notes: [Notification] = []     // posted synchronously on this thread
+        let observer = center.addObserver(forName: ManagedObjectContext.didSaveNotification, object: other, queue: nil) { notes.append($0) }
+        defer { center.removeObserver(observer) }
+        try theirs.setValue("Remote 3", forKey: "title")
+        try other.save()
+        b.mergeChanges(fromContextDidSave: try #require(notes.first))
+        #expect(try mine.value(forKey: "title") as? String == "Remote 3")
 
         other.delete(theirs)
         try other.save()

@@ -9,15 +9,21 @@ extension ManagedObjectContext {
     /// `NSConstraintConflict`s of a save).
     ///
     /// A constraint of an entity holds for the entity and its subentities. Objects with a
-    /// `nil` value for a property of the constraint never conflict (as SQL's `NULL`s). Every
-    /// stored row of the constrained entities is read.
+    /// `nil` value for a property of the constraint never conflict (as SQL's `NULL`s). Inserted
+    /// objects are checked, and saved objects that changed a value of the constraint; for
+    /// those, every stored row of the constrained entities is read.
     package func constraintConflicts(coordinator: PersistentStoreCoordinator) throws -> [ConstraintConflict] {
         guard model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) else { return [] }
         var groups: [String: (declaring: String, properties: [String], objects: [ManagedObject])] = [:]
         for object in inserted.union(updated).sorted(by: Self.saveOrder) {
+            // A saved object is checked only for constraints whose values it changed.
+            let changedSlots = inserted.contains(object) ? nil : committed[ObjectIdentifier(object)].map { Set($0.keys) } ?? []
             var entity: EntityDescription? = object.entity
             while let next = entity {
                 for constraint in next.uniquenessConstraints where !constraint.isEmpty {
+                    if let changedSlots, !constraint.contains(where: { name in
+                        object.layout.slotByName[name].map(changedSlots.contains) ?? false
+                    }) { continue }
                     let key = next.name + "\u{0}" + constraint.joined(separator: "\u{0}")
                     groups[key, default: (next.name, constraint, [])].objects.append(object)
                 }

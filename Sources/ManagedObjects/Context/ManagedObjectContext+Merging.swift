@@ -42,9 +42,17 @@ extension ManagedObjectContext {
     /// Brings the changes of another context's ``didSaveNotification`` into this one (Apple:
     /// `mergeChanges(fromContextDidSave:)`); see ``mergeChanges(from:)``.
     ///
-    /// - Parameter notification: A did-save notification of a context on the same coordinator.
+    /// A did-save of a context on another coordinator (of the same stores) is merged as a
+    /// remote save: this coordinator's cached rows of the saved objects are dropped first.
+    ///
+    /// - Parameter notification: A did-save notification of another context.
     public func mergeChanges(fromContextDidSave notification: Notification) {
-        mergeChanges(from: Self.saveResult(from: notification.userInfo ?? [:], coordinator: coordinator))
+        let result = Self.saveResult(from: notification.userInfo ?? [:], coordinator: coordinator)
+        if let saver = notification.object as? ManagedObjectContext, saver.coordinator !== coordinator {
+            mergeRemoteSave(result)
+        } else {
+            mergeChanges(from: result)
+        }
     }
 
     /// Brings a save made by another coordinator or process into contexts (Apple:

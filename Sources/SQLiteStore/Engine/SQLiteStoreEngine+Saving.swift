@@ -77,6 +77,18 @@ extension SQLiteStoreEngine {
             }
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
 
+            // Deletes first: a value of a uniqueness constraint a deleted row held is free for
+            // the rows this save inserts or updates.
+            for (id, _) in changes.deleted {
+                let entity = try entity(id.entityName)
+                let key = try key(of: id)
+                try connection.run("DELETE FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE Z_PK = ?", [.integer(key)])
+                for (_, storage) in entity.relationships {
+                    if case .joinTable(let table, let own, _, _, _) = storage {
+                        try connection.run("DELETE FROM \(table) WHERE \(own) = ?", [.integer(key)])
+                    }
+                }
+            }
             var versions: [ManagedObjectID: Int64] = [:]
             for row in changes.inserted {
                 let entity = try entity(row.objectID.entityName)
@@ -104,16 +116,6 @@ extension SQLiteStoreEngine {
                     try connection.run(sql, [.integer(version)] + columnValues(of: row, entity: entity) + [.integer(try key(of: row.objectID))])
                 }
                 versions[row.objectID] = version
-            }
-            for (id, _) in changes.deleted {
-                let entity = try entity(id.entityName)
-                let key = try key(of: id)
-                try connection.run("DELETE FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE Z_PK = ?", [.integer(key)])
-                for (_, storage) in entity.relationships {
-                    if case .joinTable(let table, let own, _, _, _) = storage {
-                        try connection.run("DELETE FROM \(table) WHERE \(own) = ?", [.integer(key)])
-                    }
-                }
             }
             for row in changes.inserted + changes.updated { try writeToManyRelationships(of: row) }
             return versions
