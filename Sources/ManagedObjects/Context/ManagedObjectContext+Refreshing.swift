@@ -70,11 +70,17 @@ extension ManagedObjectContext {
 
     /// Brings another context's saved changes into this one (Apple:
     /// `mergeChanges(fromContextDidSave:)`): registered objects the other context updated are
-    /// refreshed keeping local changes, registered objects it deleted leave this context, and
-    /// ``processPendingChanges()`` reports both to this context's observers.
+    /// refreshed keeping local changes, registered objects it deleted leave this context, objects
+    /// it inserted are registered as faults, and ``processPendingChanges()`` reports all three
+    /// to this context's observers.
     ///
     /// - Parameter result: The other context's ``SaveResult`` (from ``onDidSave(_:)``).
     public func mergeChanges(from result: SaveResult) {
+        // Objects the other context inserted come in as faults and are reported as inserted
+        // (what a fetched results controller needs to show them).
+        for id in result.insertedObjectIDs {
+            if let object = try? object(with: id), !inserted.contains(object) { pendingEvent.inserted.insert(object) }
+        }
         for id in result.updatedObjectIDs {
             if let object = registered[id] { refresh(object, mergeChanges: true) }
         }
