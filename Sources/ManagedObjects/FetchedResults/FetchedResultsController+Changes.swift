@@ -84,13 +84,20 @@ extension FetchedResultsController {
             touch(name)
             leavingBySection[name, default: []].insert(ObjectIdentifier(object))
         }
+        var emptied = false
         for (name, ids) in leavingBySection {
             guard let index = sectionIndexByName[name] else { continue }
             state[index].objects.removeAll { ids.contains(ObjectIdentifier($0)) }
+            emptied = emptied || state[index].objects.isEmpty
+        }
+        // Emptied sections go now, so that a new section is placed among sections that have a
+        // first object (one refilled below comes back under its name: no section change).
+        if emptied {
+            state.removeAll { $0.objects.isEmpty }
+            rebuildSectionIndex()
         }
         // Arrive, in the request's order (objects that compare equal keep a stable order).
         let ordered = (try? arriving.sorted(using: fetchRequest.sortDescriptors)) ?? arriving
-        var addedSection = false
         for object in ordered {
             let name = sectionName(of: object)
             touch(name)
@@ -102,12 +109,8 @@ extension FetchedResultsController {
                 let index = insertionSection(for: object)
                 state.insert(SectionState(name: name, objects: [object]), at: index)
                 rebuildSectionIndex()
-                addedSection = true
             }
         }
-        let emptied = state.contains { $0.objects.isEmpty }
-        if emptied { state.removeAll { $0.objects.isEmpty } }
-        if emptied || addedSection { rebuildSectionIndex() }
         guard isTracking else { return }
         var newTouched: [String: [ManagedObject]] = [:]
         for name in touched {
@@ -134,13 +137,18 @@ extension FetchedResultsController {
         return low
     }
 
-    /// Where a new section for `object` goes: before the first non-empty section whose first
-    /// object sorts after it.
+    /// Where a new section for `object` goes: before the first section whose first object sorts
+    /// after it (binary search: the sections are in the request's order).
+    ///
+    /// - Complexity: O(log *s*) comparisons for *s* sections.
     private func insertionSection(for object: ManagedObject) -> Int {
-        for (index, section) in state.enumerated() {
-            if let first = section.objects.first, compare(object, first) == .orderedAscending { return index }
+        var low = 0
+        var high = state.count
+        while low < high {
+            let middle = (low + high) / 2
+            if let first = state[middle].objects.first, compare(object, first) == .orderedAscending { high = middle } else { low = middle + 1 }
         }
-        return state.count
+        return low
     }
 
     /// The request's order between two objects (values that cannot be compared count as equal).

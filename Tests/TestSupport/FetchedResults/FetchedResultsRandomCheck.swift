@@ -51,6 +51,13 @@ struct FetchedResultsRandomCheck {
         controller.didChangeSnapshot = { lastSnapshot = $0 }
         try controller.performFetch()
         var table = TableSimulator(try #require(controller.sections))
+        var kinds: [String: Int] = [:]
+        defer {
+            // Every kind of change came up (the walk is long enough to mean something).
+            for kind in ["insert", "delete", "move", "update", "section insert", "section delete"] {
+                #expect(kinds[kind, default: 0] > 0, "no \(kind) in \(steps) steps")
+            }
+        }
         for step in 0..<steps {
             recorder.clear()
             for _ in 0..<Int.random(in: 1...4, using: &random) {
@@ -58,6 +65,8 @@ struct FetchedResultsRandomCheck {
             }
             if step % 9 == 8 { try context.save() } else { context.processPendingChanges() }
             for batch in recorder.batches {
+                for change in batch.objectChanges { kinds["\(change.kind)", default: 0] += 1 }
+                for change in batch.sectionChanges { kinds["section \(change.kind)", default: 0] += 1 }
                 do { try table.apply(batch) } catch {
                     Issue.record("step \(step): \(error); lines \(recorder.lines)")
                     return
@@ -96,7 +105,7 @@ struct FetchedResultsRandomCheck {
         switch (roll, movie) {
         case (0, _):
             movies.append(try insertMovie(1000 + index, theaters: theaters))
-        case (1, let movie?):
+        case (1, let movie?) where movies.count > 15:
             stack.context.delete(movie)
             movies.removeAll { $0 === movie }
         case (2, let movie?), (3, let movie?):

@@ -50,10 +50,10 @@ package enum FetchedResultsScenario: String, CaseIterable, Sendable {
         case .changedRequestNeedsFetch: try FetchedResultsChecks.changedRequest(stack)
         case .badInput: try FetchedResultsChecks.badInput(stack)
         case .randomBatchesBySection:
-            var check = FetchedResultsRandomCheck(stack, mode: .genre, steps: 400, seed: 16)
+            var check = FetchedResultsRandomCheck(stack, mode: .genre, steps: 1200, seed: 16)
             try check.run()
         case .randomBatchesThroughRelationship:
-            var check = FetchedResultsRandomCheck(stack, mode: .theater, steps: 250, seed: 61)
+            var check = FetchedResultsRandomCheck(stack, mode: .theater, steps: 400, seed: 61)
             try check.run()
         }
     }
