@@ -69,8 +69,9 @@ extension FetchedResultsController {
             if isMember && matches { changedIDs.insert(id) }
         }
         guard !leaving.isEmpty || !arriving.isEmpty else { return }
-        // The sections before the batch, for the difference (only those touched are copied).
-        let oldNames = state.map(\.name)
+        // The sections before the batch, for the difference (only those touched are copied; the
+        // index dictionary is shared until the first change of sections).
+        let oldIndex = sectionIndexByName
         var touched = Set<String>()
         var oldTouched: [String: [ManagedObject]] = [:]
         func touch(_ name: String) {
@@ -117,7 +118,7 @@ extension FetchedResultsController {
             if let index = sectionIndexByName[name] { newTouched[name] = state[index].objects }
         }
         let difference = FetchedResultsDiffer(
-            oldNames: oldNames, oldSections: oldTouched, newNames: state.map(\.name), newSections: newTouched,
+            oldIndex: oldIndex, oldSections: oldTouched, newIndex: sectionIndexByName, newSections: newTouched,
             changed: changedIDs, titles: { [unowned self] in self.indexTitle(for: $0) }
         ).difference()
         report(difference, changed: changedIDs)
@@ -128,11 +129,12 @@ extension FetchedResultsController {
     ///
     /// - Complexity: O(log *m*) comparisons.
     private func insertionRow(for object: ManagedObject, in objects: [ManagedObject]) -> Int {
+        let keys = order.values(of: object)
         var low = 0
         var high = objects.count
         while low < high {
             let middle = (low + high) / 2
-            if compare(object, objects[middle]) == .orderedAscending { high = middle } else { low = middle + 1 }
+            if order.compare(keys, order.values(of: objects[middle])) == .orderedAscending { high = middle } else { low = middle + 1 }
         }
         return low
     }
@@ -142,22 +144,18 @@ extension FetchedResultsController {
     ///
     /// - Complexity: O(log *s*) comparisons for *s* sections.
     private func insertionSection(for object: ManagedObject) -> Int {
+        let keys = order.values(of: object)
         var low = 0
         var high = state.count
         while low < high {
             let middle = (low + high) / 2
-            if let first = state[middle].objects.first, compare(object, first) == .orderedAscending { high = middle } else { low = middle + 1 }
+            if let first = state[middle].objects.first, order.compare(keys, order.values(of: first)) == .orderedAscending {
+                high = middle
+            } else {
+                low = middle + 1
+            }
         }
         return low
-    }
-
-    /// The request's order between two objects (values that cannot be compared count as equal).
-    func compare(_ a: ManagedObject, _ b: ManagedObject) -> ComparisonResult {
-        for descriptor in fetchRequest.sortDescriptors {
-            let result = (try? descriptor.compare(a, to: b)) ?? .orderedSame
-            if result != .orderedSame { return result }
-        }
-        return .orderedSame
     }
 
     /// Whether an object matches the request's predicate now (an evaluation error: no).
@@ -175,6 +173,7 @@ extension FetchedResultsController {
     /// - Complexity: O(*n* log *n*) (a fetch).
     private func apply(refetchedWith changedObjects: Set<ManagedObject>) {
         let old = state
+        let oldIndex = sectionIndexByName
         let oldSignatures = signatures
         let objects = (try? managedObjectContext.fetch(fetchRequest)) ?? []
         guard let sections = try? group(objects, strict: false) else { return }
@@ -190,7 +189,7 @@ extension FetchedResultsController {
         var newSections: [String: [ManagedObject]] = [:]
         for section in sections { newSections[section.name] = section.objects }
         let difference = FetchedResultsDiffer(
-            oldNames: old.map(\.name), oldSections: oldSections, newNames: sections.map(\.name), newSections: newSections,
+            oldIndex: oldIndex, oldSections: oldSections, newIndex: sectionIndexByName, newSections: newSections,
             changed: changed, titles: { [unowned self] in self.indexTitle(for: $0) }
         ).difference()
         report(difference, changed: changed)

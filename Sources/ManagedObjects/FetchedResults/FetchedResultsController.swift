@@ -65,6 +65,8 @@ public final class FetchedResultsController {
     var signatures: [ObjectIdentifier: String] = [:]
     /// The context callbacks, installed by the first fetch.
     var observations: [ContextObservation] = []
+    /// The request's order, for placing changed objects.
+    var order = FetchedResultsOrder([])
     /// The last snapshot given out, to tell whether a save changed object IDs.
     var lastSnapshot: FetchedResultsSnapshot?
     /// The async sequences of snapshots.
@@ -128,6 +130,7 @@ public final class FetchedResultsController {
         }
         entityNames = Set(try context.entityNames(for: fetchRequest))
         dependencies = FetchedResultsDependencies(request: fetchRequest, sectionNameKeyPath: sectionNameKeyPath)
+        order = FetchedResultsOrder(fetchRequest.sortDescriptors)
         signatures = [:]
         install(sections)
         hasFetched = true

@@ -13,21 +13,24 @@ import Foundation
 /// among the changed rows kept in place the order must not change. A changed object that
 /// stays is an update (reloaded at its old index path).
 struct FetchedResultsDiffer {
-    var oldNames: [String]
+    /// The section number of every section name before the batch.
+    var oldIndex: [String: Int]
+    /// The sections that may differ, by name, before the batch.
     var oldSections: [String: [ManagedObject]]
-    var newNames: [String]
+    /// The section number of every section name after the batch.
+    var newIndex: [String: Int]
+    /// The sections that may differ, by name, after the batch.
     var newSections: [String: [ManagedObject]]
     /// Objects whose values changed (updated, refreshed, or read a changed related object).
     var changed: Set<ObjectIdentifier>
     var titles: (String) -> String?
 
+    /// The changes.
+    ///
+    /// - Complexity: O(*m*) for the *m* objects of the given sections between their first and
+    ///   last difference (equal leading and trailing rows are skipped).
     func difference() -> FetchedResultsDifference {
         var result = FetchedResultsDifference()
-        var oldIndex: [String: Int] = [:]
-        for (index, name) in oldNames.enumerated() where oldSections[name] != nil { oldIndex[name] = index }
-        var newIndex: [String: Int] = [:]
-        for (index, name) in newNames.enumerated() where newSections[name] != nil { newIndex[name] = index }
-
         for (name, objects) in oldSections where newIndex[name] == nil {
             guard let index = oldIndex[name] else { continue }
             result.sectionChanges.append(FetchedResultsSectionChange(
@@ -39,35 +42,57 @@ struct FetchedResultsDiffer {
                 kind: .insert, section: FetchedResultsSection(name: name, indexTitle: titles(name), objects: objects), sectionIndex: index))
         }
 
-        // Where each object of the given sections was and is.
+        // Where each object of the differing parts was and is.
         var departures: [ObjectIdentifier: (ManagedObject, FetchedResultsIndexPath)] = [:]
         var arrivals: [ObjectIdentifier: (ManagedObject, FetchedResultsIndexPath)] = [:]
-        for (name, objects) in oldSections {
-            guard let section = oldIndex[name] else { continue }
-            for (row, object) in objects.enumerated() {
-                departures[ObjectIdentifier(object)] = (object, FetchedResultsIndexPath(row: row, section: section))
-            }
-        }
-        for (name, objects) in newSections {
-            guard let section = newIndex[name] else { continue }
-            for (row, object) in objects.enumerated() {
-                arrivals[ObjectIdentifier(object)] = (object, FetchedResultsIndexPath(row: row, section: section))
-            }
-        }
-
-        // Objects that stay in a section of the same name: which of them keep their place.
         var stays = Set<ObjectIdentifier>()
+        func update(_ object: ManagedObject, _ from: FetchedResultsIndexPath, _ to: FetchedResultsIndexPath) {
+            guard changed.contains(ObjectIdentifier(object)) else { return }
+            result.objectChanges.append(FetchedResultsChange(kind: .update, object: object, indexPath: from, newIndexPath: to))
+        }
         for (name, before) in oldSections {
-            guard oldIndex[name] != nil, let after = newSections[name], newIndex[name] != nil else { continue }
-            stays.formUnion(stationary(before: before, after: after))
+            guard let oldSection = oldIndex[name] else { continue }
+            guard let after = newSections[name], let newSection = newIndex[name] else {
+                for (row, object) in before.enumerated() {
+                    departures[ObjectIdentifier(object)] = (object, FetchedResultsIndexPath(row: row, section: oldSection))
+                }
+                continue
+            }
+            // Equal leading and trailing rows stay where they are.
+            var prefix = 0
+            while prefix < before.count, prefix < after.count, before[prefix] === after[prefix] {
+                update(before[prefix], FetchedResultsIndexPath(row: prefix, section: oldSection),
+                       FetchedResultsIndexPath(row: prefix, section: newSection))
+                prefix += 1
+            }
+            var suffix = 0
+            while suffix < before.count - prefix, suffix < after.count - prefix,
+                  before[before.count - 1 - suffix] === after[after.count - 1 - suffix] {
+                update(after[after.count - 1 - suffix], FetchedResultsIndexPath(row: before.count - 1 - suffix, section: oldSection),
+                       FetchedResultsIndexPath(row: after.count - 1 - suffix, section: newSection))
+                suffix += 1
+            }
+            let oldMiddle = before[prefix..<(before.count - suffix)]
+            let newMiddle = after[prefix..<(after.count - suffix)]
+            for (row, object) in zip(oldMiddle.indices, oldMiddle) {
+                departures[ObjectIdentifier(object)] = (object, FetchedResultsIndexPath(row: row, section: oldSection))
+            }
+            for (row, object) in zip(newMiddle.indices, newMiddle) {
+                arrivals[ObjectIdentifier(object)] = (object, FetchedResultsIndexPath(row: row, section: newSection))
+            }
+            stays.formUnion(stationary(before: oldMiddle, after: newMiddle))
+        }
+        for (name, after) in newSections where oldSections[name] == nil || oldIndex[name] == nil {
+            guard let newSection = newIndex[name] else { continue }
+            for (row, object) in after.enumerated() {
+                arrivals[ObjectIdentifier(object)] = (object, FetchedResultsIndexPath(row: row, section: newSection))
+            }
         }
 
         for (id, (object, from)) in departures {
             if let (_, to) = arrivals[id] {
                 if stays.contains(id) {
-                    if changed.contains(id) {
-                        result.objectChanges.append(FetchedResultsChange(kind: .update, object: object, indexPath: from, newIndexPath: to))
-                    }
+                    update(object, from, to)
                 } else {
                     result.objectChanges.append(FetchedResultsChange(kind: .move, object: object, indexPath: from, newIndexPath: to))
                 }
@@ -87,10 +112,10 @@ struct FetchedResultsDiffer {
     /// same unchanged neighbours before and after, kept in increasing order.
     ///
     /// - Complexity: O(*m*) for sections of *m* objects.
-    private func stationary(before: [ManagedObject], after: [ManagedObject]) -> Set<ObjectIdentifier> {
+    private func stationary(before: ArraySlice<ManagedObject>, after: ArraySlice<ManagedObject>) -> Set<ObjectIdentifier> {
         var newRow: [ObjectIdentifier: Int] = [:]
         newRow.reserveCapacity(after.count)
-        for (row, object) in after.enumerated() { newRow[ObjectIdentifier(object)] = row }
+        for (row, object) in after.enumerated() { newRow[ObjectIdentifier(object)] = row }  // relative rows
         // Objects in both, in the old order.
         let common = before.map(ObjectIdentifier.init).filter { newRow[$0] != nil }
         // The unchanged ones must keep their order; if they do not (a change was not noticed),
