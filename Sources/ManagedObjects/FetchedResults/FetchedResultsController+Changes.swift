@@ -35,12 +35,11 @@ extension FetchedResultsController {
 
     /// After a save: inserted objects now have permanent IDs, which a snapshot shows; the
     /// sections did not change (the save's processPendingChanges reported the changes).
-    func contextDidSave() {
+    func contextDidSave(_ saved: ManagedObjectContext.Changes) {
         guard hasFetched else { return }
         storeInCache()
-        guard wantsSnapshots, let last = lastSnapshot else { return }
-        let current = makeSnapshot(reloaded: [])
-        if current.sections != last.sections { deliver(FetchedResultsDifference(), snapshot: current) }
+        guard wantsSnapshots, saved.inserted.contains(where: { sectionNameOf[ObjectIdentifier($0)] != nil }) else { return }
+        deliver(FetchedResultsDifference(), snapshot: makeSnapshot(reloaded: []))
     }
 
     // MARK: In place
@@ -98,7 +97,7 @@ extension FetchedResultsController {
             rebuildSectionIndex()
         }
         // Arrive, in the request's order (objects that compare equal keep a stable order).
-        let ordered = (try? arriving.sorted(using: fetchRequest.sortDescriptors)) ?? arriving
+        let ordered = order.sorted(arriving)
         for object in ordered {
             let name = sectionName(of: object)
             touch(name)
@@ -210,7 +209,6 @@ extension FetchedResultsController {
 
     /// Calls the delegate, the handlers and the async sequences.
     private func deliver(_ difference: FetchedResultsDifference, snapshot: FetchedResultsSnapshot?) {
-        if let snapshot { lastSnapshot = snapshot }
         if let delegate {
             if delegate.receivesSnapshots {
                 if let snapshot { delegate.controller(self, didChangeContentWith: snapshot) }

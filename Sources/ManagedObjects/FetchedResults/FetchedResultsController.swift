@@ -67,8 +67,6 @@ public final class FetchedResultsController {
     var observations: [ContextObservation] = []
     /// The request's order, for placing changed objects.
     var order = FetchedResultsOrder([])
-    /// The last snapshot given out, to tell whether a save changed object IDs.
-    var lastSnapshot: FetchedResultsSnapshot?
     /// The async sequences of snapshots.
     let streams = SnapshotStreams()
     /// Whether the last ``performFetch()`` took its sections from the cache (for tests).
@@ -134,7 +132,6 @@ public final class FetchedResultsController {
         signatures = [:]
         install(sections)
         hasFetched = true
-        lastSnapshot = nil
         startObserving()
         storeInCache()
     }
@@ -165,8 +162,8 @@ public final class FetchedResultsController {
         observations.append(managedObjectContext.onObjectsDidChange { [weak self] changes in
             self?.contextDidChange(changes)
         })
-        observations.append(managedObjectContext.onDidSave { [weak self] _, _ in
-            self?.contextDidSave()
+        observations.append(managedObjectContext.onDidSave { [weak self] _, saved in
+            self?.contextDidSave(saved)
         })
     }
 
@@ -200,7 +197,9 @@ public final class FetchedResultsController {
     /// `nil` or no section key path.
     func sectionName(of object: ManagedObject) -> String {
         guard let sectionNameKeyPath else { return "" }
-        guard let value = try? object.value(forKeyPath: sectionNameKeyPath) else { return "" }
+        let read = sectionNameKeyPath.contains(".") ? try? object.value(forKeyPath: sectionNameKeyPath)
+            : try? object.value(forKey: sectionNameKeyPath)
+        guard let value = read ?? nil else { return "" }
         switch value {
         case let string as String: return string
         case is NSNull: return ""

@@ -9,20 +9,42 @@ import Predicates
 struct FetchedResultsOrder {
     /// Each descriptor's key path (`nil`: the object itself).
     private let keys: [String?]
+    /// Whether each key is a key path (has a dot).
+    private let isPath: [Bool]
     /// Each descriptor without its key: it compares the values it is given.
     private let comparisons: [KeyValueSortDescriptor]
 
     init(_ descriptors: [KeyValueSortDescriptor]) {
         keys = descriptors.map(\.key)
+        isPath = descriptors.map { $0.key?.contains(".") ?? false }
         comparisons = descriptors.map { KeyValueSortDescriptor(key: nil, ascending: $0.ascending, comparison: $0.comparison) }
     }
 
     /// The sort key values of an object (`nil` where a key cannot be read).
     func values(of object: ManagedObject) -> [Any?] {
-        keys.map { key in
-            guard let key else { return object }
-            return (try? object.value(forKeyPath: key)) ?? nil
+        var values: [Any?] = []
+        values.reserveCapacity(keys.count)
+        for (index, key) in keys.enumerated() {
+            guard let key else {
+                values.append(object)
+                continue
+            }
+            // A plain key skips parsing a key path on every read.
+            let value = isPath[index] ? try? object.value(forKeyPath: key) : try? object.value(forKey: key)
+            values.append(value ?? nil)
         }
+        return values
+    }
+
+    /// `objects` in this order (stable: equal objects keep their order), keys read once each.
+    func sorted(_ objects: [ManagedObject]) -> [ManagedObject] {
+        guard objects.count > 1 else { return objects }
+        let keyed = objects.map { (object: $0, values: values(of: $0)) }
+        let order = keyed.indices.sorted { a, b in
+            let result = compare(keyed[a].values, keyed[b].values)
+            return result == .orderedSame ? a < b : result == .orderedAscending
+        }
+        return order.map { keyed[$0].object }
     }
 
     /// The order of two objects' sort key values; values that cannot be compared count as equal.

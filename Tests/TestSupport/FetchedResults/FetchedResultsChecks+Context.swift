@@ -119,6 +119,17 @@ extension FetchedResultsChecks {
         try stack.movie("C", rank: 0)
         stack.context.processPendingChanges()
         #expect(recorder.lines == ["will", "insert ->[0, 0] C", "did"])
+        // A reset forgets every object: the results are fetched again (new objects) and the
+        // table follows.
+        try stack.context.save()
+        var table = TableSimulator(try #require(controller.sections))
+        recorder.clear()
+        stack.context.reset()
+        for batch in recorder.batches { try table.apply(batch) }
+        #expect(recorder.lines.filter { $0.hasPrefix("delete") }.count == 3)
+        #expect(recorder.lines.filter { $0.hasPrefix("insert") }.count == 3)
+        try H.expectCurrent(controller, table: table)
+        #expect(H.outline(controller) == [": C, B, A"])
     }
 
     /// A delegate that receives snapshots gets one per batch (and none of the per-change calls);

@@ -111,10 +111,4 @@ package struct TableSimulator: Equatable, CustomStringConvertible {
             }
         }
     }
-
-    /// Applies a snapshot: the table becomes the snapshot's arrangement, rows found by ID among
-    /// `objects` (the objects the table knows).
-    package static func rows(of snapshot: FetchedResultsSnapshot) -> [(String, [ManagedObjectID])] {
-        snapshot.sections.map { ($0.identifier, $0.itemIdentifiers) }
-    }
 }
