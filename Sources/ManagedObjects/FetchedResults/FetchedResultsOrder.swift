@@ -11,12 +11,18 @@ struct FetchedResultsOrder {
     private let keys: [String?]
     /// Whether each key is a key path (has a dot).
     private let isPath: [Bool]
+    /// Whether each descriptor uses the plain `.compare` comparison (common values take a fast path).
+    private let isPlainCompare: [Bool]
     /// Each descriptor without its key: it compares the values it is given.
     private let comparisons: [KeyValueSortDescriptor]
 
     init(_ descriptors: [KeyValueSortDescriptor]) {
         keys = descriptors.map(\.key)
         isPath = descriptors.map { $0.key?.contains(".") ?? false }
+        isPlainCompare = descriptors.map { descriptor in
+            if case .compare = descriptor.comparison { return true }
+            return false
+        }
         comparisons = descriptors.map { KeyValueSortDescriptor(key: nil, ascending: $0.ascending, comparison: $0.comparison) }
     }
 
@@ -50,9 +56,39 @@ struct FetchedResultsOrder {
     /// The order of two objects' sort key values; values that cannot be compared count as equal.
     func compare(_ a: [Any?], _ b: [Any?]) -> ComparisonResult {
         for (index, comparison) in comparisons.enumerated() {
-            let result = (try? comparison.compare(a[index], to: b[index])) ?? .orderedSame
+            var result: ComparisonResult
+            if isPlainCompare[index], let fast = Self.plainOrder(a[index], b[index]) {
+                result = comparison.ascending ? fast : Self.inverted(fast)
+            } else {
+                result = (try? comparison.compare(a[index], to: b[index])) ?? .orderedSame
+            }
             if result != .orderedSame { return result }
         }
         return .orderedSame
+    }
+
+    /// The `.compare` order of the common attribute values (`nil` first, integers, doubles with
+    /// NaN first, strings by their characters), as the sort descriptor orders them; `nil` for
+    /// other values, which the descriptor compares.
+    private static func plainOrder(_ a: Any?, _ b: Any?) -> ComparisonResult? {
+        switch (a, b) {
+        case (nil, nil): return .orderedSame
+        case (nil, _): return .orderedAscending
+        case (_, nil): return .orderedDescending
+        case let (x as Int64, y as Int64): return NumberOrdering.ordered(x, y)
+        case let (x as Int, y as Int): return NumberOrdering.ordered(x, y)
+        case let (x as Int32, y as Int32): return NumberOrdering.ordered(x, y)
+        case let (x as Double, y as Double): return NumberOrdering.ordered(x, y)
+        case let (x as String, y as String): return NumberOrdering.ordered(x, y)
+        default: return nil
+        }
+    }
+
+    private static func inverted(_ result: ComparisonResult) -> ComparisonResult {
+        switch result {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
+        }
     }
 }

@@ -12,7 +12,7 @@ import Testing
 /// equal a fresh fetch.
 struct FetchedResultsRandomCheck {
     enum Mode {
-        /// Sections by `genre`, ordered by genre, rank, serial; predicate `rating >= 2`.
+        /// Sections by `genre`, ordered by genre, rank (descending), serial; predicate `rating >= 2`.
         case genre
         /// Sections by `theater.city`, ordered by city, theater name, rank, serial; predicate
         /// `rating >= 2`.
@@ -87,9 +87,13 @@ struct FetchedResultsRandomCheck {
     private var sectionKeyPath: String { mode == .genre ? "genre" : "theater.city" }
 
     private func request() throws -> EntityFetchRequest {
-        let keys = mode == .genre ? ["genre", "rank", "serial"] : ["theater.city", "theater.name", "rank", "serial"]
+        // Rank descending in the genre walk: both directions are exercised.
+        let keys = mode == .genre ? ["genre", "-rank", "serial"] : ["theater.city", "theater.name", "rank", "serial"]
         return EntityFetchRequest(entityName: "Movie", predicate: try KeyValuePredicate(format: "rating >= 2"),
-                                  sortDescriptors: keys.map { KeyValueSortDescriptor(key: $0) })
+                                  sortDescriptors: keys.map { key in
+                                      key.hasPrefix("-") ? KeyValueSortDescriptor(key: String(key.dropFirst()), ascending: false)
+                                          : KeyValueSortDescriptor(key: key)
+                                  })
     }
 
     private mutating func insertMovie(_ index: Int, theaters: [ManagedObject]) throws -> ManagedObject {
