@@ -12,7 +12,8 @@ struct FetchedResultsDependencies {
     /// subqueries, key paths of expressions): any change may matter.
     var isOpaque = false
     /// Whether the request limits or offsets its results (a change can pull in or push out
-    /// objects that did not change).
+    /// objects that did not change), or leaves out unsaved changes (which the in-place update
+    /// would take in).
     var isWindowed = false
 
     /// Whether results can change through other objects than the changed fetched ones.
@@ -21,7 +22,7 @@ struct FetchedResultsDependencies {
     init() {}
 
     init(request: EntityFetchRequest, sectionNameKeyPath: String?) {
-        isWindowed = request.fetchLimit > 0 || request.fetchOffset > 0
+        isWindowed = request.fetchLimit > 0 || request.fetchOffset > 0 || !request.includesPendingChanges
         var keys = request.sortDescriptors.compactMap(\.key)
         if let sectionNameKeyPath { keys.append(sectionNameKeyPath) }
         if let predicate = request.predicate { collect(predicate, into: &keys) }

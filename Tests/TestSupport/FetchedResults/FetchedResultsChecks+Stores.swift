@@ -104,6 +104,26 @@ extension FetchedResultsChecks {
         #expect(H.outline(controller) == [": B"])
     }
 
+    /// A fetch limit: an object that sorts into the window pushes the last one out.
+    static func fetchLimit(_ stack: FetchedResultsStack) throws {
+        for (rank, title) in ["A", "B", "C"].enumerated() { try stack.movie(title, rank: rank + 1) }
+        try stack.context.save()
+        var request = EntityFetchRequest(entityName: "Movie", sortDescriptors: [KeyValueSortDescriptor(key: "rank")])
+        request.fetchLimit = 2
+        let controller = try FetchedResultsController(fetchRequest: request, context: stack.context)
+        let recorder = FetchedResultsRecorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        #expect(H.outline(controller) == [": A, B"])
+        var table = TableSimulator(try #require(controller.sections))
+        try stack.movie("Z", rank: 0)
+        stack.context.processPendingChanges()
+        #expect(recorder.lines == ["will", "delete [0, 1] B", "insert ->[0, 0] Z", "did"])
+        for batch in recorder.batches { try table.apply(batch) }
+        try H.expectCurrent(controller, table: table)
+        #expect(H.outline(controller) == [": Z, A"])
+    }
+
     /// Bad input: thrown errors naming the culprit, or `nil`, never a crash.
     static func badInput(_ stack: FetchedResultsStack) throws {
         let context = stack.context

@@ -26,6 +26,7 @@ package enum FetchedResultsScenario: String, CaseIterable, Sendable {
     case mergesFromAnotherContext
     case namedCache
     case changedRequestNeedsFetch
+    case fetchLimitKeepsItsWindow
     case badInput
     case randomBatchesBySection
     case randomBatchesThroughRelationship
@@ -48,6 +49,7 @@ package enum FetchedResultsScenario: String, CaseIterable, Sendable {
         case .mergesFromAnotherContext: try FetchedResultsChecks.merges(stack)
         case .namedCache: try FetchedResultsChecks.namedCache(stack)
         case .changedRequestNeedsFetch: try FetchedResultsChecks.changedRequest(stack)
+        case .fetchLimitKeepsItsWindow: try FetchedResultsChecks.fetchLimit(stack)
         case .badInput: try FetchedResultsChecks.badInput(stack)
         case .randomBatchesBySection:
             var check = FetchedResultsRandomCheck(stack, mode: .genre, steps: 1200, seed: 16)
