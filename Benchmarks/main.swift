@@ -12,7 +12,7 @@ let usage = """
     workload and of its baseline, their ratio, the target and whether it was met (the minimums
     and a note follow in parentheses). Build with -c release: debug figures mean nothing.
 
-      --filter TEXT  run only the workloads whose names contain TEXT (kvc_, kvo_, undo_, pred_, mo_)
+      --filter TEXT  run only the workloads whose names contain TEXT (kvc_, kvo_, undo_, pred_, mo_, frc_)
       --quick        smoke run: 3 repetitions of at least 20 ms instead of 5 of at least 0.3 s;
                      the figures are rough, the targets still checked
       --check        exit with status 1 if any target was missed (after printing every line)
@@ -69,6 +69,7 @@ registerChangeSeamBenchmarks(in: suite)
 registerModelLoadingBenchmarks(in: suite)
 registerManagedObjectsBenchmarks(in: suite)
 registerContextBenchmarks(in: suite)
+registerFetchedResultsBenchmarks(in: suite)
 registerSQLiteStoreBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)

@@ -65,7 +65,13 @@ extension ManagedObjectContext {
     }
 
     package func noteUpdated(_ object: ManagedObject, key: String, old: Any?, isInsertedOrDeleted: Bool) {
-        if !isInsertedOrDeleted { pendingEvent.updated.insert(object) }
+        if !isInsertedOrDeleted {
+            pendingEvent.updated.insert(object)
+        } else if inserted.contains(object), !pendingEvent.inserted.contains(object) {
+            // Inserted in an earlier event and changed in this one: an update of this event
+            // (what a fetched results controller needs to move it).
+            pendingEvent.updated.insert(object)
+        }
         // Checked first: the action's closure (holding the key and old value) is an allocation.
         guard isRegisteringUndo else { return }
         registerUndo(for: object) { _, object in try? object.setValue(old, forKey: key) }
