@@ -18,18 +18,42 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError/unknownEntity(_:)``, the stores' errors, and
     ///   predicate evaluation errors.
     public func fetch(_ request: EntityFetchRequest) throws -> [ManagedObject] {
+        try fetch(request, storeResultType: .rows)
+    }
+
+    /// ``fetch(_:)`` telling the stores whether values are needed (`.objectIDs` for ID and
+    /// count fetches).
+    ///
+    /// Objects a store returns as IDs (faults) stay faults: when the store applied the
+    /// predicate, a fault is not evaluated again (its values are the store's, which the store
+    /// evaluated), and when a single store also applied the order and no unsaved object takes
+    /// part, the store's order is kept, so a fetch loads no values by itself.
+    package func fetch(_ request: EntityFetchRequest, storeResultType: StoreFetchRequest.ResultType) throws -> [ManagedObject] {
         enterConfinement("fetch(_:)")
         defer { exitConfinement() }
         let names = try entityNames(for: request)
         var objects: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
-        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
-        for store in storesHolding(names) {
-            for row in try store.fetch(storeRequest).rows {
+        var matchedByStore = Set<ObjectIdentifier>()
+        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate),
+                                             sortDescriptors: request.sortDescriptors, resultType: storeResultType)
+        let stores = storesHolding(names)
+        var storesOrdered = stores.count <= 1
+        for store in stores {
+            let result = try store.fetch(storeRequest)
+            storesOrdered = storesOrdered && result.appliedOrderAndLimits
+            for row in result.rows {
                 let object = registeredObject(for: row)
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
+            for id in result.objectIDs {
+                let object = try registered[id] ?? fault(for: id)
+                guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
+                objects.append(object)
+                if result.appliedPredicate { matchedByStore.insert(ObjectIdentifier(object)) }
+            }
         }
+        var addedPending = false
         if request.includesPendingChanges {
             objects.removeAll { deleted.contains($0) }
             // Inserted objects, and changed ones whose unsaved values may match where their
@@ -38,10 +62,19 @@ extension ManagedObjectContext {
             for object in inserted.union(updated).sorted(by: { $0.registrationSequence < $1.registrationSequence })
                 where wanted.contains(object.entity.name) && seen.insert(ObjectIdentifier(object)).inserted {
                 objects.append(object)
+                addedPending = true
             }
         }
-        if let predicate = request.predicate { objects = try objects.filtered(using: predicate) }
-        if !request.sortDescriptors.isEmpty { objects = try objects.sorted(using: request.sortDescriptors) }
+        if let predicate = request.predicate {
+            // A fault the store matched holds the store's values: the store evaluated them.
+            objects = try objects.filter { object in
+                if object.faultFlag && matchedByStore.contains(ObjectIdentifier(object)) { return true }
+                return try predicate.evaluate(with: object)
+            }
+        }
+        let keepsStoreOrder = storesOrdered && !stores.isEmpty && !addedPending
+            && !objects.contains { updated.contains($0) || inserted.contains($0) }
+        if !request.sortDescriptors.isEmpty && !keepsStoreOrder { objects = try objects.sorted(using: request.sortDescriptors) }
         if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 && objects.count > request.fetchLimit { objects = Array(objects.prefix(request.fetchLimit)) }
         return objects
@@ -49,12 +82,12 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects a request matches (Apple: result type `.managedObjectIDResultType`).
     public func fetchObjectIDs(_ request: EntityFetchRequest) throws -> [ManagedObjectID] {
-        try fetch(request).map(\.objectID)
+        try fetch(request, storeResultType: .objectIDs).map(\.objectID)
     }
 
     /// The number of objects a request matches (Apple: `count(for:)`).
     public func count(for request: EntityFetchRequest) throws -> Int {
-        try fetch(request).count
+        try fetch(request, storeResultType: .objectIDs).count
     }
 
     /// The object with an ID: the registered one, or a fault for it (Apple: `object(with:)`).
@@ -177,7 +210,8 @@ extension ManagedObjectContext {
             case .attribute(let attribute):
                 object.storeLoadedSlotValue(row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }, slot)
             case .relationship(let relationship):
-                let ids = row.relationships[relationship.name] ?? []
+                let ids = row.relationships[relationship.name]
+                    ?? storeObjectIDs(forRelationship: relationship.name, of: row.objectID)
                 let related = ids.compactMap { try? self.object(with: $0) }
                 switch relationship.cardinality {
                 case .toOne: object.storeLoadedSlotValue(related.first, slot)
@@ -188,5 +222,11 @@ extension ManagedObjectContext {
                 break
             }
         }
+    }
+
+    /// A relationship a row left out, asked of the object's store; none when that fails.
+    private func storeObjectIDs(forRelationship name: String, of id: ManagedObjectID) -> [ManagedObjectID] {
+        guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID) else { return [] }
+        return (try? store.objectIDs(forRelationship: name, of: id)) ?? []
     }
 }
