@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "benchmarks", targets: ["Benchmarks"]),
         .executable(name: "accelerometer-filter", targets: ["accelerometer-filter"]),
         .executable(name: "theater", targets: ["theater"]),
+        .executable(name: "bug-tracker", targets: ["bug-tracker"]),
         // The peer comparison (issue 20): `Benchmarks/Peers/run.sh` builds and runs them.
         .executable(name: "peers", targets: ["peers"]),
         .executable(name: "peer-objectgraph", targets: ["peer-objectgraph"]),
@@ -97,6 +98,14 @@ let package = Package(
                           path: "Samples/theater", swiftSettings: strict),
         .testTarget(name: "TheaterTests", dependencies: ["Theater", "TestSupport"],
                     path: "Tests/TheaterTests", swiftSettings: strict),
+        // The bug tracker (issue 17): a custom incremental store on a text file, written
+        // against the public interface only (`import ObjectGraph`).
+        .target(name: "BugTracker", dependencies: ["ObjectGraph"],
+                path: "Samples/BugTracker", swiftSettings: strict),
+        .executableTarget(name: "bug-tracker", dependencies: ["BugTracker"],
+                          path: "Samples/bug-tracker", swiftSettings: strict),
+        .testTarget(name: "BugTrackerTests", dependencies: ["BugTracker", "TestSupport"],
+                    path: "Tests/BugTrackerTests", swiftSettings: strict),
         // Runs the peer comparison in quick mode on the debug executables (they are
         // dependencies so that `swift test` builds them).
         .testTarget(name: "PeersTests", dependencies: ["PeerReport", "PeerSupport", "peer-objectgraph", "peer-swift"],
