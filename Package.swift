@@ -67,7 +67,7 @@ let package = Package(
 
         // Test-only helpers (change recorder, lifetime tracker, labelled combinatorial loops),
         // used by every test target. Not a product.
-        .target(name: "TestSupport", dependencies: ["KeyValueCoding", "KeyValueObserving", "ManagedObjects"],
+        .target(name: "TestSupport", dependencies: ["KeyValueCoding", "KeyValueObserving", "ManagedObjects", "Predicates"],
                 path: "Tests/TestSupport", swiftSettings: strict),
 
         // Tests: one target per layer.

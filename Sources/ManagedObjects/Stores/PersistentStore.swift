@@ -64,6 +64,20 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// - Throws: The store's errors.
     func objectIDs(forRelationship relationship: String, of id: ManagedObjectID) throws -> [ManagedObjectID]
 
+    /// The metadata the store's backing data holds, read without loading the store (Apple:
+    /// `metadataForPersistentStore(ofType:at:options:)`); `nil` when there is no store yet or
+    /// the store cannot tell (the default). The coordinator reads it to decide on migration.
+    ///
+    /// - Returns: The saved metadata, or `nil`.
+    /// - Throws: The store's error for backing data it cannot read.
+    func savedMetadata() throws -> [String: any Sendable]?
+
+    /// Removes the store's backing data (Apple: `destroyPersistentStore(at:type:options:)`).
+    /// The default throws ``StoreManagementError/unsupported(_:)``.
+    ///
+    /// - Throws: The store's error when the data cannot be removed.
+    func destroy() throws
+
     /// Writes one save atomically: every insert, update and delete, or none (Apple:
     /// `execute(_:with:)` for a save request). Updates and deletes carry the version of the
     /// row the context last saw; a row whose version moved on is a conflict, thrown as

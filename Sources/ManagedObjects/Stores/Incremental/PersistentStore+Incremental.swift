@@ -55,3 +55,12 @@ extension ManagedObjectID.ReferenceObject {
         return nil
     }
 }
+
+extension PersistentStore {
+    /// `nil`: the store cannot read its metadata before loading (the default).
+    public func savedMetadata() throws -> [String: any Sendable]? { nil }
+
+    /// Throws ``StoreManagementError/unsupported(_:)``: the store has no backing data it knows
+    /// how to remove (the default).
+    public func destroy() throws { throw StoreManagementError.unsupported("the \(storeType) store cannot be destroyed") }
+}

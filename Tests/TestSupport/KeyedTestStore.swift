@@ -6,13 +6,13 @@ import ManagedObjects
 import Predicates
 
 /// A store keeping rows under string keys ("k1", "k2"…), counting what it is asked.
-final class KeyedTestStore: PersistentStore {
-    static let type = "KeyedTest"
+package final class KeyedTestStore: PersistentStore {
+    package static let type = "KeyedTest"
 
-    struct Calls: Equatable {
-        var fetches = 0
-        var rows: [ManagedObjectID] = []
-        var relationships: [String] = []
+    package struct Calls: Equatable {
+        package var fetches = 0
+        package var rows: [ManagedObjectID] = []
+        package var relationships: [String] = []
     }
 
     private struct State {
@@ -28,17 +28,17 @@ final class KeyedTestStore: PersistentStore {
         var calls = Calls()
     }
     private let state = Mutex(State())
-    let seed: String
+    package let seed: String
 
-    init(seed: String) { self.seed = seed }
+    package init(seed: String) { self.seed = seed }
 
-    var identifier: String { state.withLock { $0.identifier } }
-    var storeType: String { Self.type }
-    var metadata: [String: any Sendable] { state.withLock { $0.metadata } }
-    var calls: Calls { state.withLock { $0.calls } }
-    func resetCalls() { state.withLock { $0.calls = Calls() } }
+    package var identifier: String { state.withLock { $0.identifier } }
+    package var storeType: String { Self.type }
+    package var metadata: [String: any Sendable] { state.withLock { $0.metadata } }
+    package var calls: Calls { state.withLock { $0.calls } }
+    package func resetCalls() { state.withLock { $0.calls = Calls() } }
 
-    func load(for model: ManagedObjectModel) throws {
+    package func load(for model: ManagedObjectModel) throws {
         let identifier = StoreMetadata.reproducibleIdentifier(for: seed)
         state.withLock {
             $0.identifier = identifier
@@ -47,7 +47,7 @@ final class KeyedTestStore: PersistentStore {
         }
     }
 
-    func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+    package func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         let (rows, model) = state.withLock { state -> ([StoreRow], ManagedObjectModel?) in
             state.calls.fetches += 1
             let rows = state.order.compactMap { id -> StoreRow? in
@@ -60,28 +60,28 @@ final class KeyedTestStore: PersistentStore {
         return try request.evaluate(over: rows, in: model!, returningFaults: true)
     }
 
-    func row(for id: ManagedObjectID) throws -> StoreRow? {
+    package func row(for id: ManagedObjectID) throws -> StoreRow? {
         state.withLock { state in
             state.calls.rows.append(id)
             return state.rows[id]
         }
     }
 
-    func objectIDs(forRelationship relationship: String, of id: ManagedObjectID) throws -> [ManagedObjectID] {
+    package func objectIDs(forRelationship relationship: String, of id: ManagedObjectID) throws -> [ManagedObjectID] {
         state.withLock { state in
             state.calls.relationships.append(relationship)
             return state.links[id]?[relationship] ?? []
         }
     }
 
-    func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
+    package func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
         let keys = state.withLock { state in
             entityNames.map { _ in state.nextKey += 1; return "k\(state.nextKey)" }
         }
         return zip(entityNames, keys).map { newObjectID(forEntityNamed: $0, referenceObject: .string($1)) }
     }
 
-    func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
+    package func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         try state.withLock { state in
             let conflicts = changes.conflicts { state.rows[$0]?.version }
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
