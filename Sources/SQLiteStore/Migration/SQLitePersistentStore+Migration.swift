@@ -5,14 +5,18 @@ import ManagedObjects
 
 extension SQLitePersistentStore {
     /// The metadata in the file's `Z_METADATA` table, read through a read-only connection
-    /// (the file is not changed); `nil` when there is no file.
+    /// (no file is changed or created); `nil` when there is no file.
     ///
     /// - Throws: ``SQLiteStoreError`` when the file is not an SQLite store.
     public func savedMetadata() throws -> [String: any Sendable]? {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         func refuse(_ code: SQLiteStoreError.Code) -> SQLiteStoreError { SQLiteStoreError(code, path: path) }
-        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        // Without a write-ahead log the file holds everything: opened as immutable, SQLite
+        // creates no -wal or -shm file beside it (the store stays byte for byte as it was).
+        let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+        let connection = hasLog ? try SQLiteConnection(path: path, mode: .readOnly)
+                                : try SQLiteConnection(path: URL(fileURLWithPath: path).absoluteString + "?immutable=1", mode: .readOnly, uri: true)
         guard let row = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1").first, row.count == 2,
               case .blob(let plist) = row[1], var metadata = SQLiteStoreMetadata.decode(plist) else {
             throw refuse(.notAStore("Z_METADATA has no readable metadata"))
