@@ -36,7 +36,9 @@ extension PersistentStoreCoordinator {
     /// `NSInferMappingModelAutomaticallyOption`).
     ///
     /// The migration infers a ``MappingModel`` from the source model (the one whose version
-    /// hashes match the store's metadata) to the coordinator's model, copies every object into
+    /// hashes match the store's metadata) to the coordinator's model (or, when that cannot be
+    /// inferred, through each later model of `sourceModels` in turn: list them oldest first),
+    /// copies every object into
     /// a new store of the same type built beside the old one, and renames the new store over
     /// the old one: the store at `description.url` is the old one or the migrated one, never a
     /// mix. A change that cannot be inferred is thrown before anything is written.
@@ -73,11 +75,13 @@ extension PersistentStoreCoordinator {
         guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically else {
             throw StoreManagementError.incompatibleModel(store: name, entities: differing)
         }
-        guard let source = sourceModels.first(where: { $0.isCompatible(withStoreMetadata: saved) }) else {
+        guard let sourceIndex = sourceModels.firstIndex(where: { $0.isCompatible(withStoreMetadata: saved) }) else {
             throw StoreManagementError.noSourceModel(store: name, entities: differing)
         }
-        let mapping = try MappingModel.inferred(from: source, to: model)
-        try Self.migrateInPlace(description, factory: factory, from: source, to: model, mapping: mapping)
+        // Every step is inferred before anything is written.
+        for step in try Self.migrationSteps(from: sourceIndex, of: sourceModels, to: model) {
+            try Self.migrateInPlace(description, factory: factory, from: step.source, to: step.destination, mapping: step.mapping)
+        }
         let migrated = try factory(description)
         try addStore(migrated, configuration: description.configuration)
         return migrated
@@ -162,6 +166,29 @@ extension PersistentStoreCoordinator {
     }
 
     // MARK: Helpers
+
+    /// The migration from `models[sourceIndex]` to `destination`: one step when it can be
+    /// inferred directly, otherwise one step per later version in `models` (in their order),
+    /// when every step can be inferred (renames that build on each other need this).
+    ///
+    /// - Throws: The direct inference's error when neither way works.
+    static func migrationSteps(from sourceIndex: Int, of models: [ManagedObjectModel], to destination: ManagedObjectModel) throws
+        -> [(source: ManagedObjectModel, destination: ManagedObjectModel, mapping: MappingModel)] {
+        let source = models[sourceIndex]
+        do {
+            return [(source, destination, try MappingModel.inferred(from: source, to: destination))]
+        } catch let direct {
+            let later = models[(sourceIndex + 1)...].filter { $0 !== destination && $0.entityVersionHashesByName != destination.entityVersionHashesByName }
+            guard !later.isEmpty else { throw direct }
+            let chain = [source] + later + [destination]
+            var steps: [(source: ManagedObjectModel, destination: ManagedObjectModel, mapping: MappingModel)] = []
+            for (from, to) in zip(chain, chain.dropFirst()) {
+                guard let mapping = try? MappingModel.inferred(from: from, to: to) else { throw direct }
+                steps.append((from, to, mapping))
+            }
+            return steps
+        }
+    }
 
     static func factory(for type: String) throws -> StoreFactory {
         guard let factory = factories.withLock({ $0[type] }) else { throw ManagedObjectContextError.unknownStoreType(type) }

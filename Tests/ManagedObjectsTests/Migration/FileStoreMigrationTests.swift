@@ -163,4 +163,32 @@ import Predicates
             try PersistentStoreCoordinator(model: try Self.v2()).replacePersistentStore(at: destination, withStoreAt: source, type: "Binary")
         }
     }
+
+    @Test func renamesBuildingOnEachOtherMigrateVersionByVersion() throws {
+        let url = try Self.v1Store()
+        // v2: Tag → Label (v2 above); v2b: Label → Category, renaming identifier "Label".
+        var entities = try Self.v2().entities
+        entities[1].name = "Category"
+        entities[1].renamingIdentifier = "Label"
+        entities[0].properties = entities[0].properties.map { property in
+            guard case .relationship(var relationship) = property else { return property }
+            relationship.destinationEntityName = "Category"
+            return .relationship(relationship)
+        }
+        let v3 = try ManagedObjectModel(entities: entities)
+        #expect(throws: StoreManagementError.self) { try MappingModel.inferred(from: try MappingInferenceTests.v1(), to: v3) }
+        let coordinator = PersistentStoreCoordinator(model: v3)
+        try coordinator.addStore(with: Self.migrating(url), sourceModels: [try MappingInferenceTests.v1(), try Self.v2()])
+        let context = ManagedObjectContext(coordinator: coordinator)
+        #expect(try context.fetch(EntityFetchRequest(entityName: "Category")).map { try $0.value(forKey: "name") as? String } == ["home"])
+        #expect(try context.count(for: EntityFetchRequest(entityName: "Note", predicate: try KeyValuePredicate(format: "tags.@count == 1"))) == 1)
+    }
+
+    @Test func everyVersionOfAModelFolderLoads() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/models/coredataplus/SampleModel/SampleModel.xcdatamodeld")
+        let versions = try ManagedObjectModel.versions(contentsOf: folder)
+        #expect(versions.count == 3)
+        #expect(versions[1].entity(named: "LuxuryCar")?.renamingIdentifier == "ExpensiveSportCar")
+    }
 }
