@@ -191,4 +191,24 @@ import Predicates
         #expect(versions.count == 3)
         #expect(versions[1].entity(named: "LuxuryCar")?.renamingIdentifier == "ExpensiveSportCar")
     }
+
+    @Test func anInMemoryStoreIsSavedToAFile() throws {
+        let coordinator = PersistentStoreCoordinator(model: try MappingInferenceTests.v1())
+        let memory = InMemoryStore()
+        try coordinator.addStore(memory)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let note = try context.insertNewObject(forEntityNamed: "Note")
+        try note.setValue("Kept", forKey: "title")
+        try context.save()
+        let url = try temporaryDirectory().appendingPathComponent("Saved.store")
+        let file = try coordinator.migratePersistentStore(memory, to: url, type: AtomicFileStore.type)
+        #expect(coordinator.stores.count == 1 && coordinator.stores[0] === file)
+        let reopened = PersistentStoreCoordinator(model: try MappingInferenceTests.v1())
+        try reopened.addStore(with: StoreDescription(type: "Binary", url: url))
+        #expect(try ManagedObjectContext(coordinator: reopened).fetch(EntityFetchRequest(entityName: "Note"))
+            .map { try $0.value(forKey: "title") as? String } == ["Kept"])
+        #expect(throws: ManagedObjectContextError.unknownStoreType("Nowhere")) {
+            try coordinator.migratePersistentStore(file, to: url.appendingPathExtension("x"), type: "Nowhere")
+        }
+    }
 }
