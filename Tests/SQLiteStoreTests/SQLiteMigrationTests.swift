@@ -224,4 +224,41 @@ import Predicates
         }
         #expect(try Self.snapshot(directory) == before)
     }
+
+    @Test func applesVersion2StoreInRollbackJournalModeMigratesToVersion3() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try directory.copyOfFixture("coredataplus/SampleModel_V2.sqlite")
+        let versions = try ["SampleModel", "SampleModel2", "SampleModel3"].map(Self.coreDataPlusModel)
+        let original = try Self.fingerprint(try openStack(versions[1], at: url).1, limitedEntity: "LuxuryCar")
+        let coordinator = PersistentStoreCoordinator(model: versions[2])
+        try coordinator.addStore(with: Self.migrating(url), sourceModels: versions)
+        #expect(try Self.fingerprint(ManagedObjectContext(coordinator: coordinator), limitedEntity: "LuxuryCar") == original)
+    }
+
+    @Test func changedDeleteAndValidationRulesOpenWithoutMigrating() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try Self.v1Store(directory)
+        var entities = try Self.v1().entities
+        entities[0].properties = entities[0].properties.map { property in
+            guard case .relationship(var relationship) = property else { return property }
+            relationship.deleteRule = .cascade
+            return .relationship(relationship)
+        }
+        entities[1].properties = entities[1].properties.map { property in
+            guard case .attribute(var attribute) = property, attribute.name == "title" else { return property }
+            attribute.validationRules = [.maximumLength(80)]
+            return .attribute(attribute)
+        }
+        let model = try ManagedObjectModel(entities: entities)
+        let coordinator = PersistentStoreCoordinator(model: model)
+        #expect(try coordinator.isStoreCompatible(at: url, type: "SQLite"), "rules are not part of the version hashes")
+        try coordinator.addStore(with: Self.migrating(url), sourceModels: [try Self.v1()])
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let shelf = try #require(try context.fetch(EntityFetchRequest(entityName: "Shelf")).first)
+        context.delete(shelf)
+        try context.save()
+        #expect(try context.count(for: EntityFetchRequest(entityName: "Book")) == 0, "the new delete rule applies")
+    }
 }
