@@ -8,7 +8,8 @@ import ObjectGraph
 /// Docs/Stores.md.
 ///
 /// - Fetches answer with object IDs only (faults): a tracker asks for a bug's values when it
-///   shows the bug (``row(for:)``), so listing one page of a long file loads that page.
+///   shows the bug (``row(for:)``), so listing one page of a long file loads that page. Count
+///   requests get the number alone.
 ///   Predicates and sort descriptors are evaluated in memory by
 ///   `StoreFetchRequest.evaluate(over:in:returningFaults:)`.
 /// - A bug's number is its reference object (`.integer(number)`); numbers come from the
@@ -92,7 +93,11 @@ public final class BugFileStore: PersistentStore {
         let rows = file.bugs.map(row)
         let result = try request.evaluate(over: rows, in: model, returningFaults: true)
         let filter = request.predicate.map { " where \($0.predicateFormat)" } ?? ""
-        trace?("store: fetch \(Self.entityName)\(filter) → \(result.objectIDs.count) of \(rows.count) IDs (no values)")
+        if let count = result.count {
+            trace?("store: count \(Self.entityName)\(filter) → \(count) of \(rows.count)")
+        } else {
+            trace?("store: fetch \(Self.entityName)\(filter) → \(result.objectIDs.count) of \(rows.count) IDs (no values)")
+        }
         return result
     }
 

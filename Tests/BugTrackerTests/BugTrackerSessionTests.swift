@@ -85,7 +85,7 @@ func temporaryBugFile() throws -> URL {
         #expect(page1.contains("'list 2' for more"))
         // Shown once, a bug's values are not read again.
         #expect(!reader.execute("list 2").contains("store: values of"))
-        #expect(reader.execute("list 3") == "store: fetch Bug → 12 of 12 IDs (no values)\nthere are 2 pages of bugs")
+        #expect(reader.execute("list 3") == "store: count Bug → 12 of 12\nthere are 2 pages of bugs", "a count reads no IDs")
     }
 
     @Test func undoAndRedoStepThroughCommands() throws {

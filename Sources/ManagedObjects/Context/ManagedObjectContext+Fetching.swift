@@ -29,6 +29,14 @@ extension ManagedObjectContext {
     /// evaluated), and when a single store also applied the order and no unsaved object takes
     /// part, the store's order is kept, so a fetch loads no values by itself.
     package func fetch(_ request: EntityFetchRequest, storeResultType: StoreFetchRequest.ResultType) throws -> [ManagedObject] {
+        var counted = 0
+        return try fetch(request, storeResultType: storeResultType, counted: &counted)
+    }
+
+    /// The fetch; for `.count` (only asked without unsaved changes, offset or limit), the
+    /// objects that stores counted without returning them are added to `counted`.
+    private func fetch(_ request: EntityFetchRequest, storeResultType: StoreFetchRequest.ResultType,
+                       counted: inout Int) throws -> [ManagedObject] {
         enterConfinement("fetch(_:)")
         defer { exitConfinement() }
         let names = try entityNames(for: request)
@@ -41,6 +49,10 @@ extension ManagedObjectContext {
         var storesOrdered = stores.count <= 1
         for store in stores {
             let result = try store.fetch(storeRequest)
+            if storeResultType == .count, let count = result.count, result.appliedPredicate || request.predicate == nil {
+                counted += count
+                continue
+            }
             storesOrdered = storesOrdered && result.appliedOrderAndLimits
             for row in result.rows {
                 let object = registeredObject(for: row)
@@ -86,8 +98,17 @@ extension ManagedObjectContext {
     }
 
     /// The number of objects a request matches (Apple: `count(for:)`).
+    ///
+    /// When the context has no unsaved changes and the request no offset or limit, stores may
+    /// answer with a number alone (``StoreFetchResult/count``); otherwise the matching objects'
+    /// IDs are counted.
     public func count(for request: EntityFetchRequest) throws -> Int {
-        try fetch(request, storeResultType: .objectIDs).count
+        guard !hasChanges && request.fetchOffset == 0 && request.fetchLimit == 0 else {
+            return try fetch(request, storeResultType: .objectIDs).count
+        }
+        var counted = 0
+        let objects = try fetch(request, storeResultType: .count, counted: &counted)
+        return counted + objects.count
     }
 
     /// The object with an ID: the registered one, or a fault for it (Apple: `object(with:)`).

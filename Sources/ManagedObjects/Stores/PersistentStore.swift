@@ -136,8 +136,12 @@ public struct StoreFetchRequest: Sendable {
         /// The objects: the store returns rows, or IDs whose values it gives later through
         /// ``PersistentStore/row(for:)`` (faults).
         case rows
-        /// Only the objects' IDs (an ID or count fetch): a store need not read values.
+        /// Only the objects' IDs (an ID fetch): a store need not read values.
         case objectIDs
+        /// Only how many objects match (a count fetch without unsaved changes, offset or
+        /// limit): a store may answer with ``StoreFetchResult/count`` alone, or with rows or
+        /// IDs as for the other types.
+        case count
     }
 
     /// Creates a store request.
@@ -161,6 +165,10 @@ public struct StoreFetchResult: Sendable {
     /// faults of them, whose values it asks ``PersistentStore/row(for:)`` for on first access
     /// (Apple: an incremental store returning faults from `execute(_:with:)`).
     public var objectIDs: [ManagedObjectID]
+    /// For a ``StoreFetchRequest/ResultType/count`` request: how many objects match, when the
+    /// store answers with the number alone (``rows`` and ``objectIDs`` are then ignored); the
+    /// number counts only when ``appliedPredicate`` is `true` or there is no predicate.
+    public var count: Int?
     /// Whether only rows (and IDs) matching the predicate were returned.
     public var appliedPredicate: Bool
     /// Whether the rows (or IDs) are in the requested order, offset and limit applied.
@@ -177,8 +185,19 @@ public struct StoreFetchResult: Sendable {
     public init(rows: [StoreRow], objectIDs: [ManagedObjectID] = [], appliedPredicate: Bool, appliedOrderAndLimits: Bool) {
         self.rows = rows
         self.objectIDs = objectIDs
+        self.count = nil
         self.appliedPredicate = appliedPredicate
         self.appliedOrderAndLimits = appliedOrderAndLimits
+    }
+}
+
+extension StoreFetchResult {
+    /// An answer to a count request: the number of matching objects (the predicate applied).
+    ///
+    /// - Parameter count: How many objects match.
+    public init(count: Int) {
+        self.init(rows: [], appliedPredicate: true, appliedOrderAndLimits: true)
+        self.count = count
     }
 }
 

@@ -80,6 +80,22 @@ import TestSupport
         #expect(store.calls.fetches == 2)
     }
 
+    @Test func countsAreAnsweredByTheStoreWhenNothingIsPending() throws {
+        let (store, _, context) = try Self.stocked()
+        let big = EntityFetchRequest(entityName: "Fruit", predicate: try KeyValuePredicate(format: "radius > 2.1"))
+        #expect(try context.count(for: big) == 3)
+        #expect(try context.count(for: EntityFetchRequest(entityName: "Fruit", predicate: try KeyValuePredicate(format: "crate.label == 'O'"))) == 2,
+                "a predicate the store cannot apply is evaluated by the context")
+        var limited = big
+        limited.fetchLimit = 2
+        #expect(try context.count(for: limited) == 2)
+        let request = StoreFetchRequest(entityNames: ["Apple", "Orange"], predicate: try KeyValuePredicate(format: "radius > 2.1"), resultType: .count)
+        #expect(try store.fetch(request).count == 3)
+        let apple = try context.insertNewObject(forEntityNamed: "Apple")
+        try apple.setValue(5.0, forKey: "radius")
+        #expect(try context.count(for: big) == 4, "unsaved objects count")
+    }
+
     @Test func theStoresOrderAndPredicateAreKeptWithoutLoadingValues() throws {
         let (store, _, context) = try Self.stocked()
         var request = EntityFetchRequest(entityName: "Fruit", predicate: try KeyValuePredicate(format: "radius < 2.5"),

@@ -29,7 +29,9 @@ extension StoreFetchRequest {
     ///   - returningFaults: Whether to answer with the matching objects' IDs only
     ///     (``StoreFetchResult/objectIDs``; the context asks for values when an object is
     ///     used) rather than the rows.
-    /// - Returns: The matching rows or IDs, and what of the request was applied.
+    /// - Returns: The matching rows or IDs, and what of the request was applied; for a
+    ///   ``StoreFetchRequest/ResultType/count`` request whose predicate could be applied, the
+    ///   number alone.
     /// - Throws: `PredicateEvaluationError` (a value of the wrong kind for its operator), as
     ///   the context would throw it.
     /// - Complexity: O(*n* log *n*) in the number of rows.
@@ -48,6 +50,9 @@ extension StoreFetchRequest {
                 appliedPredicate = false
             }
         }
+        if resultType == .count && appliedPredicate && fetchOffset == 0 && fetchLimit == 0 {
+            return StoreFetchResult(count: matching.count)
+        }
         var appliedOrder = appliedPredicate
         if appliedOrder && !sortDescriptors.isEmpty {
             if sortDescriptors.allSatisfy({ $0.key.map(readable.canRead) ?? false }) {
@@ -61,7 +66,7 @@ extension StoreFetchRequest {
                 }
                 let order = try keyed.sorted(using: sortDescriptors)
                 let rows = matching
-                matching = order.map { rows[$0[Self.positionKey] as! Int] }
+                matching = order.compactMap { ($0[Self.positionKey] as? Int).map { rows[$0] } }
             } else {
                 appliedOrder = false
             }
