@@ -2,9 +2,17 @@ import Foundation
 import Testing
 @testable import BugTracker
 
+/// The folder of this test run's bug files, removed when the test process exits.
+let bugTrackerTestRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("BugTrackerTests-\(UUID().uuidString)")
+    atexit { try? FileManager.default.removeItem(at: bugTrackerTestRootPath) }
+    return root
+}()
+private let bugTrackerTestRootPath = bugTrackerTestRoot
+
 /// A fresh directory for one test's bug file.
 func temporaryBugFile() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bug-tracker-\(UUID().uuidString)")
+    let directory = bugTrackerTestRoot.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory.appendingPathComponent("bugs.txt")
 }

@@ -4,9 +4,17 @@ import Predicates
 import TestSupport
 @testable import ManagedObjects
 
+/// The folder of this test run's store files, removed when the test process exits.
+let storeTestRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("ManagedObjectsStoreTests-\(UUID().uuidString)")
+    atexit { try? FileManager.default.removeItem(at: storeTestRootPath) }
+    return root
+}()
+private let storeTestRootPath = storeTestRoot
+
 /// A fresh temporary directory for one test.
 func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ManagedObjectsTests-\(UUID().uuidString)")
+    let url = storeTestRoot.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
