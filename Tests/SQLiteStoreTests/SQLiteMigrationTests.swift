@@ -172,6 +172,19 @@ import Predicates
         #expect(try context.count(for: EntityFetchRequest(entityName: "Car")) == 125)
         #expect(try Self.fingerprint(context, limitedEntity: "LuxuryCar") == original)
         #expect(try coordinator.isStoreCompatible(at: url, type: "SQLite"))
+        // Keys are kept (Z_PK), and new objects continue after them.
+        let bmw = try #require(try context.fetch(EntityFetchRequest(entityName: "LuxuryCar",
+                                                                   predicate: try KeyValuePredicate(format: "numberPlate == '300'"))).first)
+        #expect(bmw.objectID.referenceObject == .integer(87))
+        let victoria = try #require(try context.fetch(EntityFetchRequest(entityName: "Person",
+                                                                        predicate: try KeyValuePredicate(format: "firstName == 'Victoria'"))).first)
+        #expect(victoria.objectID.referenceObject == .integer(1))
+        let car = try context.insertNewObject(forEntityNamed: "Car")
+        try car.setValue("NEW-1", forKey: "numberPlate")
+        try context.save()
+        let key = try #require(car.objectID.referenceObject.integerValue)
+        #expect(key > 125, "after every kept key (a few reserved keys may be skipped)")
+        #expect(try query(url, "SELECT MAX(Z_PK) FROM ZCAR") == [[.integer(key)]])
     }
 
     @Test func aStoreWrittenByALaterVersionIsRefusedAndLeftAlone() throws {

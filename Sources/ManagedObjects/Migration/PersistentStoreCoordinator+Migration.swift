@@ -114,7 +114,8 @@ extension PersistentStoreCoordinator {
     /// removes the original from the coordinator (Apple:
     /// `migratePersistentStore(_:to:options:type:)`). The original's file stays as it was.
     ///
-    /// Objects get new IDs in the new store (its own UUID and keys): fetch them again.
+    /// Objects get new IDs in the new store (its own UUID; integer keys are kept): fetch them
+    /// again.
     ///
     /// - Parameters:
     ///   - store: A store of this coordinator.

@@ -31,7 +31,8 @@ enum StoreMigrator {
                 pending.append((row, entityMapping))
             }
         }
-        let newIDs = try destination.newObjectIDs(for: pending.map(\.mapping.destinationEntity))
+        let newIDs = try keptIDs(of: pending.map { ($0.row.objectID, $0.mapping.destinationEntity) }, in: destination)
+            ?? destination.newObjectIDs(for: pending.map(\.mapping.destinationEntity))
         var idMap: [ManagedObjectID: ManagedObjectID] = [:]
         for (entry, id) in zip(pending, newIDs) { idMap[entry.row.objectID] = id }
         var inserted: [StoreRow] = []
@@ -53,6 +54,31 @@ enum StoreMigrator {
         }
         guard !inserted.isEmpty else { return }
         _ = try destination.save(StoreSaveChanges(inserted: inserted))
+    }
+
+    /// IDs in the destination with the objects' own integer keys (Core Data keeps `Z_PK`
+    /// through a migration), or `nil` when the destination cannot give them (its keys are not
+    /// integers). The destination's key counter of each entity is first moved up to the
+    /// entity's largest key, so that keys it gives out later never collide with kept ones.
+    private static func keptIDs(of objects: [(id: ManagedObjectID, entity: String)],
+                                in destination: any PersistentStore) throws -> [ManagedObjectID]? {
+        var largest: [String: Int64] = [:]   // destination entity → largest key among its objects
+        for (id, entity) in objects {
+            guard case .integer(let key) = id.referenceObject, key > 0 else { return nil }
+            largest[entity] = max(largest[entity] ?? 0, key)
+        }
+        // Largest first: entities sharing a counter (one inheritance tree) are then mostly past
+        // their keys already when their turn comes.
+        for (entity, key) in largest.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            guard let next = try destination.newObjectIDs(for: [entity]).first?.referenceObject.integerValue else { return nil }
+            guard next < key else { continue }
+            let reserved = try destination.newObjectIDs(for: Array(repeating: entity, count: Int(key - next)))
+            guard reserved.last?.referenceObject.integerValue == key else { return nil }
+        }
+        let storeID = destination.identifier
+        return objects.map { id, entity in
+            ManagedObjectID(entityName: entity, storeIdentifier: storeID, referenceObject: id.referenceObject)
+        }
     }
 
     private static func keyOrder(_ a: StoreRow, _ b: StoreRow) -> Bool {

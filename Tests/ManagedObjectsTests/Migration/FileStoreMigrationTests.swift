@@ -73,6 +73,7 @@ import Predicates
         #expect(try notes.map { try $0.value(forKey: "pinned") as? Bool } == [true, false], "nil became the default")
         #expect(try notes[0].value(forKeyPath: "tags.name") as? Set<String> == ["home"], "renamed entity, relationship kept")
         #expect(try context.count(for: EntityFetchRequest(entityName: "Folder")) == 0)
+        #expect(notes.map(\.objectID.referenceObject) == [.integer(1), .integer(2)], "keys are kept")
         #expect(try coordinator.isStoreCompatible(at: url, type: "Binary"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["Notes.store"])
         // Reopening needs no migration.
