@@ -171,4 +171,22 @@ import Predicates
         let late = ManagedObjectContext(coordinator: coordinator)
         #expect(throws: ManagedObjectContextError.objectNotFound(id)) { try late.existingObject(with: id) }
     }
+
+    @Test(arguments: Kind.allCases) func lockedObjectsConflictWhenChangedElsewhere(kind: Kind) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (coordinator, first) = try Self.stocked(kind, directory)
+        let second = ManagedObjectContext(coordinator: coordinator)
+        let stand = try #require(try first.fetch(EntityFetchRequest(entityName: "Stand")).first)
+        _ = try stand.value(forKey: "name")
+        let crate = try #require(try first.fetch(EntityFetchRequest(entityName: "Crate")).first)
+        let mirror = try #require(try second.fetch(EntityFetchRequest(entityName: "Stand")).first)
+        try mirror.setValue("Station", forKey: "name")
+        try second.save()
+        first.detectConflicts(for: stand)
+        try crate.setValue("Z", forKey: "label")
+        #expect(throws: StoreSaveError.self) { try first.save() }
+        let third = ManagedObjectContext(coordinator: coordinator)
+        #expect(try third.fetch(EntityFetchRequest(entityName: "Crate")).allSatisfy { try $0.value(forKey: "label") as? String != "Z" })
+    }
 }
