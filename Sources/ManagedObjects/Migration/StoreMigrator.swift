@@ -6,8 +6,9 @@ import Predicates
 /// Copies a loaded store's objects into another loaded (empty) store, mapped entity by entity.
 enum StoreMigrator {
     /// Copies every object of `source` (loaded for `sourceModel`) into `destination` (loaded
-    /// for `destinationModel`, empty) in one save: each object gets a new ID of the
-    /// destination, its attributes come through the mapping (defaults filling new and
+    /// for `destinationModel`, empty) in one save: each object gets an ID of the destination
+    /// with the same integer key when the destination's keys are integers (a new one
+    /// otherwise), its attributes come through the mapping (defaults filling new and
     /// newly-required ones) and its relationships follow the objects' new IDs.
     ///
     /// - Throws: The stores' errors.
