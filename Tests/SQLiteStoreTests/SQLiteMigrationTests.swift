@@ -274,4 +274,28 @@ import Predicates
         try context.save()
         #expect(try context.count(for: EntityFetchRequest(entityName: "Book")) == 0, "the new delete rule applies")
     }
+
+    @Test(arguments: [(0, 1), (0, 2), (1, 2)])
+    func coreDataPlusSampleModel3VersionsMigrateStepByStep(from: Int, to: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ManagedObjectsTests/Fixtures/models/coredataplus/SampleModel3/SampleModel3.xcdatamodeld")
+        let versions = try ManagedObjectModel.versions(contentsOf: folder)
+        #expect(versions.count == 3)
+        let url = directory.file("Users.sqlite")
+        do {
+            let (_, context) = try openStack(versions[from], at: url)
+            for name in ["Ada", "Grace"] {
+                let user = try context.insertNewObject(forEntityNamed: "User")
+                try user.setValue(name, forKey: "name")
+            }
+            try context.save()
+        }
+        let coordinator = PersistentStoreCoordinator(model: versions[to])
+        try coordinator.addStore(with: Self.migrating(url), sourceModels: versions)
+        let users = try ManagedObjectContext(coordinator: coordinator).fetch(EntityFetchRequest(entityName: "User"))
+        #expect(try Set(users.map { try $0.value(forKey: "name") as? String }) == ["Ada", "Grace"])
+        #expect(try users.allSatisfy { try $0.value(forKey: "pet") == nil })
+    }
 }
