@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "accelerometer-filter", targets: ["accelerometer-filter"]),
         .executable(name: "theater", targets: ["theater"]),
         .executable(name: "fruit-stand", targets: ["fruit-stand"]),
+        .executable(name: "bug-tracker", targets: ["bug-tracker"]),
         // The peer comparison (issue 20): `Benchmarks/Peers/run.sh` builds and runs them.
         .executable(name: "peers", targets: ["peers"]),
         .executable(name: "peer-objectgraph", targets: ["peer-objectgraph"]),
@@ -109,6 +110,14 @@ let package = Package(
                           path: "Samples/fruit-stand", swiftSettings: strict),
         .testTarget(name: "FruitStandTests", dependencies: ["FruitStand", "fruit-stand", "ManagedObjects", "SQLiteStore", "CSQLite"],
                     path: "Tests/FruitStandTests", swiftSettings: strict),
+        // The bug tracker (issue 17): a custom incremental store on a text file, written
+        // against the public interface only (`import ObjectGraph`).
+        .target(name: "BugTracker", dependencies: ["ObjectGraph"],
+                path: "Samples/BugTracker", swiftSettings: strict),
+        .executableTarget(name: "bug-tracker", dependencies: ["BugTracker"],
+                          path: "Samples/bug-tracker", swiftSettings: strict),
+        .testTarget(name: "BugTrackerTests", dependencies: ["BugTracker", "TestSupport"],
+                    path: "Tests/BugTrackerTests", swiftSettings: strict),
         // Runs the peer comparison in quick mode on the debug executables (they are
         // dependencies so that `swift test` builds them).
         .testTarget(name: "PeersTests", dependencies: ["PeerReport", "PeerSupport", "peer-objectgraph", "peer-swift"],

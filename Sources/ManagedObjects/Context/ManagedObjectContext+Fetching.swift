@@ -18,21 +18,68 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError/unknownEntity(_:)``, the stores' errors, and
     ///   predicate evaluation errors.
     public func fetch(_ request: EntityFetchRequest) throws -> [ManagedObject] {
+        try fetch(request, storeResultType: .rows)
+    }
+
+    /// ``fetch(_:)`` telling the stores whether values are needed (`.objectIDs` for ID and
+    /// count fetches).
+    ///
+    /// Objects a store returns as IDs (faults) stay faults: when the store applied the
+    /// predicate, a fault is not evaluated again (its values are the store's, which the store
+    /// evaluated), and when a single store also applied the order and no unsaved object takes
+    /// part, the store's order is kept, so a fetch loads no values by itself.
+    package func fetch(_ request: EntityFetchRequest, storeResultType: StoreFetchRequest.ResultType) throws -> [ManagedObject] {
+        var counted = 0
+        return try fetch(request, storeResultType: storeResultType, counted: &counted)
+    }
+
+    /// The fetch; for `.count` (only asked without unsaved changes, offset or limit), the
+    /// objects that stores counted without returning them are added to `counted`.
+    private func fetch(_ request: EntityFetchRequest, storeResultType: StoreFetchRequest.ResultType,
+                       counted: inout Int) throws -> [ManagedObject] {
         enterConfinement("fetch(_:)")
         defer { exitConfinement() }
         let names = try entityNames(for: request)
         var objects: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
-        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
-        if parent != nil { adoptPermanentIDsOfPushedObjects() }
+        var matchedByStore = Set<ObjectIdentifier>()
+        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate),
+                                             sortDescriptors: request.sortDescriptors, resultType: storeResultType)
         var filled: [StoreRow] = []
-        for row in try sourceRows(for: storeRequest) {
-            let object = registeredObject(for: row, filled: &filled)
-            if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+        // A child's rows are its parent's current state (in no particular order); a context
+        // on a coordinator asks the stores.
+        let stores = parent == nil ? storesHolding(names) : []
+        var storesOrdered = stores.count <= 1
+        if parent != nil {
+            adoptPermanentIDsOfPushedObjects()
+            storesOrdered = false
+            for row in try sourceRows(for: storeRequest) {
+                let object = registeredObject(for: row, filled: &filled)
+                if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+            }
+        }
+        for store in stores {
+            let result = try store.fetch(storeRequest)
+            if storeResultType == .count, let count = result.count, result.appliedPredicate || request.predicate == nil {
+                counted += count
+                continue
+            }
+            storesOrdered = storesOrdered && result.appliedOrderAndLimits
+            for row in result.rows {
+                let object = registeredObject(for: row, filled: &filled)
+                if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+            }
+            for id in result.objectIDs {
+                let object = try registered[id] ?? fault(for: id)
+                guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
+                objects.append(object)
+                if result.appliedPredicate { matchedByStore.insert(ObjectIdentifier(object)) }
+            }
         }
         // The rows that filled objects are cached (rows of loaded objects are not looked at);
         // a child's rows are its parent's unsaved state, never cached.
         if !filled.isEmpty, parent == nil { coordinator?.rowCache.store(filled) }
+        var addedPending = false
         if request.includesPendingChanges {
             objects.removeAll { deleted.contains($0) }
             // Inserted objects, and changed ones whose unsaved values may match where their
@@ -41,10 +88,19 @@ extension ManagedObjectContext {
             for object in inserted.union(updated).sorted(by: { $0.registrationSequence < $1.registrationSequence })
                 where wanted.contains(object.entity.name) && seen.insert(ObjectIdentifier(object)).inserted {
                 objects.append(object)
+                addedPending = true
             }
         }
-        if let predicate = request.predicate { objects = try objects.filtered(using: predicate) }
-        if !request.sortDescriptors.isEmpty { objects = try objects.sorted(using: request.sortDescriptors) }
+        if let predicate = request.predicate {
+            // A fault the store matched holds the store's values: the store evaluated them.
+            objects = try objects.filter { object in
+                if object.faultFlag && matchedByStore.contains(ObjectIdentifier(object)) { return true }
+                return try predicate.evaluate(with: object)
+            }
+        }
+        let keepsStoreOrder = storesOrdered && !stores.isEmpty && !addedPending
+            && !objects.contains { updated.contains($0) || inserted.contains($0) }
+        if !request.sortDescriptors.isEmpty && !keepsStoreOrder { objects = try objects.sorted(using: request.sortDescriptors) }
         if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 && objects.count > request.fetchLimit { objects = Array(objects.prefix(request.fetchLimit)) }
         return objects
@@ -52,12 +108,21 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects a request matches (Apple: result type `.managedObjectIDResultType`).
     public func fetchObjectIDs(_ request: EntityFetchRequest) throws -> [ManagedObjectID] {
-        try fetch(request).map(\.objectID)
+        try fetch(request, storeResultType: .objectIDs).map(\.objectID)
     }
 
     /// The number of objects a request matches (Apple: `count(for:)`).
+    ///
+    /// When the context has no unsaved changes and the request no offset or limit, stores may
+    /// answer with a number alone (``StoreFetchResult/count``); otherwise the matching objects'
+    /// IDs are counted.
     public func count(for request: EntityFetchRequest) throws -> Int {
-        try fetch(request).count
+        guard !hasChanges && request.fetchOffset == 0 && request.fetchLimit == 0 else {
+            return try fetch(request, storeResultType: .objectIDs).count
+        }
+        var counted = 0
+        let objects = try fetch(request, storeResultType: .count, counted: &counted)
+        return counted + objects.count
     }
 
     /// The object with an ID: the registered one, or a fault for it (Apple: `object(with:)`).
@@ -198,7 +263,8 @@ extension ManagedObjectContext {
             case .attribute(let attribute):
                 object.storeLoadedSlotValue(row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }, slot)
             case .relationship(let relationship):
-                let ids = row.relationships[relationship.name] ?? []
+                let ids = row.relationships[relationship.name]
+                    ?? storeObjectIDs(forRelationship: relationship.name, of: row.objectID)
                 let related = ids.compactMap { try? self.object(with: $0) }
                 switch relationship.cardinality {
                 case .toOne: object.storeLoadedSlotValue(related.first, slot)
@@ -209,5 +275,11 @@ extension ManagedObjectContext {
                 break
             }
         }
+    }
+
+    /// A relationship a row left out, asked of the object's store; none when that fails.
+    private func storeObjectIDs(forRelationship name: String, of id: ManagedObjectID) -> [ManagedObjectID] {
+        guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID) else { return [] }
+        return (try? store.objectIDs(forRelationship: name, of: id)) ?? []
     }
 }

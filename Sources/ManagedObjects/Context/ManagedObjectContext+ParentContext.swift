@@ -55,6 +55,8 @@ extension ManagedObjectContext {
     /// The rows a fetch starts from: the parent's current state for a child, the stores' rows
     /// otherwise.
     package func sourceRows(for request: StoreFetchRequest) throws -> [StoreRow] {
+        var request = request
+        request.resultType = .rows   // a child needs the values: they are what it fetches from
         if let parent {
             return try parent.performAndWait { () throws -> [StoreRow] in try parent.visibleRows(for: request) }
         }

@@ -54,6 +54,7 @@ extension ManagedObjectContext {
                                 updatedObjectIDs: Set(updated.map(\.objectID)),
                                 deletedObjectIDs: Set(deleted.map(\.objectID)))
         commitChanges()
+        conflictChecked.removeAll()
         for object in saved.inserted.union(saved.updated).union(saved.deleted) { object.didSave() }
         postDidSave(result, saved)
     }
@@ -147,6 +148,12 @@ extension ManagedObjectContext {
             guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
             let entry = (object.objectID, object.storeVersion)
             add(store) { $0.deleted.append(entry) }
+        }
+        for object in conflictChecked where object.managedObjectContext === self && !object.objectID.isTemporaryID
+            && !updated.contains(object) && !deleted.contains(object) {
+            guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
+            let entry = (object.objectID, object.storeVersion)
+            add(store) { $0.locked.append(entry) }
         }
         for (key, storeChanges) in changes where !storeChanges.isEmpty {
             let versions = try stores[key]!.save(storeChanges)

@@ -49,6 +49,8 @@ public final class ManagedObjectContext {
     /// Typed callbacks, by the identity of their token.
     package var changeHandlers: [(token: ObjectIdentifier, handler: (Changes) -> Void)] = []
     package var saveHandlers: [(token: ObjectIdentifier, handler: (SaveResult, Changes) -> Void)] = []
+    /// Unchanged objects whose store version the next save checks (`detectConflicts(for:)`).
+    package var conflictChecked: Set<ManagedObject> = []
     /// Where the context posts its notifications (default: `NotificationCenter.default`).
     public var notificationCenter: NotificationCenter = .default
     /// A name for messages and debugging (Apple: `name`).

@@ -94,19 +94,7 @@ public final class InMemoryStore: PersistentStore {
 
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         try state.withLock { state throws -> [ManagedObjectID: Int64] in
-            var conflicts: [StoreConflict] = []
-            for row in changes.updated {
-                let current = state.rows[row.objectID]?.version ?? 0
-                if current != row.version {
-                    conflicts.append(StoreConflict(objectID: row.objectID, expectedVersion: row.version, storeVersion: current))
-                }
-            }
-            for (id, version) in changes.deleted {
-                let current = state.rows[id]?.version ?? 0
-                if current != version {
-                    conflicts.append(StoreConflict(objectID: id, expectedVersion: version, storeVersion: current))
-                }
-            }
+            let conflicts = changes.conflicts { state.rows[$0]?.version }
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
             for row in changes.inserted where state.rows[row.objectID] != nil || row.objectID.storeIdentifier != identifier {
                 throw StoreSaveError.invalidObject(row.objectID, reason: "it already exists or belongs to another store")

@@ -53,6 +53,31 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// - Parameter entityNames: The entities of the new objects.
     func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID]
 
+    /// The IDs of the objects a relationship of an object leads to, for a row that left the
+    /// relationship out (Apple: `newValue(forRelationship:forObjectWith:with:)`): none or one
+    /// for a to-one, in order for an ordered to-many. The default reads ``row(for:)``.
+    ///
+    /// - Parameters:
+    ///   - relationship: The relationship's name.
+    ///   - id: A permanent ID of this store.
+    /// - Returns: The related objects' IDs.
+    /// - Throws: The store's errors.
+    func objectIDs(forRelationship relationship: String, of id: ManagedObjectID) throws -> [ManagedObjectID]
+
+    /// The metadata the store's backing data holds, read without loading the store (Apple:
+    /// `metadataForPersistentStore(ofType:at:options:)`); `nil` when there is no store yet or
+    /// the store cannot tell (the default). The coordinator reads it to decide on migration.
+    ///
+    /// - Returns: The saved metadata, or `nil`.
+    /// - Throws: The store's error for backing data it cannot read.
+    func savedMetadata() throws -> [String: any Sendable]?
+
+    /// Removes the store's backing data (Apple: `destroyPersistentStore(at:type:options:)`).
+    /// The default throws ``StoreManagementError/unsupported(_:)``.
+    ///
+    /// - Throws: The store's error when the data cannot be removed.
+    func destroy() throws
+
     /// Writes one save atomically: every insert, update and delete, or none (Apple:
     /// `execute(_:with:)` for a save request). Updates and deletes carry the version of the
     /// row the context last saw; a row whose version moved on is a conflict, thrown as
@@ -73,7 +98,8 @@ public struct StoreRow: Sendable, Hashable {
     /// Attribute values by name (`nil` values are absent or ``KeyValueConstant/null``).
     public var attributes: [String: KeyValueConstant]
     /// Relationships by name: the related objects' IDs (none or one for a to-one), in order for
-    /// an ordered relationship.
+    /// an ordered relationship. A store may leave a relationship out; the context then asks
+    /// ``PersistentStore/objectIDs(forRelationship:of:)`` for it when it fills the object.
     public var relationships: [String: [ManagedObjectID]]
 
     /// Creates a row.
@@ -100,15 +126,34 @@ public struct StoreFetchRequest: Sendable {
     public var fetchOffset: Int
     /// The most rows to return (0: no limit).
     public var fetchLimit: Int
+    /// What the context needs: rows (values) or only the IDs of the matching objects (for an
+    /// ID or count fetch). Either way a store may answer with rows or IDs.
+    public var resultType: ResultType
+
+    /// What a store fetch is for (Apple: the request's `resultType`, as an incremental store
+    /// sees it).
+    public enum ResultType: Sendable, Hashable {
+        /// The objects: the store returns rows, or IDs whose values it gives later through
+        /// ``PersistentStore/row(for:)`` (faults).
+        case rows
+        /// Only the objects' IDs (an ID fetch): a store need not read values.
+        case objectIDs
+        /// Only how many objects match (a count fetch without unsaved changes, offset or
+        /// limit): a store may answer with ``StoreFetchResult/count`` alone, or with rows or
+        /// IDs as for the other types.
+        case count
+    }
 
     /// Creates a store request.
     public init(entityNames: [String], predicate: KeyValuePredicate? = nil,
-                sortDescriptors: [KeyValueSortDescriptor] = [], fetchOffset: Int = 0, fetchLimit: Int = 0) {
+                sortDescriptors: [KeyValueSortDescriptor] = [], fetchOffset: Int = 0, fetchLimit: Int = 0,
+                resultType: ResultType = .rows) {
         self.entityNames = entityNames
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
         self.fetchOffset = fetchOffset
         self.fetchLimit = fetchLimit
+        self.resultType = resultType
     }
 }
 
@@ -116,16 +161,43 @@ public struct StoreFetchRequest: Sendable {
 public struct StoreFetchResult: Sendable {
     /// The rows.
     public var rows: [StoreRow]
-    /// Whether only rows matching the predicate were returned.
+    /// Matching objects returned without their values, after ``rows``: the context makes
+    /// faults of them, whose values it asks ``PersistentStore/row(for:)`` for on first access
+    /// (Apple: an incremental store returning faults from `execute(_:with:)`).
+    public var objectIDs: [ManagedObjectID]
+    /// For a ``StoreFetchRequest/ResultType/count`` request: how many objects match, when the
+    /// store answers with the number alone (``rows`` and ``objectIDs`` are then ignored); the
+    /// number counts only when ``appliedPredicate`` is `true` or there is no predicate.
+    public var count: Int?
+    /// Whether only rows (and IDs) matching the predicate were returned.
     public var appliedPredicate: Bool
-    /// Whether the rows are in the requested order, offset and limit applied.
+    /// Whether the rows (or IDs) are in the requested order, offset and limit applied.
     public var appliedOrderAndLimits: Bool
 
     /// Creates a result.
-    public init(rows: [StoreRow], appliedPredicate: Bool, appliedOrderAndLimits: Bool) {
+    ///
+    /// - Parameters:
+    ///   - rows: The matching objects with their values.
+    ///   - objectIDs: Matching objects without their values (faults); default none.
+    ///   - appliedPredicate: Whether the store returned only matching objects.
+    ///   - appliedOrderAndLimits: Whether the store ordered the objects (rows first, then IDs)
+    ///     and applied the offset and limit.
+    public init(rows: [StoreRow], objectIDs: [ManagedObjectID] = [], appliedPredicate: Bool, appliedOrderAndLimits: Bool) {
         self.rows = rows
+        self.objectIDs = objectIDs
+        self.count = nil
         self.appliedPredicate = appliedPredicate
         self.appliedOrderAndLimits = appliedOrderAndLimits
+    }
+}
+
+extension StoreFetchResult {
+    /// An answer to a count request: the number of matching objects (the predicate applied).
+    ///
+    /// - Parameter count: How many objects match.
+    public init(count: Int) {
+        self.init(rows: [], appliedPredicate: true, appliedOrderAndLimits: true)
+        self.count = count
     }
 }
 
@@ -137,17 +209,23 @@ public struct StoreSaveChanges: Sendable {
     public var updated: [StoreRow]
     /// Deleted objects, with the version the context last saw.
     public var deleted: [(objectID: ManagedObjectID, version: Int64)]
+    /// Unchanged objects whose rows must still be at the version the context last saw, or the
+    /// save is a conflict (Apple: `lockedObjects`, from `detectConflicts(for:)`). Nothing is
+    /// written for them.
+    public var locked: [(objectID: ManagedObjectID, version: Int64)]
 
     /// Creates a save.
     public init(inserted: [StoreRow] = [], updated: [StoreRow] = [],
-                deleted: [(objectID: ManagedObjectID, version: Int64)] = []) {
+                deleted: [(objectID: ManagedObjectID, version: Int64)] = [],
+                locked: [(objectID: ManagedObjectID, version: Int64)] = []) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
+        self.locked = locked
     }
 
-    /// Whether there is nothing to write.
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    /// Whether there is nothing to write or check.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && locked.isEmpty }
 }
 
 /// A save a store refused.

@@ -78,6 +78,11 @@ public final class PersistentStoreCoordinator: Sendable {
         entries.withLock { $0.first { $0.entities.contains(entityName) }?.store }
     }
 
+    /// The configuration a store was added with (`nil`: every entity).
+    package func configuration(of store: any PersistentStore) -> String? {
+        entries.withLock { $0.first { $0.store === store }?.configuration }
+    }
+
     /// Every store holding `entityName`.
     package func stores(forEntityNamed entityName: String) -> [any PersistentStore] {
         entries.withLock { $0.filter { $0.entities.contains(entityName) }.map(\.store) }

@@ -43,12 +43,14 @@ public struct StoreDescription: Sendable, Hashable {
 public typealias StoreFactory = @Sendable (StoreDescription) throws -> any PersistentStore
 
 extension PersistentStoreCoordinator {
-    private static let factories = Mutex<[String: StoreFactory]>([
+    static let factories = Mutex<[String: StoreFactory]>([
         InMemoryStore.type: { _ in InMemoryStore() },
+        AtomicFileStore.type: AtomicFileStore.factory,
     ])
 
     /// Registers a store type so that descriptions of that type open with `factory`
-    /// (Apple: `registerStoreClass(_:type:)`). The in-memory type is registered from the start;
+    /// (Apple: `registerStoreClass(_:type:)`). The in-memory and `"Binary"` (atomic file) types
+    /// are registered from the start;
     /// registering a type again replaces its factory.
     ///
     /// - Parameters:

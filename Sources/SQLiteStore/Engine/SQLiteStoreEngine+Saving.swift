@@ -75,6 +75,10 @@ extension SQLiteStoreEngine {
                 let stored = try storedVersion(of: id)
                 if stored != version { conflicts.append(StoreConflict(objectID: id, expectedVersion: version, storeVersion: stored)) }
             }
+            for (id, version) in changes.locked {   // unchanged objects checked for conflicts
+                let stored = try storedVersion(of: id)
+                if stored != version { conflicts.append(StoreConflict(objectID: id, expectedVersion: version, storeVersion: stored)) }
+            }
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
 
             // Deletes first: a value of a uniqueness constraint a deleted row held is free for

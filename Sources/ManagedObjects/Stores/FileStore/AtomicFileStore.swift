@@ -1,0 +1,212 @@
+// The atomic file store: the whole graph in memory, written whole to one file on every save.
+import Foundation
+import Synchronization
+
+/// A store that keeps every object in memory and writes the whole store to one file on each
+/// save, atomically (Apple: `NSAtomicStore`, and its binary store type `NSBinaryStoreType`).
+///
+/// The file is JSON (its layout is in Docs/Stores.md). Loading reads it whole; a save builds
+/// the new file in a temporary file beside it, flushes it to disk, and renames it over the old
+/// one, so the file on disk is always either the previous save or the new one, never a mix.
+/// A file that cannot be read (damaged, truncated, another format, another model) is a thrown
+/// ``FileStoreError`` naming it, and the file is left as it is.
+///
+/// ```swift
+/// try coordinator.addStore(with: StoreDescription(type: AtomicFileStore.type, url: url))
+/// ```
+///
+/// Primary keys are counted per inheritance root, as in the in-memory and SQLite stores.
+/// Other processes are not coordinated: the last process to save wins (Apple's atomic stores
+/// behave the same way); use the SQLite store for files shared by several processes.
+///
+/// - Important: Thread safety: `Sendable`; every operation takes the store's lock.
+public final class AtomicFileStore: PersistentStore {
+    /// `"Binary"`, Apple's `NSBinaryStoreType`.
+    public static let type = "Binary"
+
+    /// The store file.
+    public let url: URL
+
+    private struct State {
+        var identifier = ""
+        var model: ManagedObjectModel?
+        var metadata: [String: any Sendable] = [:]
+        var rows: [ManagedObjectID: StoreRow] = [:]
+        var nextKeys: [String: Int64] = [:]
+        var roots: [String: String] = [:]
+    }
+    private let state = Mutex(State())
+
+    /// A store for a file; nothing is read until the coordinator loads it.
+    ///
+    /// - Parameter url: The store file; created on load when missing.
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// Registers the `"Binary"` store type. The coordinator's registry knows it from the start
+    /// too; calling this again changes nothing.
+    public static func registerStoreType() {
+        PersistentStoreCoordinator.registerStoreType(type, factory: factory)
+    }
+
+    static let factory: StoreFactory = { description in
+        guard let url = description.url else {
+            throw FileStoreError(.io("an atomic file store description needs a file URL"), path: "(no URL)")
+        }
+        return AtomicFileStore(url: url)
+    }
+
+    public var identifier: String { state.withLock { $0.identifier } }
+    public var storeType: String { Self.type }
+    public var metadata: [String: any Sendable] { state.withLock { $0.metadata } }
+
+    /// Reads the file whole, or creates it (empty, with a new UUID) when missing.
+    ///
+    /// - Throws: ``FileStoreError``: `.damaged` for a file that cannot be read, and
+    ///   `.incompatibleModel` naming the entities whose version hashes differ from the model's.
+    public func load(for model: ManagedObjectModel) throws {
+        let path = url.path
+        var roots: [String: String] = [:]
+        for entity in model.entities {
+            var root = entity
+            while let parent = root.parentName, let next = model.entity(named: parent) { root = next }
+            roots[entity.name] = root.name
+        }
+        let contents: AtomicFileContents
+        if FileManager.default.fileExists(atPath: path) {
+            contents = try AtomicFileContents(data: try readFile(), path: path)
+            let differing = ModelCompatibility.differingEntities(of: model, metadata: contents.metadata)
+            guard differing.isEmpty else { throw FileStoreError(.incompatibleModel(differing), path: path) }
+        } else {
+            let identifier = UUID().uuidString
+            contents = AtomicFileContents(metadata: StoreMetadata.standard(storeType: Self.type, identifier: identifier, model: model),
+                                          nextKeys: [:], rows: [])
+            try write(contents)
+        }
+        let identifier = contents.metadata[StoreMetadata.storeUUIDKey] as? String ?? ""
+        state.withLock { state in
+            state.identifier = identifier
+            state.model = model
+            state.metadata = contents.metadata
+            state.metadata[StoreMetadata.storeTypeKey] = Self.type
+            state.rows = Dictionary(contents.rows.map { ($0.objectID, $0) }, uniquingKeysWith: { $1 })
+            state.nextKeys = contents.nextKeys
+            state.roots = roots
+        }
+    }
+
+    /// The metadata in the file, read without loading the store; `nil` when there is no file.
+    ///
+    /// - Throws: ``FileStoreError`` `.damaged` for a file that cannot be read.
+    public func savedMetadata() throws -> [String: any Sendable]? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try AtomicFileContents(data: try readFile(), path: url.path).metadata
+    }
+
+    /// Removes the store file.
+    ///
+    /// - Throws: ``FileStoreError`` `.io` when the file exists and cannot be removed.
+    public func destroy() throws {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw FileStoreError(.io("cannot remove the file (\(error.localizedDescription))"), path: url.path)
+        }
+        state.withLock { $0.rows = [:] }
+    }
+
+    public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        let (rows, model) = state.withLock { state in
+            (request.entityNames.count == 1 ? state.rows.values.filter { $0.objectID.entityName == request.entityNames[0] }
+                                           : Array(state.rows.values), state.model)
+        }
+        guard let model else { return StoreFetchResult(rows: [], appliedPredicate: true, appliedOrderAndLimits: true) }
+        return try request.evaluate(over: rows.sorted { ($0.objectID.referenceObject.integerValue ?? 0) < ($1.objectID.referenceObject.integerValue ?? 0) },
+                                    in: model)
+    }
+
+    public func row(for id: ManagedObjectID) throws -> StoreRow? {
+        state.withLock { $0.rows[id] }
+    }
+
+    public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
+        state.withLock { state in
+            entityNames.map { name in
+                let root = state.roots[name] ?? name
+                let key = state.nextKeys[root, default: 0] + 1
+                state.nextKeys[root] = key
+                return ManagedObjectID(entityName: name, storeIdentifier: state.identifier, primaryKey: key)
+            }
+        }
+    }
+
+    /// Applies the save to a copy of the graph, writes the copy to the file atomically, and
+    /// keeps it only when the write succeeded.
+    public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
+        try state.withLock { state throws -> [ManagedObjectID: Int64] in
+            let conflicts = changes.conflicts { state.rows[$0]?.version }
+            guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
+            var rows = state.rows
+            var versions: [ManagedObjectID: Int64] = [:]
+            for var row in changes.inserted {
+                guard rows[row.objectID] == nil, row.objectID.storeIdentifier == state.identifier,
+                      row.objectID.referenceObject.integerValue != nil else {
+                    throw StoreSaveError.invalidObject(row.objectID, reason: "it already exists or belongs to another store")
+                }
+                row.version = 1
+                versions[row.objectID] = 1
+                rows[row.objectID] = row
+            }
+            for var row in changes.updated {
+                row.version += 1
+                versions[row.objectID] = row.version
+                rows[row.objectID] = row
+            }
+            for (id, _) in changes.deleted { rows[id] = nil }
+            try write(AtomicFileContents(metadata: state.metadata, nextKeys: state.nextKeys, rows: Array(rows.values)))
+            state.rows = rows
+            return versions
+        }
+    }
+
+    // MARK: The file
+
+    private func readFile() throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw FileStoreError(.io("cannot read the file (\(error.localizedDescription))"), path: url.path)
+        }
+    }
+
+    /// Writes the contents to a temporary file beside the store file, flushes it, and renames
+    /// it over the store file.
+    private func write(_ contents: AtomicFileContents) throws {
+        let data = try contents.data(path: url.path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).saving")
+        do {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw FileStoreError(.io("cannot create a temporary file in \(url.deletingLastPathComponent().path)"), path: url.path)
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            do {
+                try handle.write(contentsOf: data)
+                try handle.synchronize()
+                try handle.close()
+            } catch {
+                try? handle.close()
+                throw error
+            }
+            try FileRename.replace(url, with: temporary)
+        } catch let error as FileStoreError {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw FileStoreError(.io("cannot write the file (\(error.localizedDescription))"), path: url.path)
+        }
+    }
+}
