@@ -148,6 +148,9 @@ import Predicates
         #expect(parent.insertedObjects == [parentObject])
         // Saving keeps the IDs: the store's rows have them.
         try child.save()
+        let expected: Set<ManagedObjectID> = [pushed.objectID, fresh.objectID]
+        #expect(Set(parent.insertedObjects.map(\.objectID)) == expected)
+        #expect(parent.updatedObjects.isEmpty)
         try parent.save()
         #expect(pushed.objectID == parentObject.objectID)
         let other = ManagedObjectContext(coordinator: coordinator)
@@ -349,6 +352,47 @@ import Predicates
         try await parent.perform { try $0.save() }
         #expect(try ManagedObjectContext(coordinator: coordinator).count(for: EntityFetchRequest(entityName: "Crate")) == 3)
         withExtendedLifetime(token) {}
+    }
+
+    @Test func childrenOnTheirOwnQueuesSaveIntoOneParentAtOnce() async throws {
+        let coordinator = try stockedCoordinator()
+        let parent = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let watcher = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
+        watcher.performAndWait { watcher.automaticallyMergesChangesFromParent = true }
+        let standID = try await watcher.perform { try #require(try $0.fetch(EntityFetchRequest(entityName: "Stand")).first).objectID }
+        // Swift refuses to share contexts between tasks; the test does it on purpose, as a
+        // parent serves children on any queue.
+        let children = (0..<6).map { _ in ContextHop(context: ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, child) in children.enumerated() {
+                group.addTask {
+                    try await child.context.perform { context in
+                        var crates: [ManagedObject] = []
+                        for number in 0..<10 {
+                            let crate = try context.insertNewObject(forEntityNamed: "Crate")
+                            try crate.setValue("\(index)-\(number)", forKey: "label")
+                            try crate.setValue(try context.object(with: standID), forKey: "stand")
+                            crates.append(crate)
+                        }
+                        if index.isMultiple(of: 2) { try context.obtainPermanentIDs(for: crates) }
+                        try context.save()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let (inserted, crates) = try await parent.perform { context in
+            (context.insertedObjects.count,
+             (try context.object(with: standID).value(forKey: "crates") as? Set<ManagedObject>)?.count ?? 0)
+        }
+        #expect(inserted == 60)
+        #expect(crates == 62)
+        let seen = try await watcher.perform(schedule: .enqueued) { context in
+            (try context.object(with: standID).value(forKey: "crates") as? Set<ManagedObject>)?.count ?? 0
+        }
+        #expect(seen == 62, "the flagged child merged every sibling's save")
+        try await parent.perform { try $0.save() }
+        #expect(try ManagedObjectContext(coordinator: coordinator).count(for: EntityFetchRequest(entityName: "Crate")) == 62)
     }
 
     @MainActor

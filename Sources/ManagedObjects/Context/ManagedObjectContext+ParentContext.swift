@@ -171,7 +171,9 @@ extension ManagedObjectContext {
                                    deleted deletedIDs: [ManagedObjectID]) throws {
         enterConfinement("saving a child context")
         defer { exitConfinement() }
-        for pushed in pushedInserts where objectForChild(pushed.objectID) == nil {
+        // New objects, even those with permanent IDs already (obtainPermanentIDs): never a fault
+        // for them, as the store does not have them yet.
+        for pushed in pushedInserts where registered[pushed.objectID] == nil {
             let object = try makeObject(entityName: pushed.objectID.entityName, id: pushed.objectID)
             object.hasAwokenFromInsert = true   // it woke in the child
             try insert(object)
