@@ -194,6 +194,29 @@ import Predicates
         #expect(try parentCrate.value(forKey: "stand") as? ManagedObject === other, "the child did not change the stand")
     }
 
+    @Test func siblingsAddingToOneToManyRelationshipKeepEachOthersAdditions() throws {
+        let (_, parent) = try parentContext()
+        let first = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let second = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let firstStand = try #require(try first.fetch(stands).first)
+        let secondStand = try #require(try second.fetch(stands).first)
+        #expect(try (firstStand.value(forKey: "crates") as? Set<ManagedObject>)?.count == 2)
+        #expect(try (secondStand.value(forKey: "crates") as? Set<ManagedObject>)?.count == 2)
+        for (context, stand, label) in [(first, firstStand, "F"), (second, secondStand, "S")] {
+            let crate = try context.insertNewObject(forEntityNamed: "Crate")
+            try crate.setValue(label, forKey: "label")
+            try crate.setValue(stand, forKey: "stand")
+        }
+        // The second removes one of the old crates from the stand as well.
+        let old = try #require(try (secondStand.value(forKey: "crates") as? Set<ManagedObject>)?.first { try $0.value(forKey: "label") as? String == "A" })
+        try old.setValue(nil, forKey: "stand")
+        try first.save()
+        try second.save()
+        let parentStand = try #require(try parent.fetch(stands).first)
+        let labels = try (parentStand.value(forKey: "crates") as? Set<ManagedObject> ?? []).map { try $0.value(forKey: "label") as? String ?? "" }
+        #expect(Set(labels) == ["O", "F", "S"])
+    }
+
     @Test func aChildCanDeleteWhatItsParentInserted() throws {
         let (_, parent) = try parentContext()
         let added = try parent.insertNewObject(forEntityNamed: "Stand")
