@@ -148,6 +148,9 @@ import Predicates
         #expect(parent.insertedObjects == [parentObject])
         // Saving keeps the IDs: the store's rows have them.
         try child.save()
+        let expected: Set<ManagedObjectID> = [pushed.objectID, fresh.objectID]
+        #expect(Set(parent.insertedObjects.map(\.objectID)) == expected)
+        #expect(parent.updatedObjects.isEmpty)
         try parent.save()
         #expect(pushed.objectID == parentObject.objectID)
         let other = ManagedObjectContext(coordinator: coordinator)
@@ -189,6 +192,29 @@ import Predicates
         try child.save()
         #expect(try parentCrate.value(forKey: "label") as? String == "B")
         #expect(try parentCrate.value(forKey: "stand") as? ManagedObject === other, "the child did not change the stand")
+    }
+
+    @Test func siblingsAddingToOneToManyRelationshipKeepEachOthersAdditions() throws {
+        let (_, parent) = try parentContext()
+        let first = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let second = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let firstStand = try #require(try first.fetch(stands).first)
+        let secondStand = try #require(try second.fetch(stands).first)
+        #expect(try (firstStand.value(forKey: "crates") as? Set<ManagedObject>)?.count == 2)
+        #expect(try (secondStand.value(forKey: "crates") as? Set<ManagedObject>)?.count == 2)
+        for (context, stand, label) in [(first, firstStand, "F"), (second, secondStand, "S")] {
+            let crate = try context.insertNewObject(forEntityNamed: "Crate")
+            try crate.setValue(label, forKey: "label")
+            try crate.setValue(stand, forKey: "stand")
+        }
+        // The second removes one of the old crates from the stand as well.
+        let old = try #require(try (secondStand.value(forKey: "crates") as? Set<ManagedObject>)?.first { try $0.value(forKey: "label") as? String == "A" })
+        try old.setValue(nil, forKey: "stand")
+        try first.save()
+        try second.save()
+        let parentStand = try #require(try parent.fetch(stands).first)
+        let labels = try (parentStand.value(forKey: "crates") as? Set<ManagedObject> ?? []).map { try $0.value(forKey: "label") as? String ?? "" }
+        #expect(Set(labels) == ["O", "F", "S"])
     }
 
     @Test func aChildCanDeleteWhatItsParentInserted() throws {
@@ -349,6 +375,47 @@ import Predicates
         try await parent.perform { try $0.save() }
         #expect(try ManagedObjectContext(coordinator: coordinator).count(for: EntityFetchRequest(entityName: "Crate")) == 3)
         withExtendedLifetime(token) {}
+    }
+
+    @Test func childrenOnTheirOwnQueuesSaveIntoOneParentAtOnce() async throws {
+        let coordinator = try stockedCoordinator()
+        let parent = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let watcher = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
+        watcher.performAndWait { watcher.automaticallyMergesChangesFromParent = true }
+        let standID = try await watcher.perform { try #require(try $0.fetch(EntityFetchRequest(entityName: "Stand")).first).objectID }
+        // Swift refuses to share contexts between tasks; the test does it on purpose, as a
+        // parent serves children on any queue.
+        let children = (0..<6).map { _ in ContextHop(context: ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, child) in children.enumerated() {
+                group.addTask {
+                    try await child.context.perform { context in
+                        var crates: [ManagedObject] = []
+                        for number in 0..<10 {
+                            let crate = try context.insertNewObject(forEntityNamed: "Crate")
+                            try crate.setValue("\(index)-\(number)", forKey: "label")
+                            try crate.setValue(try context.object(with: standID), forKey: "stand")
+                            crates.append(crate)
+                        }
+                        if index.isMultiple(of: 2) { try context.obtainPermanentIDs(for: crates) }
+                        try context.save()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let (inserted, crates) = try await parent.perform { context in
+            (context.insertedObjects.count,
+             (try context.object(with: standID).value(forKey: "crates") as? Set<ManagedObject>)?.count ?? 0)
+        }
+        #expect(inserted == 60)
+        #expect(crates == 62)
+        let seen = try await watcher.perform(schedule: .enqueued) { context in
+            (try context.object(with: standID).value(forKey: "crates") as? Set<ManagedObject>)?.count ?? 0
+        }
+        #expect(seen == 62, "the flagged child merged every sibling's save")
+        try await parent.perform { try $0.save() }
+        #expect(try ManagedObjectContext(coordinator: coordinator).count(for: EntityFetchRequest(entityName: "Crate")) == 62)
     }
 
     @MainActor

@@ -121,6 +121,10 @@ extension ManagedObjectContext {
         var objectID: ManagedObjectID
         var attributes: [(slot: Int, value: Any?)] = []
         var relationships: [(slot: Int, ids: [ManagedObjectID])] = []
+        /// Unordered to-many relationships of an updated object: the objects added and removed
+        /// since the child's last save, so that siblings adding to the same relationship do not
+        /// undo each other's additions.
+        var toManyChanges: [(slot: Int, added: [ManagedObjectID], removed: [ManagedObjectID])] = []
     }
 
     /// The save of a child: validates, then pushes the inserts, changes and deletes into the
@@ -158,7 +162,18 @@ extension ManagedObjectContext {
             if let slots, !slots.contains(slot) { continue }
             switch property {
             case .attribute: pushed.attributes.append((slot, object.slotValue(slot)))
-            case .relationship: pushed.relationships.append((slot, Self.members(object.slotValue(slot)).map(\.objectID)))
+            case .relationship(let relationship):
+                let current = Self.members(object.slotValue(slot))
+                if slots != nil, relationship.cardinality == .toMany {
+                    let before = Set(Self.members(committedValue(of: object, slot: slot)).map(ObjectIdentifier.init))
+                    let after = Set(current.map(ObjectIdentifier.init))
+                    let added = current.filter { !before.contains(ObjectIdentifier($0)) }.map(\.objectID)
+                    let removed = Self.members(committedValue(of: object, slot: slot))
+                        .filter { !after.contains(ObjectIdentifier($0)) }.map(\.objectID)
+                    pushed.toManyChanges.append((slot, added, removed))
+                } else {
+                    pushed.relationships.append((slot, current.map(\.objectID)))
+                }
             case .fetchedProperty: break
             }
         }
@@ -172,7 +187,9 @@ extension ManagedObjectContext {
                                    deleted deletedIDs: [ManagedObjectID]) throws {
         enterConfinement("saving a child context")
         defer { exitConfinement() }
-        for pushed in pushedInserts where objectForChild(pushed.objectID) == nil {
+        // New objects, even those with permanent IDs already (obtainPermanentIDs): never a fault
+        // for them, as the store does not have them yet.
+        for pushed in pushedInserts where registered[pushed.objectID] == nil {
             let object = try makeObject(entityName: pushed.objectID.entityName, id: pushed.objectID)
             object.hasAwokenFromInsert = true   // it woke in the child
             try insert(object)
@@ -189,6 +206,12 @@ extension ManagedObjectContext {
                 case .toMany: try set(Set(targets), slot: slot, of: object)
                 case .orderedToMany: try set(targets, slot: slot, of: object)
                 }
+            }
+            for (slot, added, removed) in pushed.toManyChanges {
+                let removedObjects = Set(removed.compactMap(objectForChild).map(ObjectIdentifier.init))
+                var members = Self.members(object.slotValue(slot)).filter { !removedObjects.contains(ObjectIdentifier($0)) }
+                members += added.compactMap(objectForChild)
+                try set(Set(members), slot: slot, of: object)
             }
         }
         for id in deletedIDs {

@@ -355,3 +355,8 @@ extension ManagedObject: CustomStringConvertible {
         return "<\(entity.name) \(objectID)> { \(pairs.joined(separator: "; ")) }"
     }
 }
+
+/// A managed object is not `Sendable`: it is used where its context is used, and its
+/// ``ManagedObject/objectID`` travels instead.
+@available(*, unavailable, message: "use an object inside its context's perform blocks and pass its objectID between queues")
+extension ManagedObject: Sendable {}
