@@ -134,7 +134,10 @@ extension BugTrackerSession {
 
     /// `#3 [x] Crash when saving`, or `new [ ] …` before the first save.
     func describe(_ bug: ManagedObject) throws -> String {
-        let number = (try bug.value(forKey: "number") as? Int64).map { "#\($0)" } ?? "new"
+        // The number is the store's reference object of the bug's permanent ID (a save gives
+        // the ID; the `number` attribute is the store's copy, read when the bug is refetched).
+        let reference = bug.objectID.isTemporaryID ? nil : store.referenceObject(for: bug.objectID)?.integerValue
+        let number = reference.map { "#\($0)" } ?? "new"
         let fixed = try bug.value(forKey: "isFixed") as? Bool == true
         let title = try bug.value(forKey: "title") as? String ?? ""
         return "\(number) [\(fixed ? "x" : " ")] \(title)"

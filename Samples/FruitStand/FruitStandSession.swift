@@ -60,8 +60,10 @@ public final class FruitStandSession {
     /// Whether the previous command was a `quit` refused because of unsaved changes.
     var quitWasWarned = false
 
-    /// The view context, where every command works.
-    public var context: ManagedObjectContext { container.viewContext }
+    /// The context where every command works: a confinement context on the container's
+    /// coordinator (a command-line session runs on one thread at a time and needs no queue;
+    /// the container's `viewContext` belongs to the main queue).
+    public let context: ManagedObjectContext
 
     /// Opens (or creates) the store and makes the context with its undo manager.
     ///
@@ -95,7 +97,8 @@ public final class FruitStandSession {
         history = UndoHistory()
         location = store
         self.autosave = autosave
-        container.viewContext.undoManager = history
+        context = ManagedObjectContext(coordinator: container.coordinator)
+        context.undoManager = history
     }
 
     /// Runs one command line and returns what to print (no trailing newline; empty for a blank

@@ -223,9 +223,10 @@ import Testing
         let container = PersistentContainer(name: "Journal", model: model)
         container.storeDescriptions = [.sqlite(at: url)]
         try container.loadPersistentStores()
-        let entry = try container.viewContext.insertNewObject(forEntityNamed: "Entry")
+        let context = ManagedObjectContext(coordinator: container.coordinator)
+        let entry = try context.insertNewObject(forEntityNamed: "Entry")
         try entry.setValue("apples", forKey: "title")
-        try container.viewContext.save()
+        try context.save()
     }
 
     /// Makes an SQLite database with one table of another program: a real SQLite file that is

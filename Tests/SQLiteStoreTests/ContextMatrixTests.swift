@@ -187,7 +187,9 @@ import Predicates
         try second.save()
         first.detectConflicts(for: stand)
         try crate.setValue("Z", forKey: "label")
-        #expect(throws: StoreSaveError.self) { try first.save() }
+        // The default merge policy (error) reports the locked object's conflict.
+        let error = try #require(throws: ManagedObjectMergeError.self) { try first.save() }
+        #expect(error.mergeConflicts.map(\.objectID) == [stand.objectID])
         let third = ManagedObjectContext(coordinator: coordinator)
         #expect(try third.fetch(EntityFetchRequest(entityName: "Crate")).allSatisfy { try $0.value(forKey: "label") as? String != "Z" })
     }

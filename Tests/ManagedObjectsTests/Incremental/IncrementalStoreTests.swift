@@ -15,7 +15,11 @@ import TestSupport
         try coordinator.addStore(store)
         try FruitStandModel.stock(ManagedObjectContext(coordinator: coordinator))
         store.resetCalls()
-        return (store, coordinator, ManagedObjectContext(coordinator: coordinator))
+        // The coordinator's row cache holds the rows the stocking saved; a staleness interval
+        // of 0 makes faults ask the store, the path these tests are about.
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.stalenessInterval = 0
+        return (store, coordinator, context)
     }
 
     @Test func aRegisteredTypeOpensByNameWithStandardMetadata() throws {
