@@ -438,4 +438,26 @@ import Predicates
         #expect(merged == "Main")
         withExtendedLifetime(token) {}
     }
+
+    /// Apple runs `performAndWait` on the caller's thread: from the main queue, a private child
+    /// of the main-queue context saves inside `performAndWait` (its push reaches the parent
+    /// inline, on the thread that holds the main queue), and nested waits across contexts work.
+    @MainActor
+    @Test func performAndWaitFromTheMainQueueReachesTheMainQueueContextInline() throws {
+        let coordinator = try stockedCoordinator()
+        let view = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: coordinator)
+        let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: view)
+        try child.performAndWait {
+            let stand = try child.insertNewObject(forEntityNamed: "Stand")
+            try stand.setValue("Quay", forKey: "name")
+            try child.save()
+        }
+        #expect(view.insertedObjects.count == 1)
+        let background = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let names = try background.performAndWait {
+            try view.performAndWait { try view.fetch(EntityFetchRequest(entityName: "Stand")).count }
+        }
+        #expect(names == view.registeredObjects.filter { $0.entity.name == "Stand" }.count)
+        try view.save()
+    }
 }

@@ -54,7 +54,7 @@ extension ManagedObjectContext {
             adoptPermanentIDsOfPushedObjects()
             storesOrdered = false
             for row in try sourceRows(for: storeRequest) {
-                let object = registeredObject(for: row, filled: &filled)
+                let object = try registeredObject(for: row, filled: &filled)
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
         }
@@ -66,7 +66,7 @@ extension ManagedObjectContext {
             }
             storesOrdered = storesOrdered && result.appliedOrderAndLimits
             for row in result.rows {
-                let object = registeredObject(for: row, filled: &filled)
+                let object = try registeredObject(for: row, filled: &filled)
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
             for id in result.objectIDs {
@@ -192,7 +192,7 @@ extension ManagedObjectContext {
 
     /// The registered object of a row, made (and filled) when new; a registered fault is filled.
     /// Registered objects keep their values (and unsaved changes).
-    private func registeredObject(for row: StoreRow, filled: inout [StoreRow]) -> ManagedObject {
+    private func registeredObject(for row: StoreRow, filled: inout [StoreRow]) throws -> ManagedObject {
         if let object = registered[row.objectID] {
             if object.faultFlag {
                 fill(object, from: row)
@@ -200,8 +200,8 @@ extension ManagedObjectContext {
             }
             return object
         }
-        // The row's entity is in the model: the store was loaded for it.
-        let object = try! makeObject(entityName: row.objectID.entityName, id: row.objectID)
+        // A store (possibly a user's own) may hand back a row of an entity the model lacks.
+        let object = try makeObject(entityName: row.objectID.entityName, id: row.objectID)
         register(object)
         fill(object, from: row)
         filled.append(row)

@@ -140,7 +140,13 @@ extension ManagedObjectContext {
             return try runEntered(block)
         }
         let queue = privateQueue ?? DispatchQueue.main
-        let result = queue.sync { runEntered { Result(catching: block) } }
+        // A thread that holds the main queue keeps holding it while it waits for this queue:
+        // the block (which runs on the waiting thread) may use a main-queue context inline
+        // (as Apple's `performAndWait` runs on the caller's thread) instead of dispatching
+        // synchronously onto the main queue it already holds (a deadlock libdispatch stops).
+        let result = MainQueueCheck.keepingMainQueueHeld {
+            queue.sync { runEntered { Result(catching: block) } }
+        }
         return try result.get()
     }
 
@@ -186,9 +192,26 @@ package enum MainQueueCheck {
         return true
     }()
 
-    /// Whether the calling code runs on the main queue.
+    /// The threads that hold the main queue while they wait synchronously for another queue
+    /// (see ``keepingMainQueueHeld(_:)``): a thread-local mark.
+    private static let heldKey = "ObjectGraph.MainQueueCheck.held"
+
+    /// Whether the calling code runs on the main queue, or on a thread that holds it while it
+    /// waits for another queue's `performAndWait` block.
     package static func isRunningOnMainQueue() -> Bool {
         guard marked else { return false }
-        return DispatchQueue.getSpecific(key: key) == 1
+        if DispatchQueue.getSpecific(key: key) == 1 { return true }
+        return Thread.current.threadDictionary[heldKey] != nil
+    }
+
+    /// Runs `body` (which waits synchronously for another queue, running its block on this
+    /// thread) with this thread marked as still holding the main queue when it does.
+    package static func keepingMainQueueHeld<Value>(_ body: () -> Value) -> Value {
+        guard isRunningOnMainQueue() else { return body() }
+        let dictionary = Thread.current.threadDictionary
+        let outer = dictionary[heldKey]
+        dictionary[heldKey] = true
+        defer { dictionary[heldKey] = outer }
+        return body()
     }
 }

@@ -153,9 +153,9 @@ package final class EntityLayout: Sendable {
                                               field: ManagedLayoutField?) -> KeyValueProperty {
         if let offset = typedOffset(field, Wrapped?.self) {
             return KeyValueProperty(key: key, type: Wrapped?.self,
-                                    get: { object in ManagedObject.fieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee },
+                                    get: { object in ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee },
                                     set: { object, value in
-                                        ManagedObject.fieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee = value
+                                        ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee = value
                                     })
         }
         return KeyValueProperty(key: key, type: Wrapped?.self,
@@ -174,9 +174,9 @@ package final class EntityLayout: Sendable {
     ) -> KeyValueProperty {
         if let offset = typedOffset(field, Value.self), !readOnly {
             return KeyValueProperty(key: key, type: Value.self,
-                                    get: { object in ManagedObject.fieldAddress(object, offset).assumingMemoryBound(to: Value.self).pointee },
+                                    get: { object in ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Value.self).pointee },
                                     set: { object, value in
-                                        ManagedObject.fieldAddress(object, offset).assumingMemoryBound(to: Value.self).pointee = value
+                                        ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Value.self).pointee = value
                                     })
         }
         let setter: @Sendable (AnyObject, Value) throws -> Void = { object, value in

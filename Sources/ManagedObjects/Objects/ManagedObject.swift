@@ -301,6 +301,16 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         managedObjectContext?.fulfillFault(self)
     }
 
+    /// The address of a `@Managed` property's storage in a managed object whose values are
+    /// loaded: a fault fires first, so key-value reads and writes of typed properties see (and
+    /// change) the stored values, not a fault's empty ones.
+    @inline(__always)
+    package static func loadedFieldAddress(_ object: AnyObject, _ offset: Int) -> UnsafeMutableRawPointer {
+        let managed = unsafeDowncast(object, to: ManagedObject.self)
+        if _slowPath(managed.faultFlag) { managed.fireFault() }
+        return fieldAddress(object, offset)
+    }
+
     /// The address `offset` bytes into `object` (a `@Managed` property's storage).
     @inline(__always)
     package static func fieldAddress(_ object: AnyObject, _ offset: Int) -> UnsafeMutableRawPointer {
