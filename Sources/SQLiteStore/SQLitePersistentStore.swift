@@ -48,7 +48,7 @@ public final class SQLitePersistentStore: PersistentStore {
     ///     Docs/SQLiteStore.md). Off by default: the context does not yet re-check objects
     ///     changed but not saved against a predicate applied by the store, so with it on, an
     ///     object whose unsaved values match but whose saved values do not would be missed.
-    public init(url: URL, evaluatesPredicatesInSQL: Bool = false) {
+    public init(url: URL, evaluatesPredicatesInSQL: Bool = true) {
         self.url = url
         self.evaluatesPredicatesInSQL = evaluatesPredicatesInSQL
         state = Mutex(State(identifier: UUID().uuidString))
@@ -87,11 +87,10 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Complexity: One query per entity, plus one per to-many relationship per row.
     /// - Important: Thread safety: safe from any thread (the store's lock).
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        let predicate = evaluatesPredicatesInSQL ? request.predicate : nil
-        return try withEngine { engine in
-            let (rows, exact) = try engine.rows(ofEntities: request.entityNames, matching: predicate)
-            return StoreFetchResult(rows: rows, appliedPredicate: request.predicate == nil || (predicate != nil && exact),
-                                    appliedOrderAndLimits: false)
+        try withEngine { engine in
+            let selection = try engine.rows(for: request, compilesPredicate: evaluatesPredicatesInSQL)
+            return StoreFetchResult(rows: selection.rows, appliedPredicate: selection.isExact,
+                                    appliedOrderAndLimits: selection.isOrdered)
         }
     }
 

@@ -43,11 +43,13 @@ import Predicates
         "name >= 'a'", "name == ''", "name == nil", "name != nil", "small IN {0, 5}", "name IN {'apple', 'b', '\u{E9}'}",
         "small BETWEEN {0, 5}", "NOT (small == 5)", "NOT (name == 'apple')", "small == 5 OR ratio > 1",
         "small == 5 AND name == 'apple'", "NOT (small == 5 OR flag == YES)", "TRUEPREDICATE", "FALSEPREDICATE",
+        "name ==[c] 'apple'", "name ==[c] 'apple' AND small == 5", "NOT (name ==[c] 'apple')", "name BEGINSWITH 'a'",
+        "small == 5 OR name CONTAINS 'p'", "name ==[cd] 'E'", "name ==[d] 'e'", "name LIKE[c] 'a*e'", "name ENDSWITH 'e'",
+        "name IN[c] {'APPLE', 'k'}", "name <[c] 'b'",
     ]
 
     static let inexactFormats = [
-        "name ==[c] 'apple'", "name ==[c] 'apple' AND small == 5", "NOT (name ==[c] 'apple')", "name BEGINSWITH 'a'",
-        "small == 5 OR name CONTAINS 'p'", "name == small", "small == '5'",
+        "name == small", "small == '5'", "name MATCHES 'a.*'", "name MATCHES 'a.*' AND small == 5",
     ]
 
     static func check(_ predicate: KeyValuePredicate, exact: Bool, store: SQLitePersistentStore,
@@ -93,8 +95,10 @@ import Predicates
     @Test func aStoreWithoutSQLPredicatesReturnsEveryRow() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let url = directory.file("Plain.sqlite")
-        let (store, context) = try openStack(try Models.library(), at: url)
+        let coordinator = PersistentStoreCoordinator(model: try Models.library())
+        let store = SQLitePersistentStore(url: directory.file("Plain.sqlite"), evaluatesPredicatesInSQL: false)
+        try coordinator.addStore(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
         for small in [Int16(1), 2, 3] {
             try context.insertNewObject(forEntityNamed: "Item").setValue(small, forKey: "small")
         }

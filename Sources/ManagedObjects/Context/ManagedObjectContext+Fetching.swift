@@ -23,14 +23,30 @@ extension ManagedObjectContext {
         let names = try entityNames(for: request)
         var objects: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
-        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
-        for store in storesHolding(names) {
-            for row in try store.fetch(storeRequest).rows {
+        let stores = storesHolding(names)
+        // A store applies the predicate only where its saved rows decide it: with unsaved
+        // changes, only a predicate on the objects' own properties (changed objects are then
+        // added below and checked in memory); order and limits only with no unsaved changes.
+        let clean = inserted.isEmpty && updated.isEmpty && deleted.isEmpty
+        let passesPredicate = clean || (request.includesPendingChanges && (request.predicate?.readsOnlyOwnProperties ?? true))
+        var storeRequest = StoreFetchRequest(entityNames: names,
+                                             predicate: passesPredicate ? request.predicate.map(storePredicate) : nil)
+        if clean && stores.count == 1 {
+            storeRequest.sortDescriptors = request.sortDescriptors
+            storeRequest.fetchOffset = request.fetchOffset
+            storeRequest.fetchLimit = request.fetchLimit
+        }
+        var applied = (predicate: clean && stores.count == 1, orderAndLimits: clean && stores.count == 1)
+        for store in stores {
+            let result = try store.fetch(storeRequest)
+            applied.predicate = applied.predicate && passesPredicate && result.appliedPredicate
+            applied.orderAndLimits = applied.orderAndLimits && result.appliedOrderAndLimits
+            for row in result.rows {
                 let object = registeredObject(for: row)
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
         }
-        if request.includesPendingChanges {
+        if request.includesPendingChanges && !clean {
             objects.removeAll { deleted.contains($0) }
             // Inserted objects, and changed ones whose unsaved values may match where their
             // saved values (which the store looked at) did not.
@@ -40,7 +56,8 @@ extension ManagedObjectContext {
                 objects.append(object)
             }
         }
-        if let predicate = request.predicate { objects = try objects.filtered(using: predicate) }
+        if let predicate = request.predicate, !applied.predicate { objects = try objects.filtered(using: predicate) }
+        guard !(applied.predicate && applied.orderAndLimits) else { return objects }
         if !request.sortDescriptors.isEmpty { objects = try objects.sorted(using: request.sortDescriptors) }
         if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 && objects.count > request.fetchLimit { objects = Array(objects.prefix(request.fetchLimit)) }
@@ -101,7 +118,7 @@ extension ManagedObjectContext {
         return names
     }
 
-    private func storesHolding(_ names: [String]) -> [any PersistentStore] {
+    package func storesHolding(_ names: [String]) -> [any PersistentStore] {
         guard let coordinator else { return [] }
         var stores: [any PersistentStore] = []
         for name in names {
@@ -187,6 +204,33 @@ extension ManagedObjectContext {
             case .fetchedProperty:
                 break
             }
+        }
+    }
+}
+
+extension KeyValuePredicate {
+    /// Whether the predicate reads only the evaluated object's own properties (key paths of one
+    /// key and constants): an unsaved change elsewhere cannot change its answer for an object.
+    fileprivate var readsOnlyOwnProperties: Bool {
+        switch kind {
+        case .constant: return true
+        case .block: return false
+        case .and(let parts), .or(let parts): return parts.allSatisfy(\.readsOnlyOwnProperties)
+        case .not(let inner): return inner.readsOnlyOwnProperties
+        case .comparison(let comparison):
+            return comparison.modifier == .direct && comparison.leftExpression.readsOnlyOwnProperty
+                && comparison.rightExpression.readsOnlyOwnProperty
+        }
+    }
+}
+
+extension KeyValueExpression {
+    fileprivate var readsOnlyOwnProperty: Bool {
+        switch self {
+        case .constant: return true
+        case .keyPath(let path): return !path.contains(".") && !path.hasPrefix("@")
+        case .aggregate(let list): return list.allSatisfy(\.readsOnlyOwnProperty)
+        default: return false
         }
     }
 }

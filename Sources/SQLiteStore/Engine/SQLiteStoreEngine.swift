@@ -39,47 +39,13 @@ struct SQLiteStoreEngine: @unchecked Sendable {
 
     /// `SELECT Z_PK, Z_OPT, <columns> FROM <table>` for an entity.
     func selectSQL(of entity: SQLiteSchema.Entity) -> String {
-        (["SELECT Z_PK", "Z_OPT"] + valueColumns(of: entity)).joined(separator: ", ")
-            + " FROM " + SQLiteSchema.tableName(root: entity.rootName)
-    }
-
-    /// The rows of the given entities (exactly these entities, not their subentities), narrowed
-    /// by what SQL can decide of `predicate`.
-    ///
-    /// Each to-many relationship's members are read for all selected rows in one query.
-    ///
-    /// - Returns: The rows, and whether they are exactly the rows matching `predicate`.
-    func rows(ofEntities names: [String], matching predicate: KeyValuePredicate? = nil) throws -> (rows: [StoreRow], exact: Bool) {
-        var rows: [StoreRow] = []
-        var exact = true
-        for name in names {
-            let entity = try entity(name)
-            if entity.isAbstract { continue }
-            var condition = "Z_ENT = ?"
-            var arguments: [SQLiteValue] = [.integer(entity.number)]
-            if let predicate {
-                if let compiled = SQLitePredicateCompiler(entity: entity, schema: schema, storeIdentifier: identifier).condition(for: predicate) {
-                    condition += " AND " + compiled.sql
-                    arguments += compiled.arguments
-                    exact = exact && compiled.isExact
-                } else {
-                    exact = false
-                }
-            }
-            let selected = try connection.rows(selectSQL(of: entity) + " WHERE " + condition + " ORDER BY Z_PK", arguments)
-            guard !selected.isEmpty else { continue }
-            let keys = "SELECT Z_PK FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE \(condition)"
-            let members = try toManyMembers(of: entity, selectedBy: keys, arguments: arguments)
-            for values in selected {
-                rows.append(try row(of: entity, values, members: members))
-            }
-        }
-        return (rows, exact)
+        "SELECT " + (["Z_PK", "Z_OPT"] + valueColumns(of: entity)).map { "t0." + $0 }.joined(separator: ", ")
+            + " FROM " + SQLiteSchema.tableName(root: entity.rootName) + " t0"
     }
 
     /// For each to-many relationship of `entity`, the members of every row that `keysSQL`
     /// selects, by the row's key, in order.
-    private func toManyMembers(of entity: SQLiteSchema.Entity, selectedBy keysSQL: String,
+    func toManyMembers(of entity: SQLiteSchema.Entity, selectedBy keysSQL: String,
                                arguments: [SQLiteValue]) throws -> [String: [Int64: [ManagedObjectID]]] {
         var result: [String: [Int64: [ManagedObjectID]]] = [:]
         for (relationship, storage) in entity.relationships {
@@ -110,7 +76,7 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     func row(for id: ManagedObjectID) throws -> StoreRow? {
         guard id.storeIdentifier == identifier, case .integer(let key) = id.referenceObject,
               let entity = schema.entities[id.entityName] else { return nil }
-        let sql = selectSQL(of: entity) + " WHERE Z_PK = ? AND Z_ENT = ?"
+        let sql = selectSQL(of: entity) + " WHERE t0.Z_PK = ? AND t0.Z_ENT = ?"
         guard let values = try connection.rows(sql, [.integer(key), .integer(entity.number)]).first else { return nil }
         let keys = "SELECT ?"
         return try row(of: entity, values, members: toManyMembers(of: entity, selectedBy: keys, arguments: [.integer(key)]))
@@ -122,7 +88,7 @@ struct SQLiteStoreEngine: @unchecked Sendable {
 
     /// A store row from `SELECT Z_PK, Z_OPT, <valueColumns>` values, with its to-many
     /// relationships' members from `members` (relationship name → owner key → IDs).
-    private func row(of entity: SQLiteSchema.Entity, _ values: [SQLiteValue],
+    func row(of entity: SQLiteSchema.Entity, _ values: [SQLiteValue],
                      members: [String: [Int64: [ManagedObjectID]]]) throws -> StoreRow {
         guard case .integer(let key) = values[0] else { throw fail(.notAStore("a row of \(entity.name) has no integer Z_PK")) }
         var row = StoreRow(objectID: objectID(entity.name, key), version: values[1].integerValue ?? 0)
