@@ -70,6 +70,7 @@ registerModelLoadingBenchmarks(in: suite)
 registerManagedObjectsBenchmarks(in: suite)
 registerContextBenchmarks(in: suite)
 registerSQLiteStoreBenchmarks(in: suite)
+registerSQLiteStoreWriteBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
 if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }

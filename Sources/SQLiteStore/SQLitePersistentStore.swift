@@ -89,8 +89,16 @@ public final class SQLitePersistentStore: PersistentStore {
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try withEngine { engine in
             let selection = try engine.rows(for: request, compilesPredicate: evaluatesPredicatesInSQL)
-            return StoreFetchResult(rows: selection.rows, appliedPredicate: selection.isExact,
-                                    appliedOrderAndLimits: selection.isOrdered)
+            var result = StoreFetchResult(rows: selection.rows, appliedPredicate: selection.isExact,
+                                          appliedOrderAndLimits: selection.isOrdered)
+            if let ids = selection.objectIDs {
+                result.resultType = .objectIDs
+                result.objectIDs = ids
+            } else if let count = selection.count {
+                result.resultType = .count
+                result.count = count
+            }
+            return result
         }
     }
 
@@ -101,7 +109,19 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Returns: The row with its version (`Z_OPT`), attributes and relationships.
     /// - Throws: ``SQLiteStoreError``.
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
-        try withEngine { try $0.row(for: id) }
+        try withEngine { try $0.cachedRows(for: [id]).first }
+    }
+
+    /// The current rows of several objects, from the row cache shared by the coordinator's
+    /// contexts or read in one query per entity (Apple: a batch of faults filled at once).
+    ///
+    /// - Parameter ids: Permanent IDs; IDs the store does not have are left out.
+    /// - Returns: The rows found, in any order.
+    /// - Throws: ``SQLiteStoreError``.
+    /// - Complexity: One query per entity and one per to-many relationship, for the rows not
+    ///   in the cache.
+    public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
+        try withEngine { try $0.cachedRows(for: ids) }
     }
 
     /// New permanent IDs, keys taken from each inheritance root's `Z_PRIMARYKEY.Z_MAX` in one
@@ -128,7 +148,11 @@ public final class SQLitePersistentStore: PersistentStore {
     ///   ``SQLiteStoreError`` (a value that does not fit its attribute, SQLite's errors, such as
     ///   a uniqueness constraint); the transaction is rolled back.
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
-        try withEngine { try $0.save(changes) }
+        try withEngine { engine in
+            engine.rowCache.remove(changes.updated.map(\.objectID))
+            engine.rowCache.remove(changes.deleted.map(\.objectID))
+            return try engine.save(changes)
+        }
     }
 
     /// Replaces the store's metadata and writes it to `Z_METADATA` (Apple:

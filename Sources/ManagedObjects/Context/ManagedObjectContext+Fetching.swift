@@ -18,6 +18,14 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError/unknownEntity(_:)``, the stores' errors, and
     ///   predicate evaluation errors.
     public func fetch(_ request: EntityFetchRequest) throws -> [ManagedObject] {
+        let objects = try fetchMatching(request)
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            prefetchRelationships(request.relationshipKeyPathsForPrefetching, of: objects)
+        }
+        return objects
+    }
+
+    private func fetchMatching(_ request: EntityFetchRequest) throws -> [ManagedObject] {
         enterConfinement("fetch(_:)")
         defer { exitConfinement() }
         let names = try entityNames(for: request)
@@ -65,13 +73,39 @@ extension ManagedObjectContext {
     }
 
     /// The IDs of the objects a request matches (Apple: result type `.managedObjectIDResultType`).
+    ///
+    /// With no unsaved changes and one store, the store is asked for IDs only (SQL selects
+    /// only the keys); otherwise the objects are fetched and their IDs returned.
     public func fetchObjectIDs(_ request: EntityFetchRequest) throws -> [ManagedObjectID] {
-        try fetch(request).map(\.objectID)
+        if let result = try storeOnlyFetch(request, .objectIDs) { return result.objectIDs }
+        return try fetch(request).map(\.objectID)
     }
 
     /// The number of objects a request matches (Apple: `count(for:)`).
+    ///
+    /// With no unsaved changes and one store, the store counts (SQL `COUNT`); otherwise the
+    /// objects are fetched and counted.
     public func count(for request: EntityFetchRequest) throws -> Int {
-        try fetch(request).count
+        if let result = try storeOnlyFetch(request, .count) { return result.count }
+        return try fetchMatching(request).count
+    }
+
+    /// A store's IDs or count for a request, when the context has no unsaved changes, one store
+    /// holds the entities, and the store decided the whole request; `nil` otherwise.
+    private func storeOnlyFetch(_ request: EntityFetchRequest, _ type: StoreFetchResultType) throws -> StoreFetchResult? {
+        guard inserted.isEmpty && updated.isEmpty && deleted.isEmpty else { return nil }
+        let names = try entityNames(for: request)
+        let stores = storesHolding(names)
+        guard stores.count == 1 else { return nil }
+        var storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate),
+                                             sortDescriptors: request.sortDescriptors, fetchOffset: request.fetchOffset,
+                                             fetchLimit: request.fetchLimit)
+        storeRequest.resultType = type
+        let result = try stores[0].fetch(storeRequest)
+        let ordered = result.appliedOrderAndLimits
+            || (request.fetchOffset == 0 && request.fetchLimit == 0 && (type == .count || request.sortDescriptors.isEmpty))
+        guard result.resultType == type, result.appliedPredicate, ordered else { return nil }
+        return result
     }
 
     /// The object with an ID: the registered one, or a fault for it (Apple: `object(with:)`).

@@ -61,6 +61,21 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// - Parameter changes: The rows to insert and update, and the objects to delete.
     /// - Returns: The new version of each inserted and updated row.
     func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64]
+
+    /// The current rows of several objects, in one go where the store can (Apple: a batch of
+    /// faults filled by one query). IDs the store does not have are left out. The default
+    /// asks ``row(for:)`` for each.
+    ///
+    /// - Parameter ids: Permanent IDs of this store.
+    /// - Returns: The rows found, in any order.
+    func rows(for ids: [ManagedObjectID]) throws -> [StoreRow]
+}
+
+extension PersistentStore {
+    /// Asks ``row(for:)`` for each ID.
+    public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
+        try ids.compactMap { try row(for: $0) }
+    }
 }
 
 /// One object's saved state: its ID, its version (Core Data's `Z_OPT`), its attribute values
@@ -100,6 +115,10 @@ public struct StoreFetchRequest: Sendable {
     public var fetchOffset: Int
     /// The most rows to return (0: no limit).
     public var fetchLimit: Int
+    /// What to return: rows (the default), only the matching objects' IDs, or only their
+    /// number. A store may always answer with rows; ``StoreFetchResult/resultType`` says
+    /// what it returned.
+    public var resultType: StoreFetchResultType = .rows
 
     /// Creates a store request.
     public init(entityNames: [String], predicate: KeyValuePredicate? = nil,
@@ -112,8 +131,25 @@ public struct StoreFetchRequest: Sendable {
     }
 }
 
+/// What a store fetch returns (Apple: `NSFetchRequestResultType`).
+public enum StoreFetchResultType: Sendable, Hashable {
+    /// ``StoreFetchResult/rows``.
+    case rows
+    /// ``StoreFetchResult/objectIDs`` only.
+    case objectIDs
+    /// ``StoreFetchResult/count`` only.
+    case count
+}
+
 /// A store's answer to a fetch.
 public struct StoreFetchResult: Sendable {
+    /// What the store returned; ``StoreFetchResultType/rows`` unless it honoured another
+    /// requested type.
+    public var resultType: StoreFetchResultType = .rows
+    /// The matching objects' IDs, for ``StoreFetchResultType/objectIDs``.
+    public var objectIDs: [ManagedObjectID] = []
+    /// The number of matching objects, for ``StoreFetchResultType/count``.
+    public var count = 0
     /// The rows.
     public var rows: [StoreRow]
     /// Whether only rows matching the predicate were returned.

@@ -6,7 +6,11 @@ import Predicates
 extension SQLiteStoreEngine {
     /// The rows a fetch selects, and what of the request they honour.
     struct Selection {
-        var rows: [StoreRow]
+        var rows: [StoreRow] = []
+        /// For an object-ID fetch SQL decided exactly.
+        var objectIDs: [ManagedObjectID]?
+        /// For a count SQL decided exactly.
+        var count: Int?
         /// Exactly the rows matching the predicate (not a superset).
         var isExact: Bool
         /// In the request's order, offset and limit applied.
@@ -23,6 +27,8 @@ extension SQLiteStoreEngine {
         var rows: [StoreRow] = []
         var exact = true
         var ordered = names.count <= 1
+        // IDs and counts without rows only when SQL decides the whole predicate.
+        var compiled: [(entity: SQLiteSchema.Entity, condition: String, arguments: [SQLiteValue], order: String)] = []
         for name in names {
             let entity = try entity(name)
             var condition = "t0.Z_ENT = ?"
@@ -50,6 +56,10 @@ extension SQLiteStoreEngine {
             } else {
                 ordered = false
             }
+            if request.resultType != .rows {
+                compiled.append((entity, condition, arguments, order))
+                continue
+            }
             let selected = try connection.rows(selectSQL(of: entity) + " WHERE " + condition + order + limits,
                                                arguments + limitArguments)
             guard !selected.isEmpty else { continue }
@@ -67,7 +77,73 @@ extension SQLiteStoreEngine {
                 rows.append(try row(of: entity, values, members: members))
             }
         }
+        if request.resultType != .rows {
+            guard exact else {
+                var rowsRequest = request
+                rowsRequest.resultType = .rows
+                return try self.rows(for: rowsRequest, compilesPredicate: compilesPredicate)
+            }
+            return try identifiers(compiled, request, ordered: ordered)
+        }
         return Selection(rows: rows, isExact: exact, isOrdered: ordered)
+    }
+
+    /// The IDs or the number of the rows selected by exact conditions, per entity.
+    private func identifiers(_ compiled: [(entity: SQLiteSchema.Entity, condition: String, arguments: [SQLiteValue], order: String)],
+                             _ request: StoreFetchRequest, ordered: Bool) throws -> Selection {
+        let limited = ordered && (request.fetchLimit > 0 || request.fetchOffset > 0)
+        let limits = limited ? " LIMIT ? OFFSET ?" : ""
+        let limitArguments: [SQLiteValue] = limited ? [.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1),
+                                                       .integer(Int64(request.fetchOffset))] : []
+        var selection = Selection(isExact: true, isOrdered: ordered)
+        if request.resultType == .count {
+            var total = 0
+            for part in compiled {
+                let table = SQLiteSchema.tableName(root: part.entity.rootName)
+                let sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(table) t0 WHERE \(part.condition)\(limits))"
+                total += Int(try connection.scalar(sql, part.arguments + limitArguments)?.integerValue ?? 0)
+            }
+            if !limited {
+                // Limits over several entities apply to the total (order does not matter for a count).
+                total = max(0, total - request.fetchOffset)
+                if request.fetchLimit > 0 { total = min(total, request.fetchLimit) }
+            }
+            selection.count = total
+            selection.isOrdered = true
+            return selection
+        }
+        var ids: [ManagedObjectID] = []
+        for part in compiled {
+            let table = SQLiteSchema.tableName(root: part.entity.rootName)
+            let statement = try connection.statement("SELECT t0.Z_PK FROM \(table) t0 WHERE \(part.condition)\(part.order)\(limits)")
+            try statement.bind(part.arguments + limitArguments)
+            defer { statement.reset() }
+            while try statement.step() {
+                ids.append(objectID(part.entity.name, statement.integer(at: 0)))
+            }
+        }
+        selection.objectIDs = ids
+        return selection
+    }
+
+    /// The rows of several objects: one query per entity (keys as one JSON array argument),
+    /// each to-many relationship's members in one more.
+    func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
+        var keysByEntity: [String: [Int64]] = [:]
+        for id in ids where id.storeIdentifier == identifier {
+            if case .integer(let key) = id.referenceObject { keysByEntity[id.entityName, default: []].append(key) }
+        }
+        var rows: [StoreRow] = []
+        rows.reserveCapacity(ids.count)
+        for (name, keys) in keysByEntity {
+            guard let entity = schema.entities[name] else { continue }
+            let list: SQLiteValue = .text("[" + keys.map(String.init).joined(separator: ",") + "]")
+            let selected = try connection.rows(selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND t0.Z_ENT = ?",
+                                               [list, .integer(entity.number)])
+            let members = try toManyMembers(of: entity, selectedBy: "SELECT value FROM json_each(?)", arguments: [list])
+            for values in selected { rows.append(try row(of: entity, values, members: members)) }
+        }
+        return rows
     }
 }
 

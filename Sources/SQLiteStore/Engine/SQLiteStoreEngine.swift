@@ -13,6 +13,8 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     let schema: SQLiteSchema
     let identifier: String
     var metadata: [String: any Sendable]
+    /// Rows read to fill faults, shared by the coordinator's contexts.
+    var rowCache = SQLiteRowCache()
 
     var path: String { connection.path }
 
