@@ -223,19 +223,21 @@ extension ManagedObjectContext {
     package func fillValues(_ object: ManagedObject, from row: StoreRow) {
         object.faultFlag = false
         object.storeVersion = row.version
-        for (slot, property) in object.layout.properties.enumerated() {
-            switch property {
+        let layout = object.layout
+        for slot in layout.fillPlan.indices {
+            switch layout.fillPlan[slot] {
             case .attribute(let attribute):
-                object.storeLoadedSlotValue(row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }, slot)
-            case .relationship(let relationship):
-                let ids = row.relationships[relationship.name] ?? []
+                let value = row.attributes[layout.keys[slot]].flatMap { attribute.typedValue(from: $0) ?? nil }
+                object.storeLoadedSlotValue(value, slot)
+            case .relationship(let name, let cardinality):
+                let ids = row.relationships[name] ?? []
                 let related = ids.compactMap { try? self.object(with: $0) }
-                switch relationship.cardinality {
+                switch cardinality {
                 case .toOne: object.storeLoadedSlotValue(related.first, slot)
                 case .toMany: object.storeLoadedSlotValue(Set(related), slot)
                 case .orderedToMany: object.storeLoadedSlotValue(related, slot)
                 }
-            case .fetchedProperty:
+            case .none:
                 break
             }
         }

@@ -60,22 +60,26 @@ extension SQLiteStoreEngine {
                 compiled.append((entity, condition, arguments, order))
                 continue
             }
-            let selected = try connection.rows(selectSQL(of: entity) + " WHERE " + condition + order + limits,
-                                               arguments + limitArguments)
+            var selected = try readRows(of: entity, selectSQL(of: entity) + " WHERE " + condition + order + limits,
+                                        arguments + limitArguments)
             guard !selected.isEmpty else { continue }
-            let members: [String: [Int64: [ManagedObjectID]]]
-            if !limits.isEmpty {
-                // Only the rows within the limits: their keys as one JSON array argument.
-                let keys = selected.compactMap { $0[0].integerValue.map(String.init) }.joined(separator: ",")
-                members = try toManyMembers(of: entity, selectedBy: "SELECT value FROM json_each(?)", arguments: [.text("[" + keys + "]")])
-            } else {
-                let keys = "SELECT t0.Z_PK FROM \(SQLiteSchema.tableName(root: entity.rootName)) t0 WHERE \(condition)"
-                members = try toManyMembers(of: entity, selectedBy: keys, arguments: arguments)
+            if entity.relationships.contains(where: { if case .foreignKey = $0.storage { false } else { true } }) {
+                let members: [String: [Int64: [ManagedObjectID]]]
+                if !limits.isEmpty {
+                    // Only the rows within the limits: their keys as one JSON array argument.
+                    let keys = selected.compactMap { row -> String? in
+                        if case .integer(let key) = row.objectID.referenceObject { return String(key) }
+                        return nil
+                    }
+                    members = try toManyMembers(of: entity, selectedBy: "SELECT value FROM json_each(?)",
+                                                arguments: [.text("[" + keys.joined(separator: ",") + "]")])
+                } else {
+                    let keys = "SELECT t0.Z_PK FROM \(SQLiteSchema.tableName(root: entity.rootName)) t0 WHERE \(condition)"
+                    members = try toManyMembers(of: entity, selectedBy: keys, arguments: arguments)
+                }
+                for index in selected.indices { addMembers(members, of: entity, to: &selected[index]) }
             }
-            rows.reserveCapacity(rows.count + selected.count)
-            for values in selected {
-                rows.append(try row(of: entity, values, members: members))
-            }
+            if rows.isEmpty { rows = selected } else { rows += selected }
         }
         if request.resultType != .rows {
             guard exact else {
@@ -138,10 +142,11 @@ extension SQLiteStoreEngine {
         for (name, keys) in keysByEntity {
             guard let entity = schema.entities[name] else { continue }
             let list: SQLiteValue = .text("[" + keys.map(String.init).joined(separator: ",") + "]")
-            let selected = try connection.rows(selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND t0.Z_ENT = ?",
-                                               [list, .integer(entity.number)])
+            var selected = try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND t0.Z_ENT = ?",
+                                        [list, .integer(entity.number)])
             let members = try toManyMembers(of: entity, selectedBy: "SELECT value FROM json_each(?)", arguments: [list])
-            for values in selected { rows.append(try row(of: entity, values, members: members)) }
+            for index in selected.indices { addMembers(members, of: entity, to: &selected[index]) }
+            rows += selected
         }
         return rows
     }
