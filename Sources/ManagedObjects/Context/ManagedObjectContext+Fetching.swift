@@ -226,8 +226,8 @@ extension ManagedObjectContext {
         let layout = object.layout
         for slot in layout.fillPlan.indices {
             switch layout.fillPlan[slot] {
-            case .attribute(let attribute):
-                let value = row.attributes[layout.keys[slot]].flatMap { attribute.typedValue(from: $0) ?? nil }
+            case .attribute(let fill):
+                let value = row.attributes[layout.keys[slot]].flatMap { fill.attribute.typedValue(from: $0) ?? nil }
                 object.storeLoadedSlotValue(value, slot)
             case .relationship(let name, let cardinality):
                 let ids = row.relationships[name] ?? []

@@ -42,10 +42,17 @@ package final class EntityLayout: Sendable {
     /// attribute types (numbers, strings, dates, data, UUIDs, URLs).
     nonisolated(unsafe) package let newObjectValues: ContiguousArray<Any?>
 
+    /// An attribute of a fill plan.
+    package final class AttributeFill: Sendable {
+        package let attribute: AttributeDescription
+        init(_ attribute: AttributeDescription) { self.attribute = attribute }
+    }
+
     /// How a store row's value reaches one slot.
-    package enum SlotFill {
-        /// An attribute value, converted by the attribute to its Swift type.
-        case attribute(AttributeDescription)
+    package enum SlotFill: Sendable {
+        /// An attribute value, converted by the attribute to its Swift type (boxed, so that
+        /// reading the plan retains one reference instead of copying the description).
+        case attribute(AttributeFill)
         /// A relationship's related IDs.
         case relationship(String, RelationshipDescription.Cardinality)
         /// Nothing (fetched properties).
@@ -88,7 +95,7 @@ package final class EntityLayout: Sendable {
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
         fillPlan = properties.map { property in
             switch property {
-            case .attribute(let attribute): return .attribute(attribute)
+            case .attribute(let attribute): return .attribute(AttributeFill(attribute))
             case .relationship(let relationship): return .relationship(relationship.name, relationship.cardinality)
             case .fetchedProperty: return .none
             }

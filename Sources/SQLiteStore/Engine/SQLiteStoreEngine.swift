@@ -121,10 +121,21 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         for position in entity.attributes.indices {
             let value = column(index)
             index += 1
-            if value == .null { continue }
-            if let constant = try SQLiteSchema.constant(value, for: entity.attributes[position].attribute, entity: entity.name, path: path) {
-                row.attributes[entity.attributes[position].attribute.name] = constant
+            let kind = entity.attributeKinds[position]
+            let constant: KeyValueConstant?
+            // The common kinds directly; the rest (and every value of an unexpected storage
+            // class, which is an error) through the schema's full conversion.
+            switch (kind.type, value) {
+            case (_, .null): continue
+            case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)): constant = .integer(v)
+            case (.boolean, .integer(let v)): constant = .bool(v != 0)
+            case (.double, .real(let v)), (.float, .real(let v)): constant = .double(v)
+            case (.string, .text(let text)): constant = .string(text)
+            case (.date, .real(let seconds)): constant = .date(Date(timeIntervalSinceReferenceDate: seconds))
+            default:
+                constant = try SQLiteSchema.constant(value, for: entity.attributes[position].attribute, entity: entity.name, path: path)
             }
+            if let constant { row.attributes[kind.name] = constant }
         }
         for position in entity.relationships.indices {
             guard case .foreignKey(_, let entityColumn, let destination) = entity.relationships[position].storage else { continue }
