@@ -117,6 +117,10 @@ private enum StoreBench {
     }
 }
 
+/// Resident-memory growth of store_fetch_200k's two sides. `nonisolated(unsafe)`: the
+/// benchmarks run one at a time on the main thread.
+nonisolated(unsafe) private let fetchPeaks = (store: MemoryPeak(), raw: MemoryPeak())
+
 func registerSQLiteStoreBenchmarks(in suite: BenchmarkSuite) {
     let insertCount = 20_000
     let fetchCount = 200_000
@@ -135,34 +139,52 @@ func registerSQLiteStoreBenchmarks(in suite: BenchmarkSuite) {
               body: { iterations in
         let keys = StoreBench.integerKeys + StoreBench.doubleKeys + StoreBench.textKeys
         for _ in 0..<iterations {
+            fetchPeaks.store.begin()
             let coordinator = PersistentStoreCoordinator(model: model.wrapped)
             try! coordinator.addStore(SQLitePersistentStore(url: file.wrapped))
             let context = ManagedObjectContext(coordinator: coordinator)
             for object in try! context.fetch(EntityFetchRequest(entityName: "Record")) {
                 for key in keys { blackHole(try? object.value(forKey: key)) }
             }
+            fetchPeaks.store.sample()
         }
     }, baseline: { iterations in
         for _ in 0..<iterations {
+            fetchPeaks.raw.begin()
             let connection = try! SQLiteConnection(path: file.wrapped.path, mode: .readOnly)
             let records = try! connection.rows("SELECT \(StoreBench.columns) FROM ZRECORD WHERE Z_ENT = 1 ORDER BY Z_PK").map(PlainRecord.init)
             for record in records { blackHole(record.i1); blackHole(record.t3) }
+            fetchPeaks.raw.sample()
         }
     })
 }
 
-/// The process's peak resident memory (VmHWM) after `body`, in MiB, the peak reset first
-/// where Linux allows it (`/proc/self/clear_refs`); `nil` elsewhere.
-private func peakMemory(during body: () -> Void) -> Double? {
-    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    body()
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
-    return kilobytes / 1024
+/// The process's resident memory in MiB (`/proc/self/statm`), `nil` where there is none.
+private func residentMegabytes() -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+          let pages = Double(text.split(separator: " ").dropFirst().first ?? "") else { return nil }
+    return pages * 4096 / 1_048_576
 }
 
-private func megabytes(_ value: Double?) -> String { value.map { String(format: "%.0f MiB", $0) } ?? "n/a" }
+/// Peak growth of resident memory while a workload runs: sampled by `sample()` calls (the
+/// kernel's own peak, VmHWM, cannot be reset in every container).
+private final class MemoryPeak {
+    private var start: Double?
+    private(set) var peak: Double?
+    private var printed = false
+    func begin() { start = residentMegabytes() }
+    func sample() {
+        guard let start, let now = residentMegabytes() else { return }
+        peak = Swift.max(peak ?? 0, now - start)
+    }
+    var text: String { peak.map { String(format: "%.0f MiB", $0) } ?? "n/a" }
+    /// Prints `line` once per process.
+    func printOnce(_ line: String) {
+        guard !printed else { return }
+        printed = true
+        print(line)
+    }
+}
 
 /// A copy of `template` for one iteration of a workload that consumes its rows.
 private func copyOfStore(_ template: URL, _ name: String) -> URL {
@@ -277,40 +299,49 @@ func registerSQLiteStoreWriteBenchmarks(in suite: BenchmarkSuite) {
     // from each; the note gives both sides' peak memory.
     let faultCount = 1_000_000
     let faultFile = LazyStoreFixture { StoreBench.storeFile(rows: faultCount, model: model.wrapped, name: "faults") }
-    final class Peaks { var store: Double?; var raw: Double? }
-    let peaks = Peaks()
+    let storePeak = MemoryPeak()
+    let rawPeak = MemoryPeak()
     suite.add("store_fault_batch", baseline: "raw_sqlite_select_1m", operationsPerIteration: faultCount, target: .none,
-              note: "walk \(faultCount) rows fetched with fetchBatchSize 500 reading i1, per row; peak memory in the summary line below",
+              note: "walk \(faultCount) rows fetched with fetchBatchSize 500 reading i1, per row; peak memory on the store_fault_batch_memory line",
               body: { iterations in
         for _ in 0..<iterations {
-            peaks.store = peakMemory {
-                let coordinator = PersistentStoreCoordinator(model: model.wrapped)
-                try! coordinator.addStore(SQLitePersistentStore(url: faultFile.wrapped))
-                let context = ManagedObjectContext(coordinator: coordinator)
-                var request = EntityFetchRequest(entityName: "Record")
-                request.fetchBatchSize = 500
-                var sum: Int64 = 0
-                for object in try! context.fetchBatched(request) {
-                    sum &+= (try? object.value(forKey: "i1") as? Int64) ?? 0
-                }
-                blackHole(sum)
+            storePeak.begin()
+            let coordinator = PersistentStoreCoordinator(model: model.wrapped)
+            try! coordinator.addStore(SQLitePersistentStore(url: faultFile.wrapped))
+            let context = ManagedObjectContext(coordinator: coordinator)
+            var request = EntityFetchRequest(entityName: "Record")
+            request.fetchBatchSize = 500
+            var sum: Int64 = 0
+            let results = try! context.fetchBatched(request)
+            storePeak.sample()
+            for (index, object) in results.enumerated() {
+                sum &+= (try? object.value(forKey: "i1") as? Int64) ?? 0
+                if index % 50_000 == 0 { storePeak.sample() }
             }
+            storePeak.sample()
+            blackHole(sum)
         }
     }, baseline: { iterations in
         for _ in 0..<iterations {
-            peaks.raw = peakMemory {
-                let connection = try! SQLiteConnection(path: faultFile.wrapped.path, mode: .readOnly)
-                let statement = try! connection.statement("SELECT ZI1 FROM ZRECORD WHERE Z_ENT = 1 ORDER BY Z_PK")
-                try! statement.bind([])
-                var sum: Int64 = 0
-                while try! statement.step() { sum &+= statement.value(at: 0).integerValue ?? 0 }
-                blackHole(sum)
+            rawPeak.begin()
+            let connection = try! SQLiteConnection(path: faultFile.wrapped.path, mode: .readOnly)
+            let statement = try! connection.statement("SELECT ZI1 FROM ZRECORD WHERE Z_ENT = 1 ORDER BY Z_PK")
+            try! statement.bind([])
+            var sum: Int64 = 0
+            var rows = 0
+            while try! statement.step() {
+                sum &+= statement.integer(at: 0)
+                rows += 1
+                if rows % 50_000 == 0 { rawPeak.sample() }
             }
+            rawPeak.sample()
+            blackHole(sum)
         }
     })
-    suite.add("store_fault_batch_peak", baseline: "raw_sqlite_select_1m", operationsPerIteration: 1, target: .none,
-              note: "peak resident memory of the last store_fault_batch runs: printed, not timed",
+    suite.add("store_fault_batch_memory", baseline: "-", operationsPerIteration: 1, target: .none,
+              note: "prints the resident-memory growth of the store_fault_batch and store_fetch_200k runs once; its timings mean nothing",
               body: { _ in
-        print("store_fault_batch peak memory: store \(megabytes(peaks.store)), raw \(megabytes(peaks.raw))")
+        storePeak.printOnce("store_fault_batch memory growth: store \(storePeak.text), raw \(rawPeak.text); "
+                            + "store_fetch_200k: store \(fetchPeaks.store.text), raw \(fetchPeaks.raw.text)")
     }, baseline: { _ in })
 }

@@ -69,21 +69,22 @@ extension SQLitePredicateCompiler {
             values.append(value)
         }
         let collate = type == .string ? " COLLATE OG_SWIFT" : ""
+        let wrap = { (test: String) in self.negations == 0 ? "(" + test + ")" : "IFNULL(" + test + ", 0)" }
         switch op {
         case .equalTo:
-            return Condition(sql: "IFNULL(\(sql) = ?\(collate), 0)", arguments: values, isExact: true)
+            return Condition(sql: wrap("\(sql) = ?\(collate)"), arguments: values, isExact: true)
         case .notEqualTo:
             return Condition(sql: "(\(sql) IS NOT ?\(collate))", arguments: values, isExact: true)
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             guard type != .uuid else { return nil }
-            return Condition(sql: "IFNULL(\(sql) \(op.rawValue) ?\(collate), 0)", arguments: values, isExact: true)
+            return Condition(sql: wrap("\(sql) \(op.rawValue) ?\(collate)"), arguments: values, isExact: true)
         case .in:
             guard !values.isEmpty else { return .never }
             let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            return Condition(sql: "IFNULL(\(sql)\(collate) IN (\(marks)), 0)", arguments: values, isExact: true)
+            return Condition(sql: wrap("\(sql)\(collate) IN (\(marks))"), arguments: values, isExact: true)
         case .between:
             guard values.count == 2, type != .uuid else { return nil }
-            return Condition(sql: "IFNULL(\(sql) BETWEEN ?\(collate) AND ?\(collate), 0)", arguments: values, isExact: true)
+            return Condition(sql: wrap("\(sql) BETWEEN ?\(collate) AND ?\(collate)"), arguments: values, isExact: true)
         default:
             return nil
         }

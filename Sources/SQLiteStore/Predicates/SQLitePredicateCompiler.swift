@@ -55,6 +55,10 @@ final class SQLitePredicateCompiler {
     private var nextAlias = 1
     /// Subquery depth, bounded so that huge predicates fall back instead of failing in SQLite.
     private var depth = 0
+    /// How many `NOT`s enclose the part being compiled. Outside any, a comparison may be NULL
+    /// (WHERE treats NULL as false, and so do AND and OR around it), which lets SQLite use
+    /// indexes; under a `NOT` every comparison is made 0 or 1 (`IFNULL(…, 0)`).
+    private(set) var negations = 0
 
     init(entity: SQLiteSchema.Entity, schema: SQLiteSchema, storeIdentifier: String) {
         self.schema = schema
@@ -105,6 +109,8 @@ final class SQLitePredicateCompiler {
             return Condition(sql: "(" + known.map(\.sql).joined(separator: " OR ") + ")",
                              arguments: known.flatMap(\.arguments), isExact: known.allSatisfy(\.isExact))
         case .not(let inner):
+            negations += 1
+            defer { negations -= 1 }
             guard let compiled = condition(for: inner, in: scope, variables: variables), compiled.isExact else { return nil }
             return Condition(sql: "(NOT " + compiled.sql + ")", arguments: compiled.arguments, isExact: true)
         case .block:
@@ -142,6 +148,8 @@ final class SQLitePredicateCompiler {
             guard let (base, path) = Self.path(of: left), let start = base.flatMap({ variables[$0] }) ?? (base == nil ? scope : nil),
                   let (members, rest) = self.members(path, in: start) else { return nil }
             let inner = KeyValueComparison(.keyPath(rest), op, right, modifier: .direct, options: comparison.options)
+            if comparison.modifier == .all { negations += 1 }
+            defer { if comparison.modifier == .all { negations -= 1 } }
             guard let test = self.comparison(inner, in: members.scope, variables: variables) else { return nil }
             // In memory the members' values are collected with nil values left out.
             let present: String
