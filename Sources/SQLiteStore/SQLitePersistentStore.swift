@@ -43,11 +43,10 @@ public final class SQLitePersistentStore: PersistentStore {
     ///
     /// - Parameters:
     ///   - url: A file URL. A missing file is created when the store loads.
-    ///   - evaluatesPredicatesInSQL: Whether fetches narrow rows in SQL by what SQL can decide
-    ///     of the predicate (comparisons of attributes with constants, `AND`, `OR`, `NOT`;
-    ///     Docs/SQLiteStore.md). Off by default: the context does not yet re-check objects
-    ///     changed but not saved against a predicate applied by the store, so with it on, an
-    ///     object whose unsaved values match but whose saved values do not would be missed.
+    ///   - evaluatesPredicatesInSQL: Whether fetches compile predicates, sort descriptors and
+    ///     limits to SQL where SQL decides them exactly as the in-memory evaluation (the
+    ///     default; Docs/SQLiteStore.md lists what is compiled). With `false` every row of
+    ///     the requested entities is read and the context filters, sorts and limits.
     public init(url: URL, evaluatesPredicatesInSQL: Bool = true) {
         self.url = url
         self.evaluatesPredicatesInSQL = evaluatesPredicatesInSQL
@@ -77,14 +76,18 @@ public final class SQLitePersistentStore: PersistentStore {
 
     /// The rows of the request's entities (Apple: `execute(_:with:)` for a fetch).
     ///
-    /// Every row is read, or, with ``evaluatesPredicatesInSQL``, the rows SQL selects for the
-    /// predicate; `appliedPredicate` says whether they are exactly the matching rows. Order and
-    /// limits are left to the context. To-many relationships are read with each row.
+    /// With ``evaluatesPredicatesInSQL``, the predicate becomes an SQL condition (exact, or a
+    /// narrowing when part of it cannot be compiled; `appliedPredicate` says which), and for a
+    /// fetch of one entity with an exact predicate the sort descriptors, offset and limit
+    /// become `ORDER BY`/`LIMIT` (`appliedOrderAndLimits`). A `resultType` of `.objectIDs` or
+    /// `.count` is answered without rows when the predicate is exact. To-many relationships are
+    /// read with each row.
     ///
-    /// - Parameter request: The entities and the predicate.
-    /// - Returns: The rows, ordered by entity then primary key.
+    /// - Parameter request: The entities, predicate, order, limits and result type.
+    /// - Returns: The rows (by entity, then in the requested order or by primary key), IDs or
+    ///   count.
     /// - Throws: ``SQLiteStoreError`` (not loaded, SQLite's errors, a transformer failing).
-    /// - Complexity: One query per entity, plus one per to-many relationship per row.
+    /// - Complexity: One query per entity, plus one per to-many relationship.
     /// - Important: Thread safety: safe from any thread (the store's lock).
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try withEngine { engine in
