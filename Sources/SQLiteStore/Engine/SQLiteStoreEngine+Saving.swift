@@ -47,12 +47,26 @@ extension SQLiteStoreEngine {
     /// The values of an entity's value columns for a row.
     private func columnValues(of row: StoreRow, entity: SQLiteSchema.Entity) throws -> [SQLiteValue] {
         var values: [SQLiteValue] = []
-        for (attribute, _) in entity.attributes {
-            values.append(try SQLiteSchema.sqlValue(row.attributes[attribute.name], for: attribute, entity: entity.name, path: path))
+        values.reserveCapacity(entity.attributes.count + entity.relationships.count)
+        for position in entity.attributes.indices {
+            let kind = entity.attributeKinds[position]
+            let constant = row.attributes[kind.name]
+            // The common kinds directly (without copying the description); the rest, and every
+            // value of another kind (an error), through the schema's full conversion.
+            switch (kind.type, constant) {
+            case (_, nil), (_, .null?): values.append(.null)
+            case (.integer16, .integer(let v)?), (.integer32, .integer(let v)?), (.integer64, .integer(let v)?): values.append(.integer(v))
+            case (.boolean, .bool(let v)?): values.append(.integer(v ? 1 : 0))
+            case (.double, .double(let v)?) where !v.isNaN, (.float, .double(let v)?) where !v.isNaN: values.append(.real(v))
+            case (.string, .string(let text)?): values.append(.text(text))
+            case (.date, .date(let date)?): values.append(.real(date.timeIntervalSinceReferenceDate))
+            default:
+                values.append(try SQLiteSchema.sqlValue(constant, for: entity.attributes[position].attribute, entity: entity.name, path: path))
+            }
         }
-        for (relationship, storage) in entity.relationships {
-            guard case .foreignKey(_, let entityColumn, _) = storage else { continue }
-            let target = row.relationships[relationship.name]?.first
+        for position in entity.relationships.indices {
+            guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { continue }
+            let target = row.relationships[entity.relationships[position].relationship.name]?.first
             values.append(try target.map { .integer(try key(of: $0)) } ?? .null)
             if entityColumn != nil {
                 values.append(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null)
