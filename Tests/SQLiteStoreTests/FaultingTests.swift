@@ -75,6 +75,28 @@ final class CountingStore: PersistentStore {
         #expect(store.counts.withLock { $0.singleRows } == 0)
     }
 
+    @Test func walkingABatchedFetchKeepsTwoBatchesAndWhatIsHeld() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (context, store) = try Self.stack(directory)
+        var request = EntityFetchRequest(entityName: "Fruit", sortDescriptors: [KeyValueSortDescriptor(key: "serial")])
+        request.fetchBatchSize = 8
+        let results = try context.fetchBatched(request)
+        let kept = results[3]
+        try kept.setValue("changed", forKey: "name")     // unsaved: stays
+        let held = results[12]                            // held by the test: stays
+        var sum: Int64 = 0
+        for object in results { sum += object.stored("serial") as? Int64 ?? 0 }
+        #expect(sum == (0..<60).reduce(0, +))
+        let fruit = context.registeredObjects.filter { $0.entity.name == "Fruit" }
+        #expect(fruit.count <= 2 * 8 + 2)
+        #expect(results[3] === kept && kept.stored("name") as? String == "changed")
+        #expect(results[12] === held)
+        #expect(store.counts.withLock { $0.singleRows } == 0)
+        // Reading a released position again makes a new object from the store (the row cache).
+        #expect(results[20].stored("serial") as? Int64 == 20)
+    }
+
     @Test func countsAndObjectIDsAreAnsweredWithoutRows() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -7,8 +7,11 @@ import Predicates
 /// `fetchBatchSize`).
 ///
 /// Reading element `i` fills every fault of `i`'s batch with one store query (per entity);
-/// the other batches stay IDs until read. Objects read stay registered in the context (as
-/// with Apple's batched arrays); reset or refresh the context to let them go.
+/// the other batches stay IDs until read. At most two batches are kept: when a third is read,
+/// the objects of the oldest that nothing else holds and that have no unsaved changes leave the
+/// context (as Core Data's registry holds unchanged objects weakly), so walking a million rows
+/// holds the IDs and two batches. Objects you keep stay registered, and reading their position
+/// again gives the same object.
 ///
 /// - Important: Thread safety: not `Sendable`; use it where its context is used.
 public struct BatchedFetchResults: RandomAccessCollection {
@@ -21,7 +24,16 @@ public struct BatchedFetchResults: RandomAccessCollection {
 
     private final class LoadedBatches {
         var flags: [Bool]
+        /// The loaded batches, oldest first.
+        var order: [Int] = []
         init(count: Int) { flags = Array(repeating: false, count: count) }
+    }
+
+    /// The batches kept loaded.
+    static let keptBatches = 2
+
+    private func range(of batch: Int) -> Range<Int> {
+        (batch * batchSize)..<Swift.min(objectIDs.count, (batch + 1) * batchSize)
     }
 
     init(objectIDs: [ManagedObjectID], batchSize: Int, context: ManagedObjectContext) {
@@ -40,9 +52,14 @@ public struct BatchedFetchResults: RandomAccessCollection {
     public subscript(position: Int) -> ManagedObject {
         let batch = position / batchSize
         if !loaded.flags[batch] {
+            if loaded.order.count >= Self.keptBatches {
+                let oldest = loaded.order.removeFirst()
+                loaded.flags[oldest] = false
+                context.releaseUnreferenced(objectIDs[range(of: oldest)])
+            }
             loaded.flags[batch] = true
-            let range = (batch * batchSize)..<Swift.min(objectIDs.count, (batch + 1) * batchSize)
-            context.fillFaults(objectIDs[range])
+            loaded.order.append(batch)
+            context.fillFaults(objectIDs[range(of: batch)])
         }
         return context.registeredOrFault(objectIDs[position])
     }
@@ -89,6 +106,25 @@ extension ManagedObjectContext {
             for row in rows {
                 if let object = registered[row.objectID], object.faultFlag { fill(object, from: row) }
             }
+        }
+    }
+
+    /// Lets go of the registered objects of `ids` that have no unsaved changes and that nothing
+    /// but the context holds (Core Data's registry holds such objects weakly).
+    package func releaseUnreferenced(_ ids: some Collection<ManagedObjectID>) {
+        enterConfinement("releaseUnreferenced")
+        defer { exitConfinement() }
+        for id in ids {
+            guard var object = registered.removeValue(forKey: id) else { continue }
+            if inserted.contains(object) || updated.contains(object) || deleted.contains(object)
+                || !isKnownUniquelyReferenced(&object) {
+                registered[id] = object
+                continue
+            }
+            committed[ObjectIdentifier(object)] = nil
+            eventStart[ObjectIdentifier(object)] = nil
+            object.managedObjectContext = nil
+            object.setKeyValueChangeSink(nil)
         }
     }
 
