@@ -31,6 +31,23 @@ import Predicates
         try BadFileTests.expectRefusedUntouched(url) { $0 == .notAStore(reason) }
     }
 
+    @Test func insertingATakenKeyIsRefusedAndNothingIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try Self.library(directory)
+        let coordinator = PersistentStoreCoordinator(model: try Models.library())
+        let store = SQLitePersistentStore(url: url)
+        try coordinator.addStore(store)
+        let fresh = try store.newObjectIDs(for: ["Item"])[0]
+        let taken = ManagedObjectID(entityName: "Item", storeIdentifier: store.identifier, primaryKey: 2)
+        let rows = [StoreRow(objectID: fresh, version: 0, attributes: ["small": .integer(7)]),
+                    StoreRow(objectID: taken, version: 0, attributes: ["small": .integer(8)])]
+        #expect(throws: StoreSaveError.invalidObject(taken, reason: "a row with Z_PK 2 already exists in ZITEM")) {
+            try store.save(StoreSaveChanges(inserted: rows))
+        }
+        #expect(try query(url, "SELECT ZSMALL FROM ZITEM ORDER BY Z_PK").compactMap { $0[0].integerValue } == [1, 2, 3])
+    }
+
     @Test func aReadOnlyFileIsRefusedUntouched() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -92,26 +92,39 @@ extension SQLiteStoreEngine {
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
 
             var versions: [ManagedObjectID: Int64] = [:]
+            versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+            // Each entity's INSERT and UPDATE text, made once per save (the connection caches
+            // the prepared statements by text).
+            var statements: [String: (insert: String, update: String)] = [:]
+            func sql(for entity: SQLiteSchema.Entity) -> (insert: String, update: String) {
+                if let made = statements[entity.name] { return made }
+                let table = SQLiteSchema.tableName(root: entity.rootName)
+                let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + valueColumns(of: entity)
+                let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+                    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+                let update = "UPDATE \(table) SET " + (["Z_OPT"] + valueColumns(of: entity)).map { "\($0) = ?" }
+                    .joined(separator: ", ") + " WHERE Z_PK = ?"
+                statements[entity.name] = (insert, update)
+                return (insert, update)
+            }
             for row in changes.inserted {
                 let entity = try entity(row.objectID.entityName)
                 let key = try key(of: row.objectID)
-                let table = SQLiteSchema.tableName(root: entity.rootName)
-                if try connection.scalar("SELECT 1 FROM \(table) WHERE Z_PK = ?", [.integer(key)]) != nil {
-                    throw StoreSaveError.invalidObject(row.objectID, reason: "a row with Z_PK \(key) already exists in \(table)")
-                }
-                let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + valueColumns(of: entity)
-                let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
-                    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-                try reportingUniqueness(of: row.objectID, entity: entity) {
-                    try connection.run(sql, [.integer(key), .integer(entity.number), .integer(1)] + columnValues(of: row, entity: entity))
+                let sql = sql(for: entity).insert
+                do {
+                    try reportingUniqueness(of: row.objectID, entity: entity) {
+                        try connection.run(sql, [.integer(key), .integer(entity.number), .integer(1)] + columnValues(of: row, entity: entity))
+                    }
+                } catch let error as SQLiteStoreError {
+                    // SQLITE_CONSTRAINT_PRIMARYKEY: the key is taken (no query per row to check first).
+                    guard case .sqlite(1555, _) = error.code else { throw error }
+                    throw StoreSaveError.invalidObject(row.objectID, reason: "a row with Z_PK \(key) already exists in \(SQLiteSchema.tableName(root: entity.rootName))")
                 }
                 versions[row.objectID] = 1
             }
             for row in changes.updated {
                 let entity = try entity(row.objectID.entityName)
-                let columns = ["Z_OPT"] + valueColumns(of: entity)
-                let sql = "UPDATE \(SQLiteSchema.tableName(root: entity.rootName)) SET "
-                    + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ?"
+                let sql = sql(for: entity).update
                 let (version, overflow) = row.version.addingReportingOverflow(1)
                 if overflow { throw fail(.unsupported("the version (Z_OPT) of \(row.objectID) cannot grow")) }
                 try reportingUniqueness(of: row.objectID, entity: entity) {
