@@ -204,6 +204,39 @@ import Predicates
         }
     }
 
+    @Test func predicatesOnTheObjectItselfAndOnRelatedObjects() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (memory, sqlite, store) = try Self.contexts(directory)
+        let formats = ["SELF IN %@", "NOT (SELF IN %@)", "SELF == %@", "stand IN %@", "ANY tags == %@",
+                       "SUBQUERY(tags, $t, $t == %@).@count > 0", "stand.owner == %@"]
+        for format in formats {
+            var found: [[Int64]?] = []
+            for context in [memory, sqlite] {
+                let serial = format.hasPrefix("stand IN") || format.hasPrefix("stand.owner") ? "Stand" : (format.contains("tags") ? "Tag" : "Fruit")
+                let entity = format.hasPrefix("stand.owner") ? "Owner" : serial
+                let objects = try context.fetch(EntityFetchRequest(entityName: entity, predicate: try KeyValuePredicate(format: "serial IN {1, 2, 5}"),
+                                                                   sortDescriptors: [KeyValueSortDescriptor(key: "serial")]))
+                let argument: Any = format.contains("IN %@") ? objects : objects[0]
+                let request = EntityFetchRequest(entityName: "Fruit", predicate: try KeyValuePredicate(format: format, argument),
+                                                 sortDescriptors: [KeyValueSortDescriptor(key: "serial")])
+                found.append(Self.serials(context, request))
+                if context === sqlite {
+                    let ids = objects.map { KeyValueConstant($0.objectID) }
+                    let constant: KeyValueConstant = format.contains("IN %@") ? .array(ids) : ids[0]
+                    let forStore = try KeyValuePredicate(format: format, argument).mappingConstants { value in
+                        if case .object = value { return constant }
+                        if case .array = value { return constant }
+                        return value
+                    }
+                    #expect(try store.fetch(StoreFetchRequest(entityNames: ["Fruit"], predicate: forStore)).appliedPredicate, "\(format)")
+                }
+            }
+            #expect(found[0] != nil && found[0] == found[1], "\(format)")
+            #expect(found[0]?.isEmpty == false || format.hasPrefix("NOT") == false, "\(format)")
+        }
+    }
+
     @Test func whatSQLCannotExpressFallsBackToMemory() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

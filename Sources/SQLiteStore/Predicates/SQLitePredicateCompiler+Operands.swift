@@ -42,11 +42,11 @@ extension SQLitePredicateCompiler {
         }
     }
 
-    /// The members of the to-many `path` starts with, and the rest of the path (not empty).
-    /// `nil` when the path does not start with a to-many (a to-one before it may be nil, and
-    /// `ANY` of nil is an error in memory) or ends at it.
+    /// The members of the to-many `path` starts with, and the rest of the path (empty for the
+    /// members themselves). `nil` when the path does not start with a to-many (a to-one before
+    /// it may be nil, and `ANY` of nil is an error in memory).
     func members(_ path: [String], in scope: Scope) -> (Members, String)? {
-        guard let name = path.first, path.count > 1, !path.dropFirst().contains(where: { $0.hasPrefix("@") }),
+        guard let name = path.first, !path.dropFirst().contains(where: { $0.hasPrefix("@") }),
               let storage = scope.entity.relationships.first(where: { $0.relationship.name == name })?.storage,
               let members = members(storage, of: scope) else { return nil }
         return (members, path.dropFirst().joined(separator: "."))
@@ -56,6 +56,16 @@ extension SQLitePredicateCompiler {
     func operand(_ expression: KeyValueExpression, in scope: Scope, variables: [String: Scope]) -> Operand? {
         if case .keyPathOf(.subquery(let collection, let variable, let predicate), "@count") = expression {
             return subqueryCount(collection, variable, predicate, in: scope, variables: variables)
+        }
+        // SELF (or a SUBQUERY variable alone): the row itself, compared by key and entity.
+        let itself: Scope?
+        switch expression {
+        case .evaluatedObject: itself = scope
+        case .variable(let name): itself = variables[name]
+        default: itself = nil
+        }
+        if let itself, let alias = itself.alias {
+            return .toOne(key: itself.key, entityColumn: alias + ".Z_ENT", destination: itself.entity.name)
         }
         guard let (base, path) = Self.path(of: expression) else { return nil }
         guard var current = base.flatMap({ variables[$0] }) ?? (base == nil ? scope : nil) else { return nil }

@@ -147,13 +147,15 @@ final class SQLitePredicateCompiler {
         case .any, .all:
             guard let (base, path) = Self.path(of: left), let start = base.flatMap({ variables[$0] }) ?? (base == nil ? scope : nil),
                   let (members, rest) = self.members(path, in: start) else { return nil }
-            let inner = KeyValueComparison(.keyPath(rest), op, right, modifier: .direct, options: comparison.options)
+            let member: KeyValueExpression = rest.isEmpty ? .evaluatedObject : .keyPath(rest)
+            let inner = KeyValueComparison(member, op, right, modifier: .direct, options: comparison.options)
             if comparison.modifier == .all { negations += 1 }
             defer { if comparison.modifier == .all { negations -= 1 } }
             guard let test = self.comparison(inner, in: members.scope, variables: variables) else { return nil }
             // In memory the members' values are collected with nil values left out.
             let present: String
-            switch operand(.keyPath(rest), in: members.scope, variables: variables) {
+            switch operand(member, in: members.scope, variables: variables) {
+            case .toOne?  where rest.isEmpty: present = ""
             case .attribute(let sql, _)?, .toOne(let sql, _, _)?: present = " AND \(sql) IS NOT NULL"
             default: return nil
             }
@@ -168,7 +170,7 @@ final class SQLitePredicateCompiler {
 
     private static func isKeyPath(_ expression: KeyValueExpression) -> Bool {
         switch expression {
-        case .keyPath, .keyPathOf: return true
+        case .keyPath, .keyPathOf, .evaluatedObject, .variable: return true
         default: return false
         }
     }
