@@ -49,7 +49,7 @@ import Predicates
     ]
 
     static let inexactFormats = [
-        "name == small", "small == '5'", "name MATCHES 'a.*'", "name MATCHES 'a.*' AND small == 5",
+        "small == '5'", "ratio > small", "name MATCHES 'a.*'", "name MATCHES 'a.*' AND small == 5",
     ]
 
     static func check(_ predicate: KeyValuePredicate, exact: Bool, store: SQLitePersistentStore,

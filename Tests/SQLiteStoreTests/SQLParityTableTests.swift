@@ -128,7 +128,9 @@ import Predicates
         // compounds, constants
         ("count > 0 AND (name BEGINSWITH[c] 'a' OR ANY tags.label == 'local')", true),
         ("NOT (count > 0 AND stand.label == 'North')", true), ("TRUEPREDICATE", true), ("FALSEPREDICATE", true),
-        ("count > 0 AND name MATCHES 'a.*'", false), ("name == stand.label", false),
+        ("count > 0 AND name MATCHES 'a.*'", false), ("name == stand.label", true),
+        ("count < small", true), ("count == small", true), ("count != small", true), ("NOT (count >= small)", true),
+        ("stand.label == stand.owner.name", true), ("picked < picked", true), ("weight > count", false), ("name ==[c] stand.label", false),
     ]
 
     /// An in-memory and an SQLite context holding the same objects.

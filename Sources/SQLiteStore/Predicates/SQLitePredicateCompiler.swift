@@ -139,6 +139,9 @@ final class SQLitePredicateCompiler {
         if case .constant = left, Self.isKeyPath(right), let flipped = Self.flipped(op) {
             (left, right, op) = (right, left, flipped)
         }
+        if comparison.modifier == .direct, Self.isKeyPath(right) {
+            return compareKeyPaths(left, op, right, options: comparison.options, in: scope, variables: variables)
+        }
         guard case .constant(let constant) = right.constantFolded else { return nil }
         switch comparison.modifier {
         case .direct:
@@ -165,6 +168,29 @@ final class SQLitePredicateCompiler {
             }
             guard test.isExact else { return nil }
             return Condition(sql: "(NOT EXISTS (\(from) AND NOT \(test.sql)))", arguments: test.arguments, isExact: true)
+        }
+    }
+
+    /// Two attributes of one kind compared (`count < small`, `name == stand.label`): integers
+    /// with integers, Booleans with Booleans, dates with dates, strings with strings (no
+    /// options); doubles are left to memory (NaN).
+    private func compareKeyPaths(_ left: KeyValueExpression, _ op: ComparisonOperator, _ right: KeyValueExpression,
+                                 options: ComparisonOptions, in scope: Scope, variables: [String: Scope]) -> Condition? {
+        guard options.isEmpty || options == .normalized,
+              case .attribute(let a, let first)? = operand(left, in: scope, variables: variables),
+              case .attribute(let b, let second)? = operand(right, in: scope, variables: variables) else { return nil }
+        let integers: Set<AttributeDescription.AttributeType> = [.integer16, .integer32, .integer64]
+        let (x, y) = (first.attributeType, second.attributeType)
+        guard (integers.contains(x) && integers.contains(y)) || (x == y && [.boolean, .date, .string].contains(x)) else { return nil }
+        let collate = x == .string ? " COLLATE OG_SWIFT" : ""
+        switch op {
+        case .equalTo: return Condition(sql: "(\(a) IS \(b)\(collate))", arguments: [], isExact: true)
+        case .notEqualTo: return Condition(sql: "(\(a) IS NOT \(b)\(collate))", arguments: [], isExact: true)
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            let test = "\(a) \(op.rawValue) \(b)\(collate)"
+            return Condition(sql: negations == 0 ? "(" + test + ")" : "IFNULL(" + test + ", 0)", arguments: [], isExact: true)
+        default:
+            return nil
         }
     }
 
