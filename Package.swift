@@ -80,8 +80,13 @@ let package = Package(
                     path: "Tests/UndoManagementTests", swiftSettings: strict),
         .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/ManagedObjectsTests", exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "ManagedObjects", "TestSupport"],
-                    path: "Tests/SQLiteStoreTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "SQLiteStoreTests",
+                    dependencies: ["SQLiteStore", "ManagedObjects", "TestSupport", "sqlite-store-crash-helper"],
+                    path: "Tests/SQLiteStoreTests", exclude: ["Fixtures", "CrashHelper"], swiftSettings: strict),
+        // The child process of the SQLite store's crash and two-writer tests (a dependency of
+        // SQLiteStoreTests, so that `swift test` builds it).
+        .executableTarget(name: "sqlite-store-crash-helper", dependencies: ["SQLiteStore", "ManagedObjects"],
+                          path: "Tests/SQLiteStoreTests/CrashHelper", swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 

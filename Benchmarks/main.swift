@@ -71,6 +71,7 @@ registerManagedObjectsBenchmarks(in: suite)
 registerContextBenchmarks(in: suite)
 registerFetchedResultsBenchmarks(in: suite)
 registerSQLiteStoreBenchmarks(in: suite)
+registerSQLiteStoreWriteBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
 if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }

@@ -39,6 +39,7 @@ extension SQLitePersistentStore {
 extension SQLiteStoreEngine {
     /// Creates a new store file for `model`.
     static func create(path: String, model: ManagedObjectModel, identifier: String) throws -> SQLiteStoreEngine {
+        if let reason = readOnlyReason(path: path, exists: false) { throw SQLiteStoreError(.unsupported(reason), path: path) }
         let schema = try SQLiteSchema(model: model, path: path)
         var metadata = SQLiteStoreMetadata.initial(for: model)
         let plist: Data
@@ -99,6 +100,7 @@ extension SQLiteStoreEngine {
         try? handle.close()
         if header.isEmpty { throw refuse(.notADatabase("the file is empty")) }
         guard header == Data("SQLite format 3\0".utf8) else { throw refuse(.notADatabase("no SQLite header")) }
+        if let reason = readOnlyReason(path: path, exists: true) { throw refuse(.unsupported(reason)) }
 
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
@@ -128,8 +130,12 @@ extension SQLiteStoreEngine {
         }
 
         var recorded: [String: Int64] = [:]
-        for entry in try connection.rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
-            if case .integer(let number) = entry[0], case .text(let name) = entry[1], number < 16000 { recorded[name] = number }
+        var entries: [Int64: (superNumber: SQLiteValue, maximum: SQLiteValue)] = [:]
+        for entry in try connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY") {
+            guard case .integer(let number) = entry[0], case .text(let name) = entry[1], number < 16000 else { continue }
+            if recorded[name] != nil { throw refuse(.notAStore("Z_PRIMARYKEY lists the entity \(name) twice")) }
+            recorded[name] = number
+            entries[number] = (entry[2], entry[3])
         }
         // A store migrated by Core Data keeps an entity's old name in Z_PRIMARYKEY after a
         // rename (CoreDataPlus SampleModel_V2: LuxuryCar, renamed from ExpensiveSportCar, is
@@ -150,8 +156,49 @@ extension SQLiteStoreEngine {
                 throw refuse(.notAStore("table \(table.name) has no column \(missing)"))
             }
         }
+        try checkPrimaryKeys(entries, schema: schema, connection: connection, refuse: refuse)
         try connection.execute("PRAGMA journal_mode = WAL")
         return SQLiteStoreEngine(connection: connection, schema: schema, identifier: identifier, metadata: metadata)
+    }
+
+    /// Refuses a damaged `Z_PRIMARYKEY`: an entity whose recorded parent number is not its
+    /// parent's, or an inheritance root whose key counter (`Z_MAX`) is missing, negative or
+    /// below the largest key in its table (new objects would reuse keys).
+    private static func checkPrimaryKeys(_ entries: [Int64: (superNumber: SQLiteValue, maximum: SQLiteValue)], schema: SQLiteSchema,
+                                         connection: SQLiteConnection,
+                                         refuse: (SQLiteStoreError.Code) -> SQLiteStoreError) throws {
+        for entity in schema.entities.values.sorted(by: { $0.number < $1.number }) {
+            guard let entry = entries[entity.number] else { throw refuse(.notAStore("Z_PRIMARYKEY has no row for \(entity.name)")) }
+            if let recorded = entry.superNumber.integerValue, recorded != entity.superNumber {
+                throw refuse(.notAStore("Z_PRIMARYKEY gives \(entity.name) the parent number \(recorded), not \(entity.superNumber)"))
+            }
+            guard entity.superNumber == 0 else { continue }
+            let table = SQLiteSchema.tableName(root: entity.rootName)
+            let largest = try connection.scalar("SELECT IFNULL(MAX(Z_PK), 0) FROM \(table)")?.integerValue ?? 0
+            guard let maximum = entry.maximum.integerValue, maximum >= 0 else {
+                throw refuse(.notAStore("Z_PRIMARYKEY has no usable key counter (Z_MAX) for \(entity.name)"))
+            }
+            if maximum < largest {
+                throw refuse(.notAStore("Z_PRIMARYKEY's key counter for \(entity.name) is \(maximum), below the largest key \(largest) in \(table)"))
+            }
+        }
+    }
+
+    /// Why the store cannot be written at `path` (the file or its folder is read-only: no write
+    /// permission, or no write bit at all, which also stops a process running as root), or
+    /// `nil`. Opening stores read-only is not supported, and SQLite needs the folder to create
+    /// the `-wal` and `-shm` files.
+    static func readOnlyReason(path: String, exists: Bool) -> String? {
+        func isReadOnly(_ item: String) -> Bool {
+            let permissions = (try? FileManager.default.attributesOfItem(atPath: item))?[.posixPermissions] as? Int
+            return !FileManager.default.isWritableFile(atPath: item) || permissions.map { $0 & 0o222 == 0 } == true
+        }
+        if exists, isReadOnly(path) { return "the file is read-only (stores open for reading and writing only)" }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if FileManager.default.fileExists(atPath: folder), isReadOnly(folder) {
+            return "its folder is read-only (SQLite creates the -wal and -shm files beside the store)"
+        }
+        return nil
     }
 
     /// Which entities differ between the model and the store's version hashes.

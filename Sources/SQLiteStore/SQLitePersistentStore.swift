@@ -43,12 +43,11 @@ public final class SQLitePersistentStore: PersistentStore {
     ///
     /// - Parameters:
     ///   - url: A file URL. A missing file is created when the store loads.
-    ///   - evaluatesPredicatesInSQL: Whether fetches narrow rows in SQL by what SQL can decide
-    ///     of the predicate (comparisons of attributes with constants, `AND`, `OR`, `NOT`;
-    ///     Docs/SQLiteStore.md). Off by default: the context does not yet re-check objects
-    ///     changed but not saved against a predicate applied by the store, so with it on, an
-    ///     object whose unsaved values match but whose saved values do not would be missed.
-    public init(url: URL, evaluatesPredicatesInSQL: Bool = false) {
+    ///   - evaluatesPredicatesInSQL: Whether fetches compile predicates, sort descriptors and
+    ///     limits to SQL where SQL decides them exactly as the in-memory evaluation (the
+    ///     default; Docs/SQLiteStore.md lists what is compiled). With `false` every row of
+    ///     the requested entities is read and the context filters, sorts and limits.
+    public init(url: URL, evaluatesPredicatesInSQL: Bool = true) {
         self.url = url
         self.evaluatesPredicatesInSQL = evaluatesPredicatesInSQL
         state = Mutex(State(identifier: UUID().uuidString))
@@ -77,21 +76,30 @@ public final class SQLitePersistentStore: PersistentStore {
 
     /// The rows of the request's entities (Apple: `execute(_:with:)` for a fetch).
     ///
-    /// Every row is read, or, with ``evaluatesPredicatesInSQL``, the rows SQL selects for the
-    /// predicate; `appliedPredicate` says whether they are exactly the matching rows. Order and
-    /// limits are left to the context. To-many relationships are read with each row.
+    /// With ``evaluatesPredicatesInSQL``, the predicate becomes an SQL condition (exact, or a
+    /// narrowing when part of it cannot be compiled; `appliedPredicate` says which), and for a
+    /// fetch of one entity with an exact predicate the sort descriptors, offset and limit
+    /// become `ORDER BY`/`LIMIT` (`appliedOrderAndLimits`). A `resultType` of `.objectIDs` or
+    /// `.count` is answered without rows when the predicate is exact. To-many relationships are
+    /// read with each row.
     ///
-    /// - Parameter request: The entities and the predicate.
-    /// - Returns: The rows, ordered by entity then primary key.
+    /// - Parameter request: The entities, predicate, order, limits and result type.
+    /// - Returns: The rows (by entity, then in the requested order or by primary key), IDs or
+    ///   count.
     /// - Throws: ``SQLiteStoreError`` (not loaded, SQLite's errors, a transformer failing).
-    /// - Complexity: One query per entity, plus one per to-many relationship per row.
+    /// - Complexity: One query per entity, plus one per to-many relationship.
     /// - Important: Thread safety: safe from any thread (the store's lock).
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        let predicate = evaluatesPredicatesInSQL ? request.predicate : nil
-        return try withEngine { engine in
-            let (rows, exact) = try engine.rows(ofEntities: request.entityNames, matching: predicate)
-            return StoreFetchResult(rows: rows, appliedPredicate: request.predicate == nil || (predicate != nil && exact),
-                                    appliedOrderAndLimits: false)
+        try withEngine { engine in
+            let selection = try engine.rows(for: request, compilesPredicate: evaluatesPredicatesInSQL)
+            var result = StoreFetchResult(rows: selection.rows, appliedPredicate: selection.isExact,
+                                          appliedOrderAndLimits: selection.isOrdered)
+            if let ids = selection.objectIDs {
+                result.objectIDs = ids
+            } else if let count = selection.count {
+                result.count = count
+            }
+            return result
         }
     }
 
@@ -102,7 +110,19 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Returns: The row with its version (`Z_OPT`), attributes and relationships.
     /// - Throws: ``SQLiteStoreError``.
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
-        try withEngine { try $0.row(for: id) }
+        try withEngine { try $0.cachedRows(for: [id]).first }
+    }
+
+    /// The current rows of several objects, from the row cache shared by the coordinator's
+    /// contexts or read in one query per entity (Apple: a batch of faults filled at once).
+    ///
+    /// - Parameter ids: Permanent IDs; IDs the store does not have are left out.
+    /// - Returns: The rows found, in any order.
+    /// - Throws: ``SQLiteStoreError``.
+    /// - Complexity: One query per entity and one per to-many relationship, for the rows not
+    ///   in the cache.
+    public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
+        try withEngine { try $0.cachedRows(for: ids) }
     }
 
     /// New permanent IDs, keys taken from each inheritance root's `Z_PRIMARYKEY.Z_MAX` in one
@@ -129,7 +149,11 @@ public final class SQLitePersistentStore: PersistentStore {
     ///   ``SQLiteStoreError`` (a value that does not fit its attribute, SQLite's errors, such as
     ///   a uniqueness constraint); the transaction is rolled back.
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
-        try withEngine { try $0.save(changes) }
+        try withEngine { engine in
+            engine.rowCache.remove(changes.updated.map(\.objectID))
+            engine.rowCache.remove(changes.deleted.map(\.objectID))
+            return try engine.save(changes)
+        }
     }
 
     /// Replaces the store's metadata and writes it to `Z_METADATA` (Apple:

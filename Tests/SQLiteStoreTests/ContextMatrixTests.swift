@@ -25,7 +25,7 @@ import Predicates
         let coordinator = PersistentStoreCoordinator(model: model)
         switch kind {
         case .inMemory: try coordinator.addStore(InMemoryStore())
-        case .sqlite: try coordinator.addStore(SQLitePersistentStore(url: directory.file("Fruit.sqlite")))
+        case .sqlite: try coordinator.addStore(SQLitePersistentStore(url: directory.file("Fruit.sqlite"), evaluatesPredicatesInSQL: false))
         case .sqliteWithSQLPredicates:
             try coordinator.addStore(SQLitePersistentStore(url: directory.file("Fruit.sqlite"), evaluatesPredicatesInSQL: true))
         case .atomicFile: try coordinator.addStore(AtomicFileStore(url: directory.file("Fruit.store")))

@@ -43,11 +43,13 @@ import Predicates
         "name >= 'a'", "name == ''", "name == nil", "name != nil", "small IN {0, 5}", "name IN {'apple', 'b', '\u{E9}'}",
         "small BETWEEN {0, 5}", "NOT (small == 5)", "NOT (name == 'apple')", "small == 5 OR ratio > 1",
         "small == 5 AND name == 'apple'", "NOT (small == 5 OR flag == YES)", "TRUEPREDICATE", "FALSEPREDICATE",
+        "name ==[c] 'apple'", "name ==[c] 'apple' AND small == 5", "NOT (name ==[c] 'apple')", "name BEGINSWITH 'a'",
+        "small == 5 OR name CONTAINS 'p'", "name ==[cd] 'E'", "name ==[d] 'e'", "name LIKE[c] 'a*e'", "name ENDSWITH 'e'",
+        "name IN[c] {'APPLE', 'k'}", "name <[c] 'b'",
     ]
 
     static let inexactFormats = [
-        "name ==[c] 'apple'", "name ==[c] 'apple' AND small == 5", "NOT (name ==[c] 'apple')", "name BEGINSWITH 'a'",
-        "small == 5 OR name CONTAINS 'p'", "name == small", "small == '5'",
+        "small == '5'", "ratio > small", "name MATCHES 'a.*'", "name MATCHES 'a.*' AND small == 5",
     ]
 
     static func check(_ predicate: KeyValuePredicate, exact: Bool, store: SQLitePersistentStore,
@@ -93,8 +95,10 @@ import Predicates
     @Test func aStoreWithoutSQLPredicatesReturnsEveryRow() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let url = directory.file("Plain.sqlite")
-        let (store, context) = try openStack(try Models.library(), at: url)
+        let coordinator = PersistentStoreCoordinator(model: try Models.library())
+        let store = SQLitePersistentStore(url: directory.file("Plain.sqlite"), evaluatesPredicatesInSQL: false)
+        try coordinator.addStore(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
         for small in [Int16(1), 2, 3] {
             try context.insertNewObject(forEntityNamed: "Item").setValue(small, forKey: "small")
         }
@@ -155,5 +159,32 @@ import Predicates
             .comparison(KeyValueComparison(.keyPath("favourite"), .in, .constant(ids))))))
         #expect(result.appliedPredicate)
         #expect(Set(result.rows.map(\.objectID)) == [tags[0].objectID, tags[3].objectID])
+    }
+}
+
+/// Compiled comparisons outside `NOT` leave SQLite free to use an index.
+@Suite struct CompiledIndexUseTests {
+    @Test func comparisonsAndPrefixesUseTheFetchIndexes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var entity = EntityDescription(name: "Record", properties: [.attribute("i1", .integer64), .attribute("t1", .string)])
+        entity.indexes = [FetchIndexDescription(name: "byI1", elements: [.init(propertyName: "i1")]),
+                          FetchIndexDescription(name: "byT1", elements: [.init(propertyName: "t1")])]
+        let model = try ManagedObjectModel(entities: [entity])
+        let url = directory.file("Indexed.sqlite")
+        let (store, _) = try openStack(model, at: url)
+        let plans = try store.withEngine { engine -> [String] in
+            let compiler = SQLitePredicateCompiler(entity: try engine.entity("Record"), schema: engine.schema, storeIdentifier: engine.identifier)
+            return try ["i1 > 5", "t1 BEGINSWITH 'ab'", "i1 BETWEEN {1, 9}", "NOT (i1 > 5)"].map { format in
+                let condition = try #require(compiler.compile(try KeyValuePredicate(format: format)))
+                let plan = try engine.connection.rows("EXPLAIN QUERY PLAN SELECT t0.Z_PK FROM ZRECORD t0 WHERE " + condition.sql,
+                                                      condition.arguments)
+                return plan.map { row in row.compactMap { if case .text(let text) = $0 { text } else { nil } }.joined() }.joined(separator: " ")
+            }
+        }
+        #expect(plans[0].contains("SEARCH t0 USING COVERING INDEX Z_Record_byI1"), "\(plans[0])")
+        #expect(plans[1].contains("SEARCH t0 USING COVERING INDEX Z_Record_byT1"), "\(plans[1])")
+        #expect(plans[2].contains("SEARCH t0 USING COVERING INDEX Z_Record_byI1"), "\(plans[2])")
+        #expect(!plans[3].contains("SEARCH"), "\(plans[3])")   // under NOT: 0/1 expressions, a scan
     }
 }

@@ -18,7 +18,11 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectContextError/unknownEntity(_:)``, the stores' errors, and
     ///   predicate evaluation errors.
     public func fetch(_ request: EntityFetchRequest) throws -> [ManagedObject] {
-        try fetch(request, storeResultType: .rows)
+        let objects = try fetch(request, storeResultType: .rows)
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            prefetchRelationships(request.relationshipKeyPathsForPrefetching, of: objects)
+        }
+        return objects
     }
 
     /// ``fetch(_:)`` telling the stores whether values are needed (`.objectIDs` for ID and
@@ -43,12 +47,28 @@ extension ManagedObjectContext {
         var objects: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
         var matchedByStore = Set<ObjectIdentifier>()
-        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate),
-                                             sortDescriptors: request.sortDescriptors, resultType: storeResultType)
-        var filled: [StoreRow] = []
         // A child's rows are its parent's current state (in no particular order); a context
         // on a coordinator asks the stores.
         let stores = parent == nil ? storesHolding(names) : []
+        // A store applies the predicate only where its saved rows decide it: with unsaved
+        // changes, only a predicate on the objects' own properties (changed objects are then
+        // added below and checked in memory); offset and limit only with no unsaved changes
+        // and one store.
+        let clean = inserted.isEmpty && updated.isEmpty && deleted.isEmpty
+        let passesPredicate = clean || (request.includesPendingChanges && (request.predicate?.readsOnlyOwnProperties ?? true))
+        var storeRequest = StoreFetchRequest(entityNames: names,
+                                             predicate: passesPredicate ? request.predicate.map(storePredicate) : nil,
+                                             resultType: storeResultType)
+        // The store's order counts only without unsaved changes (a changed related object may
+        // move an object the store would order by its saved values).
+        if clean { storeRequest.sortDescriptors = request.sortDescriptors }
+        let storeDecides = clean && stores.count == 1
+        if storeDecides {
+            storeRequest.fetchOffset = request.fetchOffset
+            storeRequest.fetchLimit = request.fetchLimit
+        }
+        var applied = (predicate: storeDecides, orderAndLimits: storeDecides)
+        var filled: [StoreRow] = []
         var storesOrdered = stores.count <= 1
         if parent != nil {
             adoptPermanentIDsOfPushedObjects()
@@ -60,11 +80,14 @@ extension ManagedObjectContext {
         }
         for store in stores {
             let result = try store.fetch(storeRequest)
-            if storeResultType == .count, let count = result.count, result.appliedPredicate || request.predicate == nil {
+            if storeResultType == .count, let count = result.count,
+               passesPredicate && (result.appliedPredicate || request.predicate == nil) {
                 counted += count
                 continue
             }
-            storesOrdered = storesOrdered && result.appliedOrderAndLimits
+            applied.predicate = applied.predicate && (result.appliedPredicate || request.predicate == nil)
+            applied.orderAndLimits = applied.orderAndLimits && result.appliedOrderAndLimits
+            storesOrdered = storesOrdered && clean && result.appliedOrderAndLimits
             for row in result.rows {
                 let object = try registeredObject(for: row, filled: &filled)
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
@@ -73,14 +96,14 @@ extension ManagedObjectContext {
                 let object = try registered[id] ?? fault(for: id)
                 guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
                 objects.append(object)
-                if result.appliedPredicate { matchedByStore.insert(ObjectIdentifier(object)) }
+                if result.appliedPredicate && passesPredicate { matchedByStore.insert(ObjectIdentifier(object)) }
             }
         }
         // The rows that filled objects are cached (rows of loaded objects are not looked at);
         // a child's rows are its parent's unsaved state, never cached.
         if !filled.isEmpty, parent == nil { coordinator?.rowCache.store(filled) }
         var addedPending = false
-        if request.includesPendingChanges {
+        if request.includesPendingChanges && !clean {
             objects.removeAll { deleted.contains($0) }
             // Inserted objects, and changed ones whose unsaved values may match where their
             // saved values (which the store looked at) did not.
@@ -91,13 +114,16 @@ extension ManagedObjectContext {
                 addedPending = true
             }
         }
-        if let predicate = request.predicate {
+        if let predicate = request.predicate, !applied.predicate {
             // A fault the store matched holds the store's values: the store evaluated them.
             objects = try objects.filter { object in
                 if object.faultFlag && matchedByStore.contains(ObjectIdentifier(object)) { return true }
                 return try predicate.evaluate(with: object)
             }
         }
+        // With no unsaved changes, one store that applied predicate, order, offset and limit
+        // decided the whole result.
+        if applied.predicate && applied.orderAndLimits { return objects }
         let keepsStoreOrder = storesOrdered && !stores.isEmpty && !addedPending
             && !objects.contains { updated.contains($0) || inserted.contains($0) }
         if !request.sortDescriptors.isEmpty && !keepsStoreOrder { objects = try objects.sorted(using: request.sortDescriptors) }
@@ -107,8 +133,12 @@ extension ManagedObjectContext {
     }
 
     /// The IDs of the objects a request matches (Apple: result type `.managedObjectIDResultType`).
+    ///
+    /// With no unsaved changes and one store, the store is asked for IDs only (SQL selects
+    /// only the keys); otherwise the objects are fetched and their IDs returned.
     public func fetchObjectIDs(_ request: EntityFetchRequest) throws -> [ManagedObjectID] {
-        try fetch(request, storeResultType: .objectIDs).map(\.objectID)
+        if let result = try storeOnlyFetch(request, .objectIDs) { return result.objectIDs }
+        return try fetch(request, storeResultType: .objectIDs).map(\.objectID)
     }
 
     /// The number of objects a request matches (Apple: `count(for:)`).
@@ -117,12 +147,32 @@ extension ManagedObjectContext {
     /// answer with a number alone (``StoreFetchResult/count``); otherwise the matching objects'
     /// IDs are counted.
     public func count(for request: EntityFetchRequest) throws -> Int {
+        if let result = try storeOnlyFetch(request, .count), let count = result.count { return count }
         guard !hasChanges && request.fetchOffset == 0 && request.fetchLimit == 0 else {
             return try fetch(request, storeResultType: .objectIDs).count
         }
         var counted = 0
         let objects = try fetch(request, storeResultType: .count, counted: &counted)
         return counted + objects.count
+    }
+
+    /// A store's IDs or count for a request, answered without making objects: when the context
+    /// has no unsaved changes and no parent, one store holds the entities, and the store
+    /// decided the whole request; `nil` otherwise.
+    private func storeOnlyFetch(_ request: EntityFetchRequest, _ type: StoreFetchRequest.ResultType) throws -> StoreFetchResult? {
+        guard parent == nil, inserted.isEmpty && updated.isEmpty && deleted.isEmpty else { return nil }
+        let names = try entityNames(for: request)
+        let stores = storesHolding(names)
+        guard stores.count == 1 else { return nil }
+        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate),
+                                             sortDescriptors: request.sortDescriptors, fetchOffset: request.fetchOffset,
+                                             fetchLimit: request.fetchLimit, resultType: type)
+        let result = try stores[0].fetch(storeRequest)
+        let ordered = result.appliedOrderAndLimits
+            || (request.fetchOffset == 0 && request.fetchLimit == 0 && (type == .count || request.sortDescriptors.isEmpty))
+        let answered = type == .count ? result.count != nil : result.rows.isEmpty
+        guard answered, result.appliedPredicate || request.predicate == nil, ordered else { return nil }
+        return result
     }
 
     /// The object with an ID: the registered one, or a fault for it (Apple: `object(with:)`).
@@ -258,20 +308,21 @@ extension ManagedObjectContext {
     package func fillValues(_ object: ManagedObject, from row: StoreRow) {
         object.faultFlag = false
         object.storeVersion = row.version
-        for (slot, property) in object.layout.properties.enumerated() {
-            switch property {
-            case .attribute(let attribute):
-                object.storeLoadedSlotValue(row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }, slot)
-            case .relationship(let relationship):
-                let ids = row.relationships[relationship.name]
-                    ?? storeObjectIDs(forRelationship: relationship.name, of: row.objectID)
+        let layout = object.layout
+        for slot in layout.fillPlan.indices {
+            switch layout.fillPlan[slot] {
+            case .attribute(let fill):
+                let value = row.attributes[layout.keys[slot]].flatMap { fill.attribute.typedValue(from: $0) ?? nil }
+                object.storeLoadedSlotValue(value, slot)
+            case .relationship(let name, let cardinality):
+                let ids = row.relationships[name] ?? storeObjectIDs(forRelationship: name, of: row.objectID)
                 let related = ids.compactMap { try? self.object(with: $0) }
-                switch relationship.cardinality {
+                switch cardinality {
                 case .toOne: object.storeLoadedSlotValue(related.first, slot)
                 case .toMany: object.storeLoadedSlotValue(Set(related), slot)
                 case .orderedToMany: object.storeLoadedSlotValue(related, slot)
                 }
-            case .fetchedProperty:
+            case .none:
                 break
             }
         }
@@ -281,5 +332,32 @@ extension ManagedObjectContext {
     private func storeObjectIDs(forRelationship name: String, of id: ManagedObjectID) -> [ManagedObjectID] {
         guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID) else { return [] }
         return (try? store.objectIDs(forRelationship: name, of: id)) ?? []
+    }
+}
+
+extension KeyValuePredicate {
+    /// Whether the predicate reads only the evaluated object's own properties (key paths of one
+    /// key and constants): an unsaved change elsewhere cannot change its answer for an object.
+    fileprivate var readsOnlyOwnProperties: Bool {
+        switch kind {
+        case .constant: return true
+        case .block: return false
+        case .and(let parts), .or(let parts): return parts.allSatisfy(\.readsOnlyOwnProperties)
+        case .not(let inner): return inner.readsOnlyOwnProperties
+        case .comparison(let comparison):
+            return comparison.modifier == .direct && comparison.leftExpression.readsOnlyOwnProperty
+                && comparison.rightExpression.readsOnlyOwnProperty
+        }
+    }
+}
+
+extension KeyValueExpression {
+    fileprivate var readsOnlyOwnProperty: Bool {
+        switch self {
+        case .constant: return true
+        case .keyPath(let path): return !path.contains(".") && !path.hasPrefix("@")
+        case .aggregate(let list): return list.allSatisfy(\.readsOnlyOwnProperty)
+        default: return false
+        }
     }
 }

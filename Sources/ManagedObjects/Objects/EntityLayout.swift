@@ -31,6 +31,33 @@ package final class EntityLayout: Sendable {
     package let keyTable: KeyValueKeyTable
     /// The key paths that name each slot to Swift's Observation.
     package let trackingKeyPaths: TrackingKeyPaths
+    /// How a store row fills each slot, made once so that filling an object copies no
+    /// property description.
+    package let fillPlan: [SlotFill]
+    /// Every slot empty, made once (see ``emptyValue(_:)``). `nonisolated(unsafe)`: never
+    /// mutated after `init`, and holds only immutable values (nil, empty collections).
+    nonisolated(unsafe) package let emptyValueArray: ContiguousArray<Any?>
+    /// The values of a new object: attribute defaults, empty relationships.
+    /// `nonisolated(unsafe)`: never mutated after `init`; the defaults are constants of the
+    /// attribute types (numbers, strings, dates, data, UUIDs, URLs).
+    nonisolated(unsafe) package let newObjectValues: ContiguousArray<Any?>
+
+    /// An attribute of a fill plan.
+    package final class AttributeFill: Sendable {
+        package let attribute: AttributeDescription
+        init(_ attribute: AttributeDescription) { self.attribute = attribute }
+    }
+
+    /// How a store row's value reaches one slot.
+    package enum SlotFill: Sendable {
+        /// An attribute value, converted by the attribute to its Swift type (boxed, so that
+        /// reading the plan retains one reference instead of copying the description).
+        case attribute(AttributeFill)
+        /// A relationship's related IDs.
+        case relationship(String, RelationshipDescription.Cardinality)
+        /// Nothing (fetched properties).
+        case none
+    }
 
     /// The value of a slot with nothing in it: an empty collection for a to-many relationship
     /// (those are never `nil`), `nil` otherwise.
@@ -44,9 +71,7 @@ package final class EntityLayout: Sendable {
     }
 
     /// Every slot empty (see ``emptyValue(_:)``).
-    package var emptyValues: ContiguousArray<Any?> {
-        ContiguousArray(properties.indices.map(emptyValue))
-    }
+    package var emptyValues: ContiguousArray<Any?> { emptyValueArray }
 
     package init(entity: EntityDescription, objectClass: ManagedObject.Type = ManagedObject.self,
                  kinds: [String: Set<String>] = [:]) {
@@ -68,6 +93,27 @@ package final class EntityLayout: Sendable {
             Self.keyValueProperty(for: property, slot: slot, field: fields[slot], kinds: kinds)
         })
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
+        fillPlan = properties.map { property in
+            switch property {
+            case .attribute(let attribute): return .attribute(AttributeFill(attribute))
+            case .relationship(let relationship): return .relationship(relationship.name, relationship.cardinality)
+            case .fetchedProperty: return .none
+            }
+        }
+        let empty = ContiguousArray(properties.map { property -> Any? in
+            guard case .relationship(let relationship) = property else { return nil }
+            switch relationship.cardinality {
+            case .toOne: return nil
+            case .toMany: return Set<ManagedObject>()
+            case .orderedToMany: return [ManagedObject]()
+            }
+        })
+        emptyValueArray = empty
+        var initial = empty
+        for (slot, property) in properties.enumerated() {
+            if let attribute = property.attribute { initial[slot] = attribute.defaultValueForNewObject }
+        }
+        newObjectValues = initial
     }
 
     private static func keyValueProperty(for property: PropertyDescription, slot: Int,

@@ -104,13 +104,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         self.layout = layout
         self.objectID = .temporary(entityName: entityName)
         self.reportsObservationAccess = Self.isObservationTrackingEnabled
-        var values = layout.emptyValues
-        if !layout.hasFields {
-            for (slot, property) in layout.properties.enumerated() {
-                if let attribute = property.attribute { values[slot] = attribute.defaultValueForNewObject }
-            }
-        }
-        self.values = values
+        self.values = layout.hasFields ? layout.emptyValueArray : layout.newObjectValues
         // KeepsOwnObservationStorage: its context listens to every change (a change sink),
         // and the process-wide table would take a lock per notification.
         super.init()
@@ -284,6 +278,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// Empties every slot (to-many relationships become empty collections), without
     /// notifications: the state of a fault.
     package func clearSlotValues() {
+        guard layout.hasFields else {
+            values = layout.emptyValueArray
+            return
+        }
         for slot in layout.properties.indices { storeLoadedSlotValue(layout.emptyValue(slot), slot) }
     }
 

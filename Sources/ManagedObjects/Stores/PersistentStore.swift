@@ -86,6 +86,21 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// - Parameter changes: The rows to insert and update, and the objects to delete.
     /// - Returns: The new version of each inserted and updated row.
     func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64]
+
+    /// The current rows of several objects, in one go where the store can (Apple: a batch of
+    /// faults filled by one query). IDs the store does not have are left out. The default
+    /// asks ``row(for:)`` for each.
+    ///
+    /// - Parameter ids: Permanent IDs of this store.
+    /// - Returns: The rows found, in any order.
+    func rows(for ids: [ManagedObjectID]) throws -> [StoreRow]
+}
+
+extension PersistentStore {
+    /// Asks ``row(for:)`` for each ID.
+    public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
+        try ids.compactMap { try row(for: $0) }
+    }
 }
 
 /// One object's saved state: its ID, its version (Core Data's `Z_OPT`), its attribute values

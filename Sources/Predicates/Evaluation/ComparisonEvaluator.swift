@@ -2,9 +2,9 @@
 // collections.
 import Foundation
 
-enum ComparisonEvaluator {
+package enum ComparisonEvaluator {
     /// Whether `lhs operator rhs` holds. Both values are normalized (no optionals, no NSNull).
-    static func test(_ comparisonOperator: ComparisonOperator, options: ComparisonOptions,
+    package static func test(_ comparisonOperator: ComparisonOperator, options: ComparisonOptions,
                      _ lhs: Any?, _ rhs: Any?) throws -> Bool {
         switch comparisonOperator {
         case .equalTo:

@@ -1,7 +1,7 @@
 // Case and diacritic folding for [c] and [d] string comparisons.
 import Foundation
 
-enum StringFolding {
+package enum StringFolding {
     /// Whether every byte of `string` is ASCII (then folding is a byte operation).
     @inline(__always)
     static func isASCII(_ string: String) -> Bool {
@@ -19,7 +19,7 @@ enum StringFolding {
     /// fold to `ss`, `ς` to `σ`, `İ` to `i̇`, and dotless `ı` stays itself) and diacritics
     /// (canonical decomposition with combining marks removed). `.normalized` alone changes
     /// nothing.
-    static func fold(_ string: String, options: ComparisonOptions) -> String {
+    package static func fold(_ string: String, options: ComparisonOptions) -> String {
         let caseless = options.contains(.caseInsensitive)
         let diacriticless = options.contains(.diacriticInsensitive)
         guard caseless || diacriticless else { return string }

@@ -3,7 +3,7 @@ import Foundation
 
 /// A string operation whose right side (the pattern) is folded once and then applied to many
 /// left values. Built at compile time when the pattern is a constant, per evaluation otherwise.
-struct StringMatcher {
+package struct StringMatcher {
     let operation: ComparisonOperator
     let options: ComparisonOptions
     /// The folded pattern.
@@ -16,7 +16,7 @@ struct StringMatcher {
     private let patternCharacters: [Character]
     private let regex: WholeStringRegex?
 
-    init(_ operation: ComparisonOperator, pattern raw: String, options: ComparisonOptions) throws(PredicateEvaluationError) {
+    package init(_ operation: ComparisonOperator, pattern raw: String, options: ComparisonOptions) throws(PredicateEvaluationError) {
         self.operation = operation
         self.options = options
         let diacriticOnly = options.subtracting(.caseInsensitive)
@@ -38,7 +38,7 @@ struct StringMatcher {
     ///
     /// - Throws: ``PredicateEvaluationError/regularExpressionGaveUp(pattern:)`` for a `MATCHES`
     ///   the regular-expression engine could not decide.
-    func matches(_ subject: String) throws(PredicateEvaluationError) -> Bool {
+    package func matches(_ subject: String) throws(PredicateEvaluationError) -> Bool {
         if pattern.isEmpty, operation != .matches, operation != .like,
            operation != .equalTo, operation != .notEqualTo {
             return false   // as NSString: nothing begins with, ends with or contains ""

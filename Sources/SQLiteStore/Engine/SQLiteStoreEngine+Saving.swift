@@ -47,12 +47,26 @@ extension SQLiteStoreEngine {
     /// The values of an entity's value columns for a row.
     private func columnValues(of row: StoreRow, entity: SQLiteSchema.Entity) throws -> [SQLiteValue] {
         var values: [SQLiteValue] = []
-        for (attribute, _) in entity.attributes {
-            values.append(try SQLiteSchema.sqlValue(row.attributes[attribute.name], for: attribute, entity: entity.name, path: path))
+        values.reserveCapacity(entity.attributes.count + entity.relationships.count)
+        for position in entity.attributes.indices {
+            let kind = entity.attributeKinds[position]
+            let constant = row.attributes[kind.name]
+            // The common kinds directly (without copying the description); the rest, and every
+            // value of another kind (an error), through the schema's full conversion.
+            switch (kind.type, constant) {
+            case (_, nil), (_, .null?): values.append(.null)
+            case (.integer16, .integer(let v)?), (.integer32, .integer(let v)?), (.integer64, .integer(let v)?): values.append(.integer(v))
+            case (.boolean, .bool(let v)?): values.append(.integer(v ? 1 : 0))
+            case (.double, .double(let v)?) where !v.isNaN, (.float, .double(let v)?) where !v.isNaN: values.append(.real(v))
+            case (.string, .string(let text)?): values.append(.text(text))
+            case (.date, .date(let date)?): values.append(.real(date.timeIntervalSinceReferenceDate))
+            default:
+                values.append(try SQLiteSchema.sqlValue(constant, for: entity.attributes[position].attribute, entity: entity.name, path: path))
+            }
         }
-        for (relationship, storage) in entity.relationships {
-            guard case .foreignKey(_, let entityColumn, _) = storage else { continue }
-            let target = row.relationships[relationship.name]?.first
+        for position in entity.relationships.indices {
+            guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { continue }
+            let target = row.relationships[entity.relationships[position].relationship.name]?.first
             values.append(try target.map { .integer(try key(of: $0)) } ?? .null)
             if entityColumn != nil {
                 values.append(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null)
@@ -94,26 +108,39 @@ extension SQLiteStoreEngine {
                 }
             }
             var versions: [ManagedObjectID: Int64] = [:]
+            versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+            // Each entity's INSERT and UPDATE text, made once per save (the connection caches
+            // the prepared statements by text).
+            var statements: [String: (insert: String, update: String)] = [:]
+            func sql(for entity: SQLiteSchema.Entity) -> (insert: String, update: String) {
+                if let made = statements[entity.name] { return made }
+                let table = SQLiteSchema.tableName(root: entity.rootName)
+                let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + valueColumns(of: entity)
+                let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+                    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+                let update = "UPDATE \(table) SET " + (["Z_OPT"] + valueColumns(of: entity)).map { "\($0) = ?" }
+                    .joined(separator: ", ") + " WHERE Z_PK = ?"
+                statements[entity.name] = (insert, update)
+                return (insert, update)
+            }
             for row in changes.inserted {
                 let entity = try entity(row.objectID.entityName)
                 let key = try key(of: row.objectID)
-                let table = SQLiteSchema.tableName(root: entity.rootName)
-                if try connection.scalar("SELECT 1 FROM \(table) WHERE Z_PK = ?", [.integer(key)]) != nil {
-                    throw StoreSaveError.invalidObject(row.objectID, reason: "a row with Z_PK \(key) already exists in \(table)")
-                }
-                let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + valueColumns(of: entity)
-                let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
-                    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-                try reportingUniqueness(of: row.objectID, entity: entity) {
-                    try connection.run(sql, [.integer(key), .integer(entity.number), .integer(1)] + columnValues(of: row, entity: entity))
+                let sql = sql(for: entity).insert
+                do {
+                    try reportingUniqueness(of: row.objectID, entity: entity) {
+                        try connection.run(sql, [.integer(key), .integer(entity.number), .integer(1)] + columnValues(of: row, entity: entity))
+                    }
+                } catch let error as SQLiteStoreError {
+                    // SQLITE_CONSTRAINT_PRIMARYKEY: the key is taken (no query per row to check first).
+                    guard case .sqlite(1555, _) = error.code else { throw error }
+                    throw StoreSaveError.invalidObject(row.objectID, reason: "a row with Z_PK \(key) already exists in \(SQLiteSchema.tableName(root: entity.rootName))")
                 }
                 versions[row.objectID] = 1
             }
             for row in changes.updated {
                 let entity = try entity(row.objectID.entityName)
-                let columns = ["Z_OPT"] + valueColumns(of: entity)
-                let sql = "UPDATE \(SQLiteSchema.tableName(root: entity.rootName)) SET "
-                    + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ?"
+                let sql = sql(for: entity).update
                 let (version, overflow) = row.version.addingReportingOverflow(1)
                 if overflow { throw fail(.unsupported("the version (Z_OPT) of \(row.objectID) cannot grow")) }
                 try reportingUniqueness(of: row.objectID, entity: entity) {

@@ -13,6 +13,8 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     let schema: SQLiteSchema
     let identifier: String
     var metadata: [String: any Sendable]
+    /// Rows read to fill faults, shared by the coordinator's contexts.
+    var rowCache = SQLiteRowCache()
 
     var path: String { connection.path }
 
@@ -39,47 +41,13 @@ struct SQLiteStoreEngine: @unchecked Sendable {
 
     /// `SELECT Z_PK, Z_OPT, <columns> FROM <table>` for an entity.
     func selectSQL(of entity: SQLiteSchema.Entity) -> String {
-        (["SELECT Z_PK", "Z_OPT"] + valueColumns(of: entity)).joined(separator: ", ")
-            + " FROM " + SQLiteSchema.tableName(root: entity.rootName)
-    }
-
-    /// The rows of the given entities (exactly these entities, not their subentities), narrowed
-    /// by what SQL can decide of `predicate`.
-    ///
-    /// Each to-many relationship's members are read for all selected rows in one query.
-    ///
-    /// - Returns: The rows, and whether they are exactly the rows matching `predicate`.
-    func rows(ofEntities names: [String], matching predicate: KeyValuePredicate? = nil) throws -> (rows: [StoreRow], exact: Bool) {
-        var rows: [StoreRow] = []
-        var exact = true
-        for name in names {
-            let entity = try entity(name)
-            if entity.isAbstract { continue }
-            var condition = "Z_ENT = ?"
-            var arguments: [SQLiteValue] = [.integer(entity.number)]
-            if let predicate {
-                if let compiled = SQLitePredicateCompiler(entity: entity, schema: schema, storeIdentifier: identifier).condition(for: predicate) {
-                    condition += " AND " + compiled.sql
-                    arguments += compiled.arguments
-                    exact = exact && compiled.isExact
-                } else {
-                    exact = false
-                }
-            }
-            let selected = try connection.rows(selectSQL(of: entity) + " WHERE " + condition + " ORDER BY Z_PK", arguments)
-            guard !selected.isEmpty else { continue }
-            let keys = "SELECT Z_PK FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE \(condition)"
-            let members = try toManyMembers(of: entity, selectedBy: keys, arguments: arguments)
-            for values in selected {
-                rows.append(try row(of: entity, values, members: members))
-            }
-        }
-        return (rows, exact)
+        "SELECT " + (["Z_PK", "Z_OPT"] + valueColumns(of: entity)).map { "t0." + $0 }.joined(separator: ", ")
+            + " FROM " + SQLiteSchema.tableName(root: entity.rootName) + " t0"
     }
 
     /// For each to-many relationship of `entity`, the members of every row that `keysSQL`
     /// selects, by the row's key, in order.
-    private func toManyMembers(of entity: SQLiteSchema.Entity, selectedBy keysSQL: String,
+    func toManyMembers(of entity: SQLiteSchema.Entity, selectedBy keysSQL: String,
                                arguments: [SQLiteValue]) throws -> [String: [Int64: [ManagedObjectID]]] {
         var result: [String: [Int64: [ManagedObjectID]]] = [:]
         for (relationship, storage) in entity.relationships {
@@ -110,10 +78,10 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     func row(for id: ManagedObjectID) throws -> StoreRow? {
         guard id.storeIdentifier == identifier, case .integer(let key) = id.referenceObject,
               let entity = schema.entities[id.entityName] else { return nil }
-        let sql = selectSQL(of: entity) + " WHERE Z_PK = ? AND Z_ENT = ?"
-        guard let values = try connection.rows(sql, [.integer(key), .integer(entity.number)]).first else { return nil }
-        let keys = "SELECT ?"
-        return try row(of: entity, values, members: toManyMembers(of: entity, selectedBy: keys, arguments: [.integer(key)]))
+        let sql = selectSQL(of: entity) + " WHERE t0.Z_PK = ? AND t0.Z_ENT = ?"
+        guard var row = try readRows(of: entity, sql, [.integer(key), .integer(entity.number)]).first else { return nil }
+        addMembers(try toManyMembers(of: entity, selectedBy: "SELECT ?", arguments: [.integer(key)]), of: entity, to: &row)
+        return row
     }
 
     func objectID(_ entityName: String, _ key: Int64) -> ManagedObjectID {
@@ -122,33 +90,78 @@ struct SQLiteStoreEngine: @unchecked Sendable {
 
     /// A store row from `SELECT Z_PK, Z_OPT, <valueColumns>` values, with its to-many
     /// relationships' members from `members` (relationship name → owner key → IDs).
-    private func row(of entity: SQLiteSchema.Entity, _ values: [SQLiteValue],
-                     members: [String: [Int64: [ManagedObjectID]]]) throws -> StoreRow {
-        guard case .integer(let key) = values[0] else { throw fail(.notAStore("a row of \(entity.name) has no integer Z_PK")) }
-        var row = StoreRow(objectID: objectID(entity.name, key), version: values[1].integerValue ?? 0)
-        var index = 2
-        for (attribute, _) in entity.attributes {
-            if let constant = try SQLiteSchema.constant(values[index], for: attribute, entity: entity.name, path: path) {
-                row.attributes[attribute.name] = constant
-            }
-            index += 1
-        }
-        for (relationship, storage) in entity.relationships {
-            switch storage {
-            case .foreignKey(_, let entityColumn, let destination):
-                let target = values[index].integerValue
-                index += 1
-                var targetEntity = destination
-                if entityColumn != nil {
-                    if let number = values[index].integerValue, let name = schema.entityNamesByNumber[number] { targetEntity = name }
-                    index += 1
-                }
-                row.relationships[relationship.name] = target.map { [objectID(targetEntity, $0)] } ?? []
+    func row(of entity: SQLiteSchema.Entity, _ values: [SQLiteValue],
+             members: [String: [Int64: [ManagedObjectID]]]) throws -> StoreRow {
+        var row = try self.row(of: entity) { values[$0] }
+        addMembers(members, of: entity, to: &row)
+        return row
+    }
+
+    /// The to-many members of `row` from `members`.
+    func addMembers(_ members: [String: [Int64: [ManagedObjectID]]], of entity: SQLiteSchema.Entity, to row: inout StoreRow) {
+        guard case .integer(let key) = row.objectID.referenceObject else { return }
+        for index in entity.relationships.indices {
+            switch entity.relationships[index].storage {
+            case .foreignKey: continue
             case .inverseForeignKey, .joinTable:
-                row.relationships[relationship.name] = members[relationship.name]?[key] ?? []
+                let name = entity.relationships[index].relationship.name
+                row.relationships[name] = members[name]?[key] ?? []
             }
+        }
+    }
+
+    /// A store row (attributes and to-ones) from the columns of `SELECT Z_PK, Z_OPT,
+    /// <valueColumns>`, read one at a time through `column`.
+    @inline(__always)
+    func row(of entity: SQLiteSchema.Entity, column: (Int) -> SQLiteValue) throws -> StoreRow {
+        guard case .integer(let key) = column(0) else { throw fail(.notAStore("a row of \(entity.name) has no integer Z_PK")) }
+        var row = StoreRow(objectID: objectID(entity.name, key), version: column(1).integerValue ?? 0)
+        row.attributes.reserveCapacity(entity.attributes.count)
+        var index = 2
+        for position in entity.attributes.indices {
+            let value = column(index)
+            index += 1
+            let kind = entity.attributeKinds[position]
+            let constant: KeyValueConstant?
+            // The common kinds directly; the rest (and every value of an unexpected storage
+            // class, which is an error) through the schema's full conversion.
+            switch (kind.type, value) {
+            case (_, .null): continue
+            case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)): constant = .integer(v)
+            case (.boolean, .integer(let v)): constant = .bool(v != 0)
+            case (.double, .real(let v)), (.float, .real(let v)): constant = .double(v)
+            case (.string, .text(let text)): constant = .string(text)
+            case (.date, .real(let seconds)): constant = .date(Date(timeIntervalSinceReferenceDate: seconds))
+            default:
+                constant = try SQLiteSchema.constant(value, for: entity.attributes[position].attribute, entity: entity.name, path: path)
+            }
+            if let constant { row.attributes[kind.name] = constant }
+        }
+        for position in entity.relationships.indices {
+            guard case .foreignKey(_, let entityColumn, let destination) = entity.relationships[position].storage else { continue }
+            let target = column(index).integerValue
+            index += 1
+            var targetEntity = destination
+            if entityColumn != nil {
+                if let number = column(index).integerValue, let name = schema.entityNamesByNumber[number] { targetEntity = name }
+                index += 1
+            }
+            row.relationships[entity.relationships[position].relationship.name] = target.map { [objectID(targetEntity, $0)] } ?? []
         }
         return row
+    }
+
+    /// The rows a query of `SELECT Z_PK, Z_OPT, <valueColumns>` selects, read straight from
+    /// the statement (to-many members not added).
+    func readRows(of entity: SQLiteSchema.Entity, _ sql: String, _ arguments: [SQLiteValue]) throws -> [StoreRow] {
+        let statement = try connection.statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        var rows: [StoreRow] = []
+        while try statement.step() {
+            rows.append(try row(of: entity) { statement.value(at: $0) })
+        }
+        return rows
     }
 
     /// Writes `metadata` to `Z_METADATA` (the UUID stays in `Z_UUID`).

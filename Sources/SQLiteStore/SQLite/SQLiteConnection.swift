@@ -53,11 +53,7 @@ package final class SQLiteConnection {
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeout)
-        sqlite3_create_collation_v2(handle, Self.swiftCollation, SQLITE_UTF8, nil, { _, count1, bytes1, count2, bytes2 in
-            let a = String(decoding: UnsafeRawBufferPointer(start: bytes1, count: Int(count1)), as: UTF8.self)
-            let b = String(decoding: UnsafeRawBufferPointer(start: bytes2, count: Int(count2)), as: UTF8.self)
-            return a < b ? -1 : (a == b ? 0 : 1)
-        }, nil)
+        registerPredicateFunctions(handle)
     }
 
     /// The name of the collation that orders text as Swift's `String` does (canonical

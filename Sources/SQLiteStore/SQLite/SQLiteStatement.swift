@@ -102,6 +102,12 @@ package final class SQLiteStatement {
         }
     }
 
+    /// A column of the current row as an integer (0 for NULL), without a `SQLiteValue`.
+    package func integer(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    /// Ends the current run (keeps the bindings until the next ``bind(_:)``).
+    package func reset() { sqlite3_reset(handle) }
+
     /// The values of the current row.
     package func row() -> [SQLiteValue] {
         (0..<columnCount).map(value(at:))

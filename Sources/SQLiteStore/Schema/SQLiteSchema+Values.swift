@@ -7,6 +7,9 @@ extension SQLiteSchema {
     /// Seconds between 1970-01-01 and 2001-01-01, the reference date of stored dates.
     package static let referenceDateOffset: Double = 978_307_200
 
+    /// How a NaN double or float is stored: SQLite keeps no NaN REAL (binding one stores NULL).
+    package static let notANumber = "NaN"
+
     /// The SQLite value stored for an attribute value.
     ///
     /// - Parameters:
@@ -40,7 +43,8 @@ extension SQLiteSchema {
             }
         case .double, .float, .decimal:
             switch constant {
-            case .double(let double): return .real(double)
+            // SQLite turns a bound NaN into NULL: NaN is kept as the text "NaN" instead.
+            case .double(let double): return double.isNaN ? .text(Self.notANumber) : .real(double)
             case .integer(let integer): return .real(Double(integer))
             case .decimal(let decimal): return .real(NSDecimalNumber(decimal: decimal).doubleValue)
             default: break
@@ -96,6 +100,8 @@ extension SQLiteSchema {
         case (.boolean, _):
             guard let integer = value.integerValue else { throw undecodable() }
             return .bool(integer != 0)
+        case (.double, .text(Self.notANumber)), (.float, .text(Self.notANumber)):
+            return .double(.nan)
         case (.double, _), (.float, _):
             guard let double = value.doubleValue else { throw undecodable() }
             return .double(double)

@@ -20,7 +20,12 @@ package struct SQLiteSchema: Sendable {
         /// The entity and its descendants that have rows of their own (not abstract).
         package var concreteNumbers: [Int64] = []
         /// Attribute name → column, in the entity's property order (inherited ones included).
-        package var attributes: [(attribute: AttributeDescription, column: String)] = []
+        package var attributes: [(attribute: AttributeDescription, column: String)] = [] {
+            didSet { attributeKinds = attributes.map { ($0.attribute.name, $0.attribute.attributeType) } }
+        }
+        /// Each attribute's name and type, in `attributes` order (read per row without copying
+        /// the descriptions).
+        package private(set) var attributeKinds: [(name: String, type: AttributeDescription.AttributeType)] = []
         /// Relationship name → how it is kept (inherited ones included).
         package var relationships: [(relationship: RelationshipDescription, storage: RelationshipStorage)] = []
     }

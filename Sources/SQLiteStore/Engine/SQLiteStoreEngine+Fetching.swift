@@ -1,0 +1,183 @@
+// Fetching: a request's predicate, order and limits as one SQL query per entity.
+import Foundation
+import ManagedObjects
+import Predicates
+
+extension SQLiteStoreEngine {
+    /// The rows a fetch selects, and what of the request they honour.
+    struct Selection {
+        var rows: [StoreRow] = []
+        /// For an object-ID fetch SQL decided exactly.
+        var objectIDs: [ManagedObjectID]?
+        /// For a count SQL decided exactly.
+        var count: Int?
+        /// Exactly the rows matching the predicate (not a superset).
+        var isExact: Bool
+        /// In the request's order, offset and limit applied.
+        var isOrdered: Bool
+    }
+
+    /// The rows of the request's entities (exactly these entities, not their subentities),
+    /// narrowed by what SQL can decide of the predicate, and ordered and limited in SQL when
+    /// one entity is fetched and SQL decides the whole predicate and every sort key.
+    ///
+    /// Each to-many relationship's members are read for all selected rows in one query.
+    func rows(for request: StoreFetchRequest, compilesPredicate: Bool) throws -> Selection {
+        let names = try request.entityNames.filter { try !entity($0).isAbstract }
+        var rows: [StoreRow] = []
+        var exact = true
+        var ordered = names.count <= 1
+        // IDs and counts without rows only when SQL decides the whole predicate.
+        var compiled: [(entity: SQLiteSchema.Entity, condition: String, arguments: [SQLiteValue], order: String)] = []
+        for name in names {
+            let entity = try entity(name)
+            var condition = "t0.Z_ENT = ?"
+            var arguments: [SQLiteValue] = [.integer(entity.number)]
+            let compiler = SQLitePredicateCompiler(entity: entity, schema: schema, storeIdentifier: identifier)
+            if let predicate = request.predicate {
+                if compilesPredicate, let compiled = compiler.compile(predicate) {
+                    condition += " AND " + compiled.sql
+                    arguments += compiled.arguments
+                    exact = exact && compiled.isExact
+                } else {
+                    exact = false
+                }
+            }
+            var order = " ORDER BY t0.Z_PK"
+            var limits = ""
+            var limitArguments: [SQLiteValue] = []
+            if ordered, exact, compilesPredicate, let keys = compiler.orderTerms(request.sortDescriptors) {
+                order = " ORDER BY " + (keys + ["t0.Z_PK"]).joined(separator: ", ")
+                if request.fetchLimit > 0 || request.fetchOffset > 0 {
+                    limits = " LIMIT ? OFFSET ?"
+                    limitArguments = [.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1),
+                                      .integer(Int64(request.fetchOffset))]
+                }
+            } else {
+                ordered = false
+            }
+            if request.resultType != .rows {
+                compiled.append((entity, condition, arguments, order))
+                continue
+            }
+            var selected = try readRows(of: entity, selectSQL(of: entity) + " WHERE " + condition + order + limits,
+                                        arguments + limitArguments)
+            guard !selected.isEmpty else { continue }
+            if entity.relationships.contains(where: { if case .foreignKey = $0.storage { false } else { true } }) {
+                let members: [String: [Int64: [ManagedObjectID]]]
+                if !limits.isEmpty {
+                    // Only the rows within the limits: their keys as one JSON array argument.
+                    let keys = selected.compactMap { row -> String? in
+                        if case .integer(let key) = row.objectID.referenceObject { return String(key) }
+                        return nil
+                    }
+                    members = try toManyMembers(of: entity, selectedBy: "SELECT value FROM json_each(?)",
+                                                arguments: [.text("[" + keys.joined(separator: ",") + "]")])
+                } else {
+                    let keys = "SELECT t0.Z_PK FROM \(SQLiteSchema.tableName(root: entity.rootName)) t0 WHERE \(condition)"
+                    members = try toManyMembers(of: entity, selectedBy: keys, arguments: arguments)
+                }
+                for index in selected.indices { addMembers(members, of: entity, to: &selected[index]) }
+            }
+            if rows.isEmpty { rows = selected } else { rows += selected }
+        }
+        if request.resultType != .rows {
+            guard exact else {
+                var rowsRequest = request
+                rowsRequest.resultType = .rows
+                return try self.rows(for: rowsRequest, compilesPredicate: compilesPredicate)
+            }
+            return try identifiers(compiled, request, ordered: ordered)
+        }
+        return Selection(rows: rows, isExact: exact, isOrdered: ordered)
+    }
+
+    /// The IDs or the number of the rows selected by exact conditions, per entity.
+    private func identifiers(_ compiled: [(entity: SQLiteSchema.Entity, condition: String, arguments: [SQLiteValue], order: String)],
+                             _ request: StoreFetchRequest, ordered: Bool) throws -> Selection {
+        let limited = ordered && (request.fetchLimit > 0 || request.fetchOffset > 0)
+        let limits = limited ? " LIMIT ? OFFSET ?" : ""
+        let limitArguments: [SQLiteValue] = limited ? [.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1),
+                                                       .integer(Int64(request.fetchOffset))] : []
+        var selection = Selection(isExact: true, isOrdered: ordered)
+        if request.resultType == .count {
+            var total = 0
+            for part in compiled {
+                let table = SQLiteSchema.tableName(root: part.entity.rootName)
+                let sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(table) t0 WHERE \(part.condition)\(limits))"
+                total += Int(try connection.scalar(sql, part.arguments + limitArguments)?.integerValue ?? 0)
+            }
+            if !limited {
+                // Limits over several entities apply to the total (order does not matter for a count).
+                total = max(0, total - request.fetchOffset)
+                if request.fetchLimit > 0 { total = min(total, request.fetchLimit) }
+            }
+            selection.count = total
+            selection.isOrdered = true
+            return selection
+        }
+        var ids: [ManagedObjectID] = []
+        for part in compiled {
+            let table = SQLiteSchema.tableName(root: part.entity.rootName)
+            let statement = try connection.statement("SELECT t0.Z_PK FROM \(table) t0 WHERE \(part.condition)\(part.order)\(limits)")
+            try statement.bind(part.arguments + limitArguments)
+            defer { statement.reset() }
+            while try statement.step() {
+                ids.append(objectID(part.entity.name, statement.integer(at: 0)))
+            }
+        }
+        selection.objectIDs = ids
+        return selection
+    }
+
+    /// The rows of several objects: one query per entity (keys as one JSON array argument),
+    /// each to-many relationship's members in one more.
+    func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
+        var keysByEntity: [String: [Int64]] = [:]
+        for id in ids where id.storeIdentifier == identifier {
+            if case .integer(let key) = id.referenceObject { keysByEntity[id.entityName, default: []].append(key) }
+        }
+        var rows: [StoreRow] = []
+        rows.reserveCapacity(ids.count)
+        for (name, keys) in keysByEntity {
+            guard let entity = schema.entities[name] else { continue }
+            let list: SQLiteValue = .text("[" + keys.map(String.init).joined(separator: ",") + "]")
+            var selected = try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND t0.Z_ENT = ?",
+                                        [list, .integer(entity.number)])
+            let members = try toManyMembers(of: entity, selectedBy: "SELECT value FROM json_each(?)", arguments: [list])
+            for index in selected.indices { addMembers(members, of: entity, to: &selected[index]) }
+            rows += selected
+        }
+        return rows
+    }
+}
+
+extension SQLitePredicateCompiler {
+    /// `ORDER BY` terms giving the order of `descriptors` in memory (nil first ascending, last
+    /// descending; strings as Swift's `String`, or case-folded for `caseInsensitiveCompare`),
+    /// or `nil` when a key is not a number, date or string attribute (through to-ones) or the
+    /// comparison is localized or a closure.
+    func orderTerms(_ descriptors: [KeyValueSortDescriptor]) -> [String]? {
+        var terms: [String] = []
+        for descriptor in descriptors {
+            guard let key = descriptor.key,
+                  case .attribute(let sql, let attribute)? = operand(.keyPath(key), in: root, variables: [:]) else { return nil }
+            let direction = descriptor.ascending ? "" : " DESC"
+            switch (attribute.attributeType, descriptor.comparison) {
+            case (.integer16, .compare), (.integer32, .compare), (.integer64, .compare), (.boolean, .compare), (.date, .compare):
+                terms.append(sql + direction)
+            case (.double, .compare), (.float, .compare):
+                // NaN (stored as text) sorts before every number and after nil.
+                terms.append("(CASE WHEN \(sql) IS NULL THEN 0 WHEN typeof(\(sql)) = 'text' THEN 1 ELSE 2 END)" + direction)
+                terms.append(sql + direction)
+            case (.string, .compare):
+                terms.append(sql + " COLLATE \(SQLiteConnection.swiftCollation)" + direction)
+            case (.string, .caseInsensitiveCompare):
+                terms.append(sql + " COLLATE \(SQLiteConnection.caseInsensitiveCollation)" + direction)
+            default:
+                return nil
+            }
+        }
+        return terms
+    }
+}

@@ -1,0 +1,84 @@
+// A child process for the SQLite store's reliability tests (Tests/SQLiteStoreTests/
+// ReliabilityTests.swift): saves in a loop until killed, or writes beside another process.
+//
+//     sqlite-store-crash-helper save-loop <store path>
+//         Saves forever: save n inserts Entry n and sets the Tally's count to n; after each
+//         save returns, prints "n" on its own line.
+//     sqlite-store-crash-helper increment <store path> <writer> <saves>
+//         Makes <saves> saves, each inserting an Entry named after the writer and adding 1 to
+//         the Tally's count, refreshing and retrying on conflicts; prints "done <conflicts>".
+import Foundation
+import ManagedObjects
+import SQLiteStore
+
+func model() throws -> ManagedObjectModel {
+    try ManagedObjectModel(entities: [
+        EntityDescription(name: "Entry", properties: [.attribute("serial", .integer64), .attribute("writer", .string),
+                                                      .attribute("payload", .string)]),
+        EntityDescription(name: "Tally", properties: [.attribute("count", .integer64)]),
+    ])
+}
+
+func tally(in context: ManagedObjectContext) throws -> ManagedObject {
+    if let existing = try context.fetch(EntityFetchRequest(entityName: "Tally")).first { return existing }
+    let made = try context.insertNewObject(forEntityNamed: "Tally")
+    try made.setValue(Int64(0), forKey: "count")
+    return made
+}
+
+func run() throws -> Int32 {
+    let arguments = CommandLine.arguments
+    guard arguments.count >= 3 else {
+        FileHandle.standardError.write(Data("usage: sqlite-store-crash-helper save-loop|increment <path> …\n".utf8))
+        return 2
+    }
+    let coordinator = PersistentStoreCoordinator(model: try model())
+    try coordinator.addStore(SQLitePersistentStore(url: URL(fileURLWithPath: arguments[2])))
+    let context = ManagedObjectContext(coordinator: coordinator)
+    switch arguments[1] {
+    case "save-loop":
+        let counter = try tally(in: context)
+        var serial = (try counter.value(forKey: "count") as? Int64) ?? 0
+        let payload = String(repeating: "x", count: 2000)
+        while true {
+            serial += 1
+            let entry = try context.insertNewObject(forEntityNamed: "Entry")
+            try entry.setValue(serial, forKey: "serial")
+            try entry.setValue(payload, forKey: "payload")
+            try counter.setValue(serial, forKey: "count")
+            try context.save()
+            FileHandle.standardOutput.write(Data("\(serial)\n".utf8))
+        }
+    case "increment":
+        guard arguments.count == 5, let saves = Int(arguments[4]) else { return 2 }
+        let writer = arguments[3]
+        var conflicts = 0
+        var done = 0
+        while done < saves {
+            context.reset()
+            let counter = try tally(in: context)
+            let count = (try counter.value(forKey: "count") as? Int64) ?? 0
+            try counter.setValue(count + 1, forKey: "count")
+            let entry = try context.insertNewObject(forEntityNamed: "Entry")
+            try entry.setValue(Int64(done), forKey: "serial")
+            try entry.setValue(writer, forKey: "writer")
+            do {
+                try context.save()
+                done += 1
+            } catch let error as ManagedObjectMergeError where !error.mergeConflicts.isEmpty {
+                conflicts += 1   // the default merge policy (error) reports the other writer's save
+            }
+        }
+        print("done \(conflicts)")
+        return 0
+    default:
+        return 2
+    }
+}
+
+do {
+    exit(try run())
+} catch {
+    FileHandle.standardError.write(Data("sqlite-store-crash-helper: \(error)\n".utf8))
+    exit(1)
+}
