@@ -21,30 +21,102 @@ extension ManagedObjectContext {
         enterConfinement("fetch(_:)")
         defer { exitConfinement() }
         let names = try entityNames(for: request)
+        let stores = storesHolding(names)
+        // Offset and limit go to the store only when one store holds the entities and no
+        // unsaved change can add or remove a match (the store's answer is then the whole one).
+        if stores.count == 1, !hasChanges, request.fetchOffset > 0 || request.fetchLimit > 0,
+           let objects = try fetchObjects(request, names: names, stores: stores, passingLimits: true) {
+            return objects
+        }
+        // (A registered object whose values are not the store's, saved elsewhere since it was
+        // loaded, had to be tested again: the store's offset and limit did not count it right.)
+        return try fetchObjects(request, names: names, stores: stores, passingLimits: false)!
+    }
+
+    /// The objects a request matches. A store that applied the predicate is trusted for the
+    /// objects whose values are the ones it looked at (not changed in this context, loaded from
+    /// the same row version) when the predicate reads only their own saved attributes; every
+    /// other object is tested here, with its current values. `nil` when the store applied
+    /// offset and limit but an object had to be tested again.
+    private func fetchObjects(_ request: EntityFetchRequest, names: [String], stores: [any PersistentStore],
+                              passingLimits: Bool) throws -> [ManagedObject]? {
         var objects: [ManagedObject] = []
+        var untested: [Bool] = []          // per object: the store's verdict stands
         var seen = Set<ObjectIdentifier>()
-        let storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate))
-        for store in storesHolding(names) {
-            for row in try store.fetch(storeRequest).rows {
+        var storeRequest = StoreFetchRequest(entityNames: names, predicate: request.predicate.map(storePredicate),
+                                             sortDescriptors: request.sortDescriptors)
+        if passingLimits {
+            storeRequest.fetchOffset = request.fetchOffset
+            storeRequest.fetchLimit = request.fetchLimit
+        }
+        let trustsStores = request.predicate.map { predicateReadsOwnAttributes($0, names: names) } ?? true
+        var storeOrder = stores.count == 1 && !request.sortDescriptors.isEmpty
+            && FetchScope.ownKeys(of: request.sortDescriptors).map { isSubset($0, ofStoredAttributesOf: names) } == true
+        var storeLimits = passingLimits
+        for store in stores {
+            let result = try store.fetch(storeRequest)
+            storeOrder = storeOrder && result.appliedOrderAndLimits
+            storeLimits = storeLimits && result.appliedOrderAndLimits
+            let trusted = trustsStores && result.appliedPredicate
+            for row in result.rows {
                 let object = registeredObject(for: row)
-                if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+                guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
+                objects.append(object)
+                untested.append(trusted && hasStoreValues(object, row: row))
             }
         }
         if request.includesPendingChanges {
-            objects.removeAll { deleted.contains($0) }
+            var kept = 0
+            for index in objects.indices where !deleted.contains(objects[index]) {
+                objects.swapAt(kept, index)
+                untested.swapAt(kept, index)
+                kept += 1
+            }
+            objects.removeLast(objects.count - kept)
+            untested.removeLast(untested.count - kept)
             // Inserted objects, and changed ones whose unsaved values may match where their
             // saved values (which the store looked at) did not.
             let wanted = Set(names)
             for object in inserted.union(updated).sorted(by: { $0.registrationSequence < $1.registrationSequence })
                 where wanted.contains(object.entity.name) && seen.insert(ObjectIdentifier(object)).inserted {
                 objects.append(object)
+                untested.append(false)
             }
         }
-        if let predicate = request.predicate { objects = try objects.filtered(using: predicate) }
-        if !request.sortDescriptors.isEmpty { objects = try objects.sorted(using: request.sortDescriptors) }
-        if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
-        if request.fetchLimit > 0 && objects.count > request.fetchLimit { objects = Array(objects.prefix(request.fetchLimit)) }
+        let allUntested = !untested.contains(false)
+        if let predicate = request.predicate, !allUntested {
+            if storeLimits { return nil }
+            var matching: [ManagedObject] = []
+            for (object, trusted) in zip(objects, untested) where try trusted || predicate.evaluate(with: object) {
+                matching.append(object)
+            }
+            objects = matching
+        }
+        if !request.sortDescriptors.isEmpty && !(storeOrder && allUntested) {
+            objects = try objects.sorted(using: request.sortDescriptors)
+        }
+        if !storeLimits {
+            if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
+            if request.fetchLimit > 0 && objects.count > request.fetchLimit { objects = Array(objects.prefix(request.fetchLimit)) }
+        }
         return objects
+    }
+
+    /// Whether `object` holds the values of `row`: not changed in this context, and loaded
+    /// from the row's version.
+    private func hasStoreValues(_ object: ManagedObject, row: StoreRow) -> Bool {
+        object.changeSetMembership.isEmpty && object.storeVersion == row.version && !object.faultFlag
+    }
+
+    /// Whether `predicate` reads only saved attributes of the objects of every entity named, so
+    /// that a store's verdict on a row is the verdict on an object holding the row's values.
+    private func predicateReadsOwnAttributes(_ predicate: KeyValuePredicate, names: [String]) -> Bool {
+        guard let keys = FetchScope.ownKeys(of: predicate) else { return false }
+        return isSubset(keys, ofStoredAttributesOf: names)
+    }
+
+    private func isSubset(_ keys: Set<String>, ofStoredAttributesOf names: [String]) -> Bool {
+        keys.isEmpty || keys.isSubset(of: FetchScope.storedAttributeNames(of: names.compactMap { model.entity(named: $0) }))
     }
 
     /// The IDs of the objects a request matches (Apple: result type `.managedObjectIDResultType`).

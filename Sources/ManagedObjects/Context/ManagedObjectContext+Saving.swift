@@ -80,8 +80,8 @@ extension ManagedObjectContext {
     /// when it is set, so the save says it.
     private func foreignRelationshipErrors(of object: ManagedObject) -> [ManagedObjectValidationError] {
         var errors: [ManagedObjectValidationError] = []
-        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
-            guard case .relationship(let relationship) = property else { continue }
+        for slot in object.layout.relationshipSlots where object.layout.slotTraits[slot].isSaved {
+            guard case .relationship(let relationship) = object.layout.properties[slot] else { continue }
             for target in Self.members(object.slotValue(slot)) where target.managedObjectContext !== self {
                 let whereabouts = target.managedObjectContext == nil ? "in no context (deleted by a save, or never inserted)" : "in another context"
                 errors.append(ManagedObjectValidationError(.managedObjectValidation, entity: object.entity.name, key: relationship.name,
@@ -149,14 +149,16 @@ extension ManagedObjectContext {
     /// The row of an object's saved properties, with its current version.
     package func row(of object: ManagedObject) -> StoreRow {
         var row = StoreRow(objectID: object.objectID, version: object.storeVersion)
-        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
-            switch property {
-            case .attribute(let attribute):
-                if let value = object.slotValue(slot) { row.attributes[attribute.name] = KeyValueConstant(value) }
-            case .relationship(let relationship):
+        let layout = object.layout
+        row.attributes.reserveCapacity(layout.slotTraits.count - layout.relationshipSlots.count)
+        for slot in layout.slotTraits.indices where layout.slotTraits[slot].isSaved {
+            // The traits say what the slot holds without copying its property description.
+            if let type = layout.slotTraits[slot].attributeType {
+                if let value = object.slotValue(slot) {
+                    row.attributes[layout.keys[slot]] = AttributeValueConversion.constant(of: value, type: type)
+                }
+            } else if case .relationship(let relationship) = layout.properties[slot] {
                 row.relationships[relationship.name] = Self.members(object.slotValue(slot)).map(\.objectID)
-            case .fetchedProperty:
-                break
             }
         }
         return row

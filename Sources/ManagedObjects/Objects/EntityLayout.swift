@@ -31,6 +31,12 @@ package final class EntityLayout: Sendable {
     package let keyTable: KeyValueKeyTable
     /// The key paths that name each slot to Swift's Observation.
     package let trackingKeyPaths: TrackingKeyPaths
+    /// What the save pipeline needs to know of each slot, without copying its (large)
+    /// property description.
+    package let slotTraits: [SlotTraits]
+    /// The slots of relationships, of saved (non-transient) ones, and of derived attributes.
+    package let relationshipSlots: [Int]
+    package let derivedSlots: [Int]
 
     /// The value of a slot with nothing in it: an empty collection for a to-many relationship
     /// (those are never `nil`), `nil` otherwise.
@@ -68,6 +74,10 @@ package final class EntityLayout: Sendable {
             Self.keyValueProperty(for: property, slot: slot, field: fields[slot], kinds: kinds)
         })
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
+        let described = entity.allProperties
+        slotTraits = described.map(SlotTraits.init)
+        relationshipSlots = described.indices.filter { described[$0].relationship != nil }
+        derivedSlots = described.indices.filter { described[$0].attribute?.isDerived == true }
     }
 
     private static func keyValueProperty(for property: PropertyDescription, slot: Int,
@@ -185,6 +195,47 @@ package final class EntityLayout: Sendable {
         return KeyValueProperty(key: key, type: Value.self,
                                 get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Value ?? [] },
                                 set: readOnly ? nil : setter)
+    }
+}
+
+/// What a slot holds, in a few bits: read per slot by validation and row building instead of the
+/// slot's property description (an enumeration whose payload is a large struct, copied on every
+/// `switch`).
+package struct SlotTraits: Sendable {
+    /// The attribute's type; `nil` for a relationship or fetched property.
+    package let attributeType: AttributeDescription.AttributeType?
+    /// Whether the property is saved (not transient, not fetched).
+    package let isSaved: Bool
+    /// Whether an attribute's every value of its Swift type is valid as it is: no validation
+    /// rules, not derived, and a type whose values need no further check.
+    package let acceptsAnyValueOfItsType: Bool
+    /// Whether `nil` is allowed.
+    package let isOptional: Bool
+
+    init(_ property: PropertyDescription) {
+        isOptional = property.isOptional
+        isSaved = !property.isTransient
+        guard case .attribute(let attribute) = property else {
+            attributeType = nil
+            acceptsAnyValueOfItsType = false
+            return
+        }
+        attributeType = attribute.attributeType
+        switch attribute.attributeType {
+        case .integer16, .integer32, .integer64, .double, .float, .string, .boolean, .binaryData, .uuid:
+            acceptsAnyValueOfItsType = attribute.validationRules.isEmpty && !attribute.isDerived
+        case .decimal, .date, .uri, .transformable, .objectID, .composite, .undefined:
+            acceptsAnyValueOfItsType = false
+        }
+    }
+
+    /// Whether `value` is valid for the attribute without the full check: present (or `nil`
+    /// where allowed) and of exactly the attribute's Swift type, which every value of is valid.
+    @inline(__always)
+    package func isTriviallyValid(_ value: Any?) -> Bool {
+        guard acceptsAnyValueOfItsType, let attributeType else { return false }
+        guard let value else { return isOptional }
+        return ObjectIdentifier(type(of: value)) == ObjectIdentifier(attributeType.valueType)
     }
 }
 

@@ -1,0 +1,228 @@
+// The in-memory store's rows as key-value coding objects, so that predicates and sort
+// descriptors run on the rows themselves, before any managed object is made.
+import Foundation
+import KeyValueCoding
+import Predicates
+import Synchronization
+
+/// The rows of one entity of an in-memory store, with their attribute values by column, sorted
+/// by kind as the entity's managed objects would give them (the row's constants converted by
+/// the attribute types, as a fault is filled).
+///
+/// A value type (copy on write): a fetch takes a copy under the store's lock and reads it
+/// outside, while saves change the store's own.
+struct InMemoryEntityRows {
+    /// The columns and keys.
+    let table: InMemoryRecordTable
+    /// The rows as saved.
+    private(set) var rows: ContiguousArray<StoreRow> = []
+    /// Per column, the value of each row (same positions as `rows`): a predicate reads one
+    /// column from contiguous memory.
+    private(set) var columns: ContiguousArray<ContiguousArray<KeyValueReading>>
+    private var positions: [ManagedObjectID: Int] = [:]
+
+    init(table: InMemoryRecordTable) {
+        self.table = table
+        columns = ContiguousArray(repeating: [], count: table.attributes.count)
+    }
+
+    func row(for id: ManagedObjectID) -> StoreRow? {
+        positions[id].map { rows[$0] }
+    }
+
+    /// Adds `row`, or replaces the row with its ID.
+    mutating func set(_ row: StoreRow) {
+        if let position = positions[row.objectID] {
+            rows[position] = row
+            for (column, attribute) in table.attributes.enumerated() {
+                columns[column][position] = AttributeValueConversion.reading(of: row.attributes[attribute.name], attribute: attribute)
+            }
+        } else {
+            positions[row.objectID] = rows.count
+            rows.append(row)
+            for (column, attribute) in table.attributes.enumerated() {
+                columns[column].append(AttributeValueConversion.reading(of: row.attributes[attribute.name], attribute: attribute))
+            }
+        }
+    }
+
+    /// Removes the row of `id`: the last row takes its place.
+    mutating func remove(_ id: ManagedObjectID) {
+        guard let position = positions.removeValue(forKey: id) else { return }
+        let last = rows.count - 1
+        if position < last {
+            rows.swapAt(position, last)
+            positions[rows[position].objectID] = position
+            for column in columns.indices { columns[column].swapAt(position, last) }
+        }
+        rows.removeLast()
+        for column in columns.indices { columns[column].removeLast() }
+    }
+}
+
+/// A fetch's copy of one entity's rows, shared by its readers (one reference each).
+final class InMemoryEntitySnapshot {
+    let rows: InMemoryEntityRows
+    init(_ rows: InMemoryEntityRows) { self.rows = rows }
+}
+
+/// Reads one row of an ``InMemoryEntityRows`` through key-value coding, as a predicate or sort
+/// descriptor reads the managed object: one reader moves from row to row while a predicate is
+/// tested; sorting makes one per matching row.
+final class InMemoryRowReader: KeyValueKeyTableProviding {
+    private let snapshot: InMemoryEntitySnapshot
+    var position: Int
+
+    init(_ snapshot: InMemoryEntitySnapshot, position: Int) {
+        self.snapshot = snapshot
+        self.position = position
+    }
+
+    private var rows: InMemoryEntityRows {
+        @inline(__always) _read { yield snapshot.rows }
+    }
+
+    /// The row read.
+    var row: StoreRow { rows.rows[position] }
+
+    /// The value of column `column` sorted by kind.
+    @inline(__always)
+    func reading(_ column: Int) -> KeyValueReading { rows.columns[column][position] }
+
+    /// The value of column `column` as the managed object holds it.
+    func value(_ column: Int) -> Any? {
+        Self.value(of: rows.table.attributes[column], in: rows.rows[position])
+    }
+
+    /// The value of `attribute` in `row`, as a fault filled from the row holds it.
+    static func value(of attribute: AttributeDescription, in row: StoreRow) -> Any? {
+        row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }
+    }
+
+    var keyValueKeyTable: KeyValueKeyTable { rows.table.keys }
+    var unmanagedKeyValueKeyTable: Unmanaged<KeyValueKeyTable> { Unmanaged.passUnretained(rows.table.keys) }
+}
+
+/// The columns and keys of one entity's records: its saved attributes of plain value types.
+final class InMemoryRecordTable: Sendable {
+    /// The attributes, one column each.
+    let attributes: [AttributeDescription]
+    /// Their names.
+    let keys: KeyValueKeyTable
+    /// The names of the attributes, for checking what a request reads.
+    let names: Set<String>
+
+    private init(attributes: [AttributeDescription]) {
+        self.attributes = attributes
+        names = Set(attributes.map(\.name))
+        keys = KeyValueKeyTable(properties: attributes.enumerated().map { column, attribute in
+            Self.property(attribute, column: column)
+        })
+    }
+
+    /// The table of `entity`'s records. Tables live as long as the process (as every key
+    /// table), so equal attribute lists share one.
+    static func table(for entity: EntityDescription) -> InMemoryRecordTable {
+        let attributes = entity.allProperties.compactMap { property -> AttributeDescription? in
+            guard case .attribute(let attribute) = property, !attribute.isTransient, isReadable(attribute.attributeType)
+            else { return nil }
+            return attribute
+        }
+        let signature = attributes.map { "\($0.name):\($0.attributeType.rawValue)" }.joined(separator: ",")
+        return cache.withLock { tables in
+            if let existing = tables[signature] { return existing }
+            let made = InMemoryRecordTable(attributes: attributes)
+            tables[signature] = made
+            return made
+        }
+    }
+
+    /// The table of an entity with no readable attributes.
+    static let empty = InMemoryRecordTable(attributes: [])
+
+    private static let cache = Mutex<[String: InMemoryRecordTable]>([:])
+
+    private static func isReadable(_ type: AttributeDescription.AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date,
+             .binaryData, .uuid, .uri:
+            return true
+        case .objectID, .transformable, .composite, .undefined:
+            return false
+        }
+    }
+
+    /// A read-only key of a column, typed as the managed object's key for the attribute.
+    private static func property(_ attribute: AttributeDescription, column: Int) -> KeyValueProperty {
+        switch attribute.attributeType {
+        case .integer16: return property(attribute.name, Int16.self, column)
+        case .integer32: return property(attribute.name, Int32.self, column)
+        case .integer64: return property(attribute.name, Int64.self, column)
+        case .decimal: return property(attribute.name, Decimal.self, column)
+        case .double: return property(attribute.name, Double.self, column)
+        case .float: return property(attribute.name, Float.self, column)
+        case .string: return property(attribute.name, String.self, column)
+        case .boolean: return property(attribute.name, Bool.self, column)
+        case .date: return property(attribute.name, Date.self, column)
+        case .binaryData: return property(attribute.name, Data.self, column)
+        case .uuid: return property(attribute.name, UUID.self, column)
+        case .uri: return property(attribute.name, URL.self, column)
+        case .objectID, .transformable, .composite, .undefined: return property(attribute.name, String.self, column)
+        }
+    }
+
+    private static func property<Wrapped>(_ key: String, _: Wrapped.Type, _ column: Int) -> KeyValueProperty {
+        KeyValueProperty(key: key, type: Wrapped?.self,
+                         get: { reader in unsafeDowncast(reader, to: InMemoryRowReader.self).value(column) as? Wrapped },
+                         read: { reader in unsafeDowncast(reader, to: InMemoryRowReader.self).reading(column) })
+    }
+}
+
+extension InMemoryStore {
+    /// The rows that a request selects, in its order, with what was applied: the predicate and
+    /// order when they read only the rows' columns (and evaluate without error), offset and
+    /// limit only with both.
+    static func answer(_ request: StoreFetchRequest, from entities: [InMemoryEntityRows]) -> StoreFetchResult {
+        func all() -> [StoreRow] { entities.flatMap(\.rows) }
+        let readable = entities.dropFirst().reduce(entities.first?.table.names ?? []) { $0.intersection($1.table.names) }
+        var selected: [InMemoryRowReader] = []
+        if let predicate = request.predicate {
+            guard let keys = FetchScope.ownKeys(of: predicate), keys.isSubset(of: readable),
+                  let matching = try? matches(of: predicate, in: entities) else {
+                return StoreFetchResult(rows: all(), appliedPredicate: false, appliedOrderAndLimits: false)
+            }
+            selected = matching
+        } else {
+            for rows in entities {
+                let snapshot = InMemoryEntitySnapshot(rows)
+                selected += rows.rows.indices.map { InMemoryRowReader(snapshot, position: $0) }
+            }
+        }
+        if !request.sortDescriptors.isEmpty {
+            guard let keys = FetchScope.ownKeys(of: request.sortDescriptors), keys.isSubset(of: readable),
+                  let sorted = try? selected.sorted(using: request.sortDescriptors) else {
+                return StoreFetchResult(rows: selected.map(\.row), appliedPredicate: true, appliedOrderAndLimits: false)
+            }
+            selected = sorted
+        }
+        var rows = selected.dropFirst(max(0, request.fetchOffset)).map(\.row)
+        if request.fetchLimit > 0 && rows.count > request.fetchLimit { rows.removeLast(rows.count - request.fetchLimit) }
+        return StoreFetchResult(rows: rows, appliedPredicate: true, appliedOrderAndLimits: true)
+    }
+
+    /// A reader of each row that satisfies `predicate`. One reader walks the rows while
+    /// testing (the predicate reads the columns in order); each match gets its own.
+    private static func matches(of predicate: KeyValuePredicate, in entities: [InMemoryEntityRows]) throws -> [InMemoryRowReader] {
+        let test = try predicate.compiledEvaluation()
+        var matching: [InMemoryRowReader] = []
+        for rows in entities {
+            let snapshot = InMemoryEntitySnapshot(rows)
+            let cursor = InMemoryRowReader(snapshot, position: 0)
+            for position in rows.rows.indices {
+                cursor.position = position
+                if try test(cursor) { matching.append(InMemoryRowReader(snapshot, position: position)) }
+            }
+        }
+        return matching
+    }
+}
