@@ -24,8 +24,13 @@ extension ManagedObjectContext {
         guard let coordinator else {
             throw ManagedObjectContextError.noStore((inserted.first ?? updated.first ?? deleted.first)?.entity.name ?? "")
         }
-        try validateForSave()
-        let newObjects = inserted.sorted(by: Self.saveOrder)
+        var newObjects = inserted.sorted(by: Self.saveOrder)
+        try validateForSave(inserted: newObjects)
+        // Validation computes derived attributes (never inserts), yet it runs user code
+        // (`validateForInsert` overrides): take the inserted objects again if they changed.
+        if newObjects.count != inserted.count || !newObjects.allSatisfy(inserted.contains) {
+            newObjects = inserted.sorted(by: Self.saveOrder)
+        }
         var storeOf: [ObjectIdentifier: any PersistentStore] = [:]
         for object in newObjects {
             guard let store = coordinator.store(forEntityNamed: object.entity.name) else {
@@ -56,20 +61,28 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``ManagedObjectValidationError`` (one, or a multiple-errors error).
     package func validateForSave() throws {
+        try validateForSave(inserted: inserted.sorted(by: Self.saveOrder))
+    }
+
+    /// ``validateForSave()`` with the inserted objects already in save order.
+    private func validateForSave(inserted newObjects: [ManagedObject]) throws {
         var errors: [ManagedObjectValidationError] = []
         func check(_ body: () throws -> Void) throws {
-            do { try body() } catch let error as ManagedObjectValidationError { errors += error.errors } 
+            do { try body() } catch let error as ManagedObjectValidationError { errors += error.errors }
         }
-        for object in inserted.sorted(by: Self.saveOrder) {
+        let changed = updated.sorted(by: Self.saveOrder)
+        for object in newObjects {
             try object.computeDerivedAttributes()
             try check(object.validateForInsert)
         }
-        for object in updated.sorted(by: Self.saveOrder) {
+        for object in changed {
             try object.computeDerivedAttributes()
             try check(object.validateForUpdate)
         }
         for object in deleted.sorted(by: Self.saveOrder) { try check(object.validateForDelete) }
-        for object in inserted.union(updated).sorted(by: Self.saveOrder) { errors += foreignRelationshipErrors(of: object) }
+        // Only objects with relationships can relate to foreign objects (no sort of the others).
+        let related = (newObjects + changed).filter { !$0.layout.relationshipSlots.isEmpty }
+        for object in related.sorted(by: Self.saveOrder) { errors += foreignRelationshipErrors(of: object) }
         if let error = ManagedObjectValidationError.combining(errors) { throw error }
     }
 
@@ -102,7 +115,7 @@ extension ManagedObjectContext {
         var assigned: [(ManagedObject, ManagedObjectID)] = []
         for group in groups.values {
             let store = storeOf[ObjectIdentifier(group[0])]!
-            let ids = try store.newObjectIDs(for: group.map(\.entity.name))
+            let ids = try store.newObjectIDs(for: group.map { $0.entity.name })
             assigned += zip(group, ids).map { ($0, $1) }
         }
         for (object, id) in assigned { reassign(object, to: id) }

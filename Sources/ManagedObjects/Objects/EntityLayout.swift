@@ -40,8 +40,10 @@ package final class EntityLayout: Sendable {
 
     /// The value of a slot with nothing in it: an empty collection for a to-many relationship
     /// (those are never `nil`), `nil` otherwise.
-    package func emptyValue(_ slot: Int) -> Any? {
-        guard case .relationship(let relationship) = properties[slot] else { return nil }
+    package func emptyValue(_ slot: Int) -> Any? { sharedEmptyValues.values[slot] }
+
+    private static func emptyValue(_ property: PropertyDescription) -> Any? {
+        guard case .relationship(let relationship) = property else { return nil }
         switch relationship.cardinality {
         case .toOne: return nil
         case .toMany: return Set<ManagedObject>()
@@ -49,9 +51,26 @@ package final class EntityLayout: Sendable {
         }
     }
 
-    /// Every slot empty (see ``emptyValue(_:)``).
-    package var emptyValues: ContiguousArray<Any?> {
-        ContiguousArray(properties.indices.map(emptyValue))
+    /// Every slot empty (see ``emptyValue(_:)``), made once.
+    package var emptyValues: ContiguousArray<Any?> { sharedEmptyValues.values }
+    private let sharedEmptyValues: SlotValues
+    /// Every slot of a new object: attributes' default values where they are plain values
+    /// (shared by every new object), empty values elsewhere, made once.
+    package var newObjectValues: ContiguousArray<Any?> { sharedNewObjectValues.values }
+    private let sharedNewObjectValues: SlotValues
+    /// The attribute slots whose default value is made anew for each object (a transformable or
+    /// other value that might be a class instance).
+    package let freshDefaultSlots: [Int]
+
+    /// Whether every value of an attribute type is a value type (an immutable value that new
+    /// objects can share).
+    private static func hasSharableValues(_ type: AttributeDescription.AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date, .binaryData, .uuid, .uri:
+            return true
+        case .objectID, .transformable, .composite, .undefined:
+            return false
+        }
     }
 
     package init(entity: EntityDescription, objectClass: ManagedObject.Type = ManagedObject.self,
@@ -75,6 +94,20 @@ package final class EntityLayout: Sendable {
         })
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
         let described = entity.allProperties
+        let empty = ContiguousArray(described.map(Self.emptyValue))
+        sharedEmptyValues = SlotValues(values: empty)
+        var initial = empty
+        var fresh: [Int] = []
+        for (slot, property) in described.enumerated() {
+            guard let attribute = property.attribute, attribute.defaultValue != nil else { continue }
+            if Self.hasSharableValues(attribute.attributeType) {
+                initial[slot] = attribute.defaultValueForNewObject
+            } else {
+                fresh.append(slot)
+            }
+        }
+        sharedNewObjectValues = SlotValues(values: initial)
+        freshDefaultSlots = fresh
         slotTraits = described.map(SlotTraits.init)
         relationshipSlots = described.indices.filter { described[$0].relationship != nil }
         derivedSlots = described.indices.filter { described[$0].attribute?.isDerived == true }
@@ -196,6 +229,14 @@ package final class EntityLayout: Sendable {
                                 get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Value ?? [] },
                                 set: readOnly ? nil : setter)
     }
+}
+
+/// Values for every slot of a layout, made once and copied into each new object.
+// @unchecked Sendable: the array is a `let` never mutated after the layout is made, and holds
+// only values of value types (empty relationship collections, `nil`, and attribute defaults of
+// the types `EntityLayout.hasSharableValues` lists), so sharing it between threads is safe.
+private struct SlotValues: @unchecked Sendable {
+    let values: ContiguousArray<Any?>
 }
 
 /// What a slot holds, in a few bits: read per slot by validation and row building instead of the

@@ -28,7 +28,15 @@ enum AttributeValueConversion {
     /// The value a managed object holds for `constant` (a row's value of `attribute`, `nil` when
     /// absent), sorted by kind.
     static func reading(of constant: KeyValueConstant?, attribute: AttributeDescription) -> KeyValueReading {
-        switch (attribute.attributeType, constant) {
+        reading(of: constant, type: attribute.attributeType)
+            ?? KeyValueReading(constant.flatMap { attribute.typedValue(from: $0) ?? nil })
+    }
+
+    /// ``reading(of:attribute:)`` for the common cases, from the attribute's type alone; `nil`
+    /// for the others.
+    @inline(__always)
+    static func reading(of constant: KeyValueConstant?, type: AttributeDescription.AttributeType) -> KeyValueReading? {
+        switch (type, constant) {
         case (_, nil), (_, .null?): return .null
         case (.string, .string(let string)?): return .string(string)
         case (.integer64, .integer(let number)?): return .number(.integer(number))
@@ -38,8 +46,7 @@ enum AttributeValueConversion {
             return Int16(exactly: number) == nil ? .null : .number(.integer(number))
         case (.double, .double(let number)?): return .number(.floating(number))
         case (.boolean, .bool(let flag)?): return .number(.boolean(flag))
-        default:
-            return KeyValueReading(constant.flatMap { attribute.typedValue(from: $0) ?? nil })
+        default: return nil
         }
     }
 

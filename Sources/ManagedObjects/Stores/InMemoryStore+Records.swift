@@ -34,16 +34,21 @@ struct InMemoryEntityRows {
     mutating func set(_ row: StoreRow) {
         if let position = positions[row.objectID] {
             rows[position] = row
-            for (column, attribute) in table.attributes.enumerated() {
-                columns[column][position] = AttributeValueConversion.reading(of: row.attributes[attribute.name], attribute: attribute)
-            }
+            for column in table.names.indices { columns[column][position] = reading(column, of: row) }
         } else {
             positions[row.objectID] = rows.count
             rows.append(row)
-            for (column, attribute) in table.attributes.enumerated() {
-                columns[column].append(AttributeValueConversion.reading(of: row.attributes[attribute.name], attribute: attribute))
-            }
+            for column in table.names.indices { columns[column].append(reading(column, of: row)) }
         }
+    }
+
+    /// The value of `column` in `row`, sorted by kind (the attribute's description is read only
+    /// for the less common types).
+    @inline(__always)
+    private func reading(_ column: Int, of row: StoreRow) -> KeyValueReading {
+        let constant = row.attributes[table.names[column]]
+        return AttributeValueConversion.reading(of: constant, type: table.types[column])
+            ?? AttributeValueConversion.reading(of: constant, attribute: table.attributes[column])
     }
 
     /// Removes the row of `id`: the last row takes its place.
@@ -109,12 +114,18 @@ final class InMemoryRecordTable: Sendable {
     let attributes: [AttributeDescription]
     /// Their names.
     let keys: KeyValueKeyTable
+    /// The names of the attributes by column.
+    let names: [String]
+    /// The types of the attributes by column.
+    let types: [AttributeDescription.AttributeType]
     /// The names of the attributes, for checking what a request reads.
-    let names: Set<String>
+    let readableKeys: Set<String>
 
     private init(attributes: [AttributeDescription]) {
         self.attributes = attributes
-        names = Set(attributes.map(\.name))
+        names = attributes.map(\.name)
+        types = attributes.map(\.attributeType)
+        readableKeys = Set(names)
         keys = KeyValueKeyTable(properties: attributes.enumerated().map { column, attribute in
             Self.property(attribute, column: column)
         })
@@ -184,7 +195,7 @@ extension InMemoryStore {
     /// limit only with both.
     static func answer(_ request: StoreFetchRequest, from entities: [InMemoryEntityRows]) -> StoreFetchResult {
         func all() -> [StoreRow] { entities.flatMap(\.rows) }
-        let readable = entities.dropFirst().reduce(entities.first?.table.names ?? []) { $0.intersection($1.table.names) }
+        let readable = entities.dropFirst().reduce(entities.first?.table.readableKeys ?? []) { $0.intersection($1.table.readableKeys) }
         var selected: [InMemoryRowReader] = []
         if let predicate = request.predicate {
             guard let keys = FetchScope.ownKeys(of: predicate), keys.isSubset(of: readable),
