@@ -188,3 +188,64 @@ import Predicates
         #expect(Self.text(AttributeValueConversion.reading(of: .null, attribute: small)) == "null")
     }
 }
+
+/// The store's order (sorted on its columns) is the order `sorted(using:)` gives over the objects.
+@Suite struct StoreSideOrderTests {
+    static let names = ["beth", "Adam", "carol", nil, "adam", "Beth", "dave", nil, "Carol", "anna"]
+
+    static func stocked() throws -> (InMemoryStore, ManagedObjectContext) {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Person", properties: [.attribute("name", .string), .attribute("rank", .integer32),
+                                                           .attribute("score", .double)]),
+        ])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let store = InMemoryStore()
+        try coordinator.addStore(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for (i, name) in names.enumerated() {
+            let person = try context.insertNewObject(forEntityNamed: "Person")
+            try person.setValue(name, forKey: "name")
+            if i % 3 != 0 { try person.setValue(Int32(i % 4), forKey: "rank") }
+            try person.setValue(Double(i * 7 % 5) / 2, forKey: "score")
+        }
+        try context.save()
+        return (store, context)
+    }
+
+    static let orders: [[KeyValueSortDescriptor]] = [
+        [KeyValueSortDescriptor(key: "name")],
+        [KeyValueSortDescriptor(key: "name", ascending: false, comparison: .caseInsensitiveCompare)],
+        [KeyValueSortDescriptor(key: "rank", ascending: false), KeyValueSortDescriptor(key: "score")],
+        [KeyValueSortDescriptor(key: "score"), KeyValueSortDescriptor(key: "name", comparison: .localizedStandardCompare)],
+        [KeyValueSortDescriptor(key: "name", comparator: { lhs, rhs in
+            let (l, r) = ((lhs as? String)?.count ?? 0, (rhs as? String)?.count ?? 0)
+            return l == r ? .orderedSame : l < r ? .orderedAscending : .orderedDescending
+        }), KeyValueSortDescriptor(key: "rank")],
+    ]
+
+    @Test(arguments: 0..<orders.count)
+    func storeOrderMatchesSortingTheObjects(index: Int) throws {
+        let (store, context) = try Self.stocked()
+        let descriptors = Self.orders[index]
+        let result = try store.fetch(StoreFetchRequest(entityNames: ["Person"], sortDescriptors: descriptors))
+        #expect(result.appliedOrderAndLimits)
+        let objects = try context.fetch(EntityFetchRequest(entityName: "Person"))
+        let expected = try objects.sorted(using: descriptors).map(\.objectID)
+        // Ties keep no particular order across the two (both are stable over different inputs):
+        // compare the keys in order.
+        func keys(_ ids: [ManagedObjectID]) throws -> [String] {
+            try ids.map { id in
+                let object = try context.existingObject(with: id)
+                return try descriptors.map { descriptor -> String in
+                    let value = try object.value(forKey: descriptor.key!)
+                    switch descriptor.comparison {
+                    case .comparator: return "\((value as? String)?.count ?? 0)"
+                    case .caseInsensitiveCompare, .localizedStandardCompare: return "\(value ?? "nil")".lowercased()
+                    default: return "\(value ?? "nil")"
+                    }
+                }.joined(separator: "|")
+            }
+        }
+        #expect(try keys(result.rows.map(\.objectID)) == keys(expected))
+    }
+}

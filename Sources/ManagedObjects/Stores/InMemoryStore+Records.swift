@@ -190,13 +190,16 @@ final class InMemoryRecordTable: Sendable {
 }
 
 extension InMemoryStore {
+    /// One row of a fetch: its entity's rows and its position there.
+    private typealias Place = (entity: Int, position: Int)
+
     /// The rows that a request selects, in its order, with what was applied: the predicate and
     /// order when they read only the rows' columns (and evaluate without error), offset and
     /// limit only with both.
     static func answer(_ request: StoreFetchRequest, from entities: [InMemoryEntityRows]) -> StoreFetchResult {
         func all() -> [StoreRow] { entities.flatMap(\.rows) }
         let readable = entities.dropFirst().reduce(entities.first?.table.readableKeys ?? []) { $0.intersection($1.table.readableKeys) }
-        var selected: [InMemoryRowReader] = []
+        var selected: [Place] = []
         if let predicate = request.predicate {
             guard let keys = FetchScope.ownKeys(of: predicate), keys.isSubset(of: readable),
                   let matching = try? matches(of: predicate, in: entities) else {
@@ -204,36 +207,52 @@ extension InMemoryStore {
             }
             selected = matching
         } else {
-            for rows in entities {
-                let snapshot = InMemoryEntitySnapshot(rows)
-                selected += rows.rows.indices.map { InMemoryRowReader(snapshot, position: $0) }
-            }
+            for (index, rows) in entities.enumerated() { selected += rows.rows.indices.map { (index, $0) } }
         }
+        func rows(_ places: some Collection<Place>) -> [StoreRow] { places.map { entities[$0.entity].rows[$0.position] } }
         if !request.sortDescriptors.isEmpty {
             guard let keys = FetchScope.ownKeys(of: request.sortDescriptors), keys.isSubset(of: readable),
-                  let sorted = try? selected.sorted(using: request.sortDescriptors) else {
-                return StoreFetchResult(rows: selected.map(\.row), appliedPredicate: true, appliedOrderAndLimits: false)
+                  let sorted = try? self.sorted(selected, of: entities, by: request.sortDescriptors) else {
+                return StoreFetchResult(rows: rows(selected), appliedPredicate: true, appliedOrderAndLimits: false)
             }
             selected = sorted
         }
-        var rows = selected.dropFirst(max(0, request.fetchOffset)).map(\.row)
-        if request.fetchLimit > 0 && rows.count > request.fetchLimit { rows.removeLast(rows.count - request.fetchLimit) }
-        return StoreFetchResult(rows: rows, appliedPredicate: true, appliedOrderAndLimits: true)
+        var result = rows(selected.dropFirst(max(0, request.fetchOffset)))
+        if request.fetchLimit > 0 && result.count > request.fetchLimit { result.removeLast(result.count - request.fetchLimit) }
+        return StoreFetchResult(rows: result, appliedPredicate: true, appliedOrderAndLimits: true)
     }
 
-    /// A reader of each row that satisfies `predicate`. One reader walks the rows while
-    /// testing (the predicate reads the columns in order); each match gets its own.
-    private static func matches(of predicate: KeyValuePredicate, in entities: [InMemoryEntityRows]) throws -> [InMemoryRowReader] {
+    /// The places of the rows that satisfy `predicate`. One reader walks the rows (the
+    /// predicate reads the columns in order).
+    private static func matches(of predicate: KeyValuePredicate, in entities: [InMemoryEntityRows]) throws -> [Place] {
         let test = try predicate.compiledEvaluation()
-        var matching: [InMemoryRowReader] = []
-        for rows in entities {
-            let snapshot = InMemoryEntitySnapshot(rows)
-            let cursor = InMemoryRowReader(snapshot, position: 0)
+        var matching: [Place] = []
+        for (index, rows) in entities.enumerated() {
+            let cursor = InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
             for position in rows.rows.indices {
                 cursor.position = position
-                if try test(cursor) { matching.append(InMemoryRowReader(snapshot, position: position)) }
+                if try test(cursor) { matching.append((index, position)) }
             }
         }
         return matching
+    }
+
+    /// `places` in the order of `descriptors`, whose keys are columns of every entity: sorted by
+    /// the columns' readings directly, or, for a comparator, through a reader per row.
+    private static func sorted(_ places: [Place], of entities: [InMemoryEntityRows],
+                               by descriptors: [KeyValueSortDescriptor]) throws -> [Place] {
+        let readings = descriptors.map { descriptor -> [KeyValueReading] in
+            let key = descriptor.key ?? ""
+            let columns = entities.map { $0.table.names.firstIndex(of: key) ?? 0 }
+            return places.map { entities[$0.entity].columns[columns[$0.entity]][$0.position] }
+        }
+        if let order = try KeyValueSortDescriptor.sortedPositions(readings: readings, count: places.count, using: descriptors) {
+            return order.map { places[$0] }
+        }
+        let snapshots = entities.map(InMemoryEntitySnapshot.init)
+        let readers = places.map { InMemoryRowReader(snapshots[$0.entity], position: $0.position) }
+        var placeOf: [ObjectIdentifier: Place] = [:]
+        for (reader, place) in zip(readers, places) { placeOf[ObjectIdentifier(reader)] = place }
+        return try readers.sorted(using: descriptors).map { placeOf[ObjectIdentifier($0)]! }
     }
 }
