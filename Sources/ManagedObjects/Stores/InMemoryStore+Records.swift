@@ -229,9 +229,10 @@ extension InMemoryStore {
         var matching: [Place] = []
         for (index, rows) in entities.enumerated() {
             let cursor = InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
+            let boxed: Any? = cursor   // boxed once, not once per row
             for position in rows.rows.indices {
                 cursor.position = position
-                if try test(cursor) { matching.append((index, position)) }
+                if try test(boxed) { matching.append((index, position)) }
             }
         }
         return matching
