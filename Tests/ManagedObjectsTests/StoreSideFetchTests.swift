@@ -138,6 +138,32 @@ import Predicates
         #expect(matching.map(\.objectID) == [apples[2].objectID])
     }
 
+    @Test func columnsFollowSavesMadeBetweenFetches() throws {
+        let (_, store, context) = try Self.stocked()
+        let big = try KeyValuePredicate(format: "radius > 2.3")
+        func matching() throws -> [Double?] {
+            try store.fetch(StoreFetchRequest(entityNames: ["Apple"], predicate: big,
+                                              sortDescriptors: [KeyValueSortDescriptor(key: "radius")])).rows.map(Self.radius)
+        }
+        #expect(try matching() == [2.4])          // the columns are built here
+        let apples = try context.fetch(EntityFetchRequest(entityName: "Apple", sortDescriptors: [KeyValueSortDescriptor(key: "radius")]))
+        for radius in [3.5, 1.0, 4.5] {
+            let apple = try context.insertNewObject(forEntityNamed: "Apple")
+            try apple.setValue(radius, forKey: "radius")
+        }
+        try apples[0].setValue(9.0, forKey: "radius")   // a row the columns hold: 2.0 → 9.0
+        try context.save()
+        #expect(try matching() == [2.4, 3.5, 4.5, 9.0])
+        let added = try context.fetch(EntityFetchRequest(entityName: "Apple", predicate: try KeyValuePredicate(format: "radius == 3.5")))
+        try #require(added.count == 1)
+        try added[0].setValue(0.5, forKey: "radius")     // a row saved after the last fetch
+        context.delete(apples[2])                        // 2.4, in the middle of the columns
+        try context.save()
+        #expect(try matching() == [4.5, 9.0])
+        #expect(try store.fetch(StoreFetchRequest(entityNames: ["Apple"], predicate: try KeyValuePredicate(format: "radius < 1"))).rows
+                    .map(Self.radius) == [0.5])
+    }
+
     @Test func fetchScopeNamesOwnKeysOnly() throws {
         #expect(FetchScope.ownKeys(of: try KeyValuePredicate(format: "radius > 2 AND (name BEGINSWITH 'a' OR NOT flag == YES)"))
                 == ["radius", "name", "flag"])

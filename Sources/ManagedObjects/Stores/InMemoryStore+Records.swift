@@ -9,16 +9,20 @@ import Synchronization
 /// by kind as the entity's managed objects would give them (the row's constants converted by
 /// the attribute types, as a fault is filled).
 ///
-/// A value type (copy on write): a fetch takes a copy under the store's lock and reads it
-/// outside, while saves change the store's own.
+/// Columns are an index, built for the rows saved since the last fetch by that fetch
+/// (``buildColumns()``, under the store's lock), so that a save of rows nobody queries pays
+/// nothing for them. A value type (copy on write): a fetch takes a copy under the store's lock
+/// and reads it outside, while saves change the store's own.
 struct InMemoryEntityRows {
     /// The columns and keys.
     let table: InMemoryRecordTable
     /// The rows as saved.
     private(set) var rows: ContiguousArray<StoreRow> = []
-    /// Per column, the value of each row (same positions as `rows`): a predicate reads one
-    /// column from contiguous memory.
+    /// Per column, the value of each of the first ``builtRows`` rows (same positions as
+    /// `rows`): a predicate reads one column from contiguous memory.
     private(set) var columns: ContiguousArray<ContiguousArray<KeyValueReading>>
+    /// How many rows (a prefix of `rows`) the columns hold.
+    private(set) var builtRows = 0
     private var positions: [ManagedObjectID: Int] = [:]
 
     init(table: InMemoryRecordTable) {
@@ -34,12 +38,23 @@ struct InMemoryEntityRows {
     mutating func set(_ row: StoreRow) {
         if let position = positions[row.objectID] {
             rows[position] = row
-            for column in table.names.indices { columns[column][position] = reading(column, of: row) }
+            if position < builtRows {
+                for column in table.names.indices { columns[column][position] = reading(column, of: row) }
+            }
         } else {
             positions[row.objectID] = rows.count
             rows.append(row)
-            for column in table.names.indices { columns[column].append(reading(column, of: row)) }
         }
+    }
+
+    /// Brings the columns up to date with the rows.
+    mutating func buildColumns() {
+        guard builtRows < rows.count else { return }
+        for column in table.names.indices {
+            columns[column].reserveCapacity(rows.count)
+            for position in builtRows..<rows.count { columns[column].append(reading(column, of: rows[position])) }
+        }
+        builtRows = rows.count
     }
 
     /// The value of `column` in `row`, sorted by kind (the attribute's description is read only
@@ -53,6 +68,8 @@ struct InMemoryEntityRows {
 
     /// Removes the row of `id`: the last row takes its place.
     mutating func remove(_ id: ManagedObjectID) {
+        guard positions[id] != nil else { return }
+        buildColumns()   // the columns then hold every row, and move with them
         guard let position = positions.removeValue(forKey: id) else { return }
         let last = rows.count - 1
         if position < last {
@@ -62,6 +79,7 @@ struct InMemoryEntityRows {
         }
         rows.removeLast()
         for column in columns.indices { columns[column].removeLast() }
+        builtRows = rows.count
     }
 }
 

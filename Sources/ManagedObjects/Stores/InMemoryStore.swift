@@ -65,7 +65,8 @@ public final class InMemoryStore: PersistentStore {
     }
 
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        // Copies of the entities' rows (copy on write: O(1) each), read outside the lock.
+        // Copies of the entities' rows (copy on write: O(1) each, after the columns of rows
+        // saved since the last fetch are built), read outside the lock.
         let rows = state.withLock { state in state.rows.rows(ofEntitiesNamed: request.entityNames) }
         return Self.answer(request, from: rows)
     }
@@ -151,8 +152,11 @@ private struct RowsByEntity {
         byEntity[id.entityName]?.remove(id)
     }
 
-    /// The rows of the entities named (each name once).
-    func rows(ofEntitiesNamed names: [String]) -> [InMemoryEntityRows] {
-        Set(names).compactMap { byEntity[$0] }
+    /// The rows of the entities named (each name once), their columns brought up to date.
+    mutating func rows(ofEntitiesNamed names: [String]) -> [InMemoryEntityRows] {
+        Set(names).compactMap { name -> InMemoryEntityRows? in
+            byEntity[name]?.buildColumns()
+            return byEntity[name]
+        }
     }
 }
