@@ -1,5 +1,5 @@
-// The in-memory store's rows as key-value coding objects, so that predicates and sort
-// descriptors run on the rows themselves, before any managed object is made.
+// The in-memory store's rows by column, read through key-value coding, so that predicates and
+// sort descriptors run on the rows themselves, before any managed object is made.
 import Foundation
 import KeyValueCoding
 import Predicates
@@ -105,9 +105,6 @@ final class InMemoryRowReader: KeyValueKeyTableProviding {
         @inline(__always) _read { yield snapshot.rows }
     }
 
-    /// The row read.
-    var row: StoreRow { rows.rows[position] }
-
     /// The value of column `column` sorted by kind.
     @inline(__always)
     func reading(_ column: Int) -> KeyValueReading { rows.columns[column][position] }
@@ -130,7 +127,7 @@ final class InMemoryRowReader: KeyValueKeyTableProviding {
 final class InMemoryRecordTable: Sendable {
     /// The attributes, one column each.
     let attributes: [AttributeDescription]
-    /// Their names.
+    /// The key-value coding keys of the columns (read-only).
     let keys: KeyValueKeyTable
     /// The names of the attributes by column.
     let names: [String]
