@@ -174,10 +174,16 @@ extension SQLiteStoreEngine {
             }
             guard entity.superNumber == 0 else { continue }
             let table = SQLiteSchema.tableName(root: entity.rootName)
-            let largest = try connection.scalar("SELECT IFNULL(MAX(Z_PK), 0) FROM \(table)")?.integerValue ?? 0
-            guard let maximum = entry.maximum.integerValue, maximum >= 0 else {
+            guard let recordedMaximum = entry.maximum.integerValue, recordedMaximum >= 0 else {
                 throw refuse(.notAStore("Z_PRIMARYKEY has no usable key counter (Z_MAX) for \(entity.name)"))
             }
+            // The counter and the largest key read in one statement (one snapshot): another
+            // process may save between two separate reads, which would look like a counter
+            // behind its keys.
+            let pair = try connection.rows("SELECT (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?), IFNULL(MAX(Z_PK), 0) FROM \(table)",
+                                           [.integer(entity.number)]).first ?? []
+            let maximum = pair.first?.integerValue ?? recordedMaximum
+            let largest = pair.count > 1 ? pair[1].integerValue ?? 0 : 0
             if maximum < largest {
                 throw refuse(.notAStore("Z_PRIMARYKEY's key counter for \(entity.name) is \(maximum), below the largest key \(largest) in \(table)"))
             }

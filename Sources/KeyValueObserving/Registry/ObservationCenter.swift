@@ -45,10 +45,13 @@ enum ObservationCenter {
     @inlinable @inline(__always)
     static func deliver<Object: KeyValueObservable>(_ event: KeyValueChangeEvent, from object: Object) {
         if event.phase == .willChange { object.keyValueWillChange(event) }
-        if let own = object.keyValueObservationStorage {
+        if let own = object.keyValueObservationStorage.map(Unmanaged.passUnretained) {
             // Two flag loads inline: an object keeping its own state that nobody listens to
-            // pays no call.
-            if own.mayHaveListeners { deliverToListeners(event, from: object, storage: own) }
+            // pays no call. Unretained: the state is a stored `let` of the object, which the
+            // caller keeps alive for the whole delivery (no retain and release per change).
+            if own._withUnsafeGuaranteedRef({ $0.mayHaveListeners }) {
+                deliverToListeners(event, from: object, unretainedStorage: own)
+            }
         } else if ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
             deliverThroughTable(event, from: object)
         }
@@ -62,6 +65,15 @@ enum ObservationCenter {
         guard let storage = ObservationTable.shared.lockedStorage(of: object, identifier: ObjectIdentifier(object))
         else { return }
         deliverToListeners(event, from: object, storage: storage)
+    }
+
+    /// ``deliverToListeners(_:from:storage:)`` with the object's own state, unretained (see
+    /// ``deliver(_:from:)``).
+    @usableFromInline @inline(never)
+    static func deliverToListeners<Object: KeyValueObservable>(
+        _ event: KeyValueChangeEvent, from object: Object, unretainedStorage: Unmanaged<KeyValueObservationStorage>
+    ) {
+        unretainedStorage._withUnsafeGuaranteedRef { deliverToListeners(event, from: object, storage: $0) }
     }
 
     @usableFromInline @inline(never)

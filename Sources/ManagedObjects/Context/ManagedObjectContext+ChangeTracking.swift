@@ -33,11 +33,14 @@ extension ManagedObjectContext: KeyValueChangeSink {
         // Bit tests (see TrackedObjectSet); an object sends changes here only while registered
         // (its sink is this context), which its context reference says without hashing its ID.
         let isInsertedOrDeleted = inserted.contains(object) || deleted.contains(object)
-        if !isInsertedOrDeleted && object.managedObjectContext === self {
+        // The membership bit first: the context reference is a weak load.
+        if !isInsertedOrDeleted && !updated.contains(object) && object.managedObjectContext === self {
             updated.insert(object)
         }
         noteUpdated(object, key: event.key, old: old, isInsertedOrDeleted: isInsertedOrDeleted)
-        guard maintainsInverses, case .relationship(let relationship) = object.layout.properties[slot],
+        // An attribute has no inverse: its traits say so without copying its description.
+        guard object.layout.slotTraits[slot].attributeType == nil, maintainsInverses,
+              case .relationship(let relationship) = object.layout.properties[slot],
               let inverseName = relationship.inverseName else { return }
         maintainInverse(of: relationship, inverseName: inverseName, on: object, old: old, new: object.slotValue(slot))
     }

@@ -38,9 +38,21 @@ extension ManagedObjectContext {
     }
 
     /// The fetch; for `.count` (only asked without unsaved changes, offset or limit), the
-    /// objects that stores counted without returning them are added to `counted`.
+    /// objects that stores counted without returning them are added to `counted`. When a store
+    /// applied offset and limit but a registered object holds values older than its row (saved
+    /// elsewhere since it was loaded), the fetch runs again with offset and limit applied here.
     private func fetch(_ request: EntityFetchRequest, storeResultType: StoreFetchRequest.ResultType,
                        counted: inout Int) throws -> [ManagedObject] {
+        if let objects = try fetch(request, storeResultType: storeResultType, counted: &counted, storeLimits: true) {
+            return objects
+        }
+        return try fetch(request, storeResultType: storeResultType, counted: &counted, storeLimits: false) ?? []
+    }
+
+    /// One pass of the fetch; `nil` when the store applied offset and limit and an object
+    /// with older values than its row took part.
+    private func fetch(_ request: EntityFetchRequest, storeResultType: StoreFetchRequest.ResultType,
+                       counted: inout Int, storeLimits: Bool) throws -> [ManagedObject]? {
         enterConfinement("fetch(_:)")
         defer { exitConfinement() }
         let names = try entityNames(for: request)
@@ -63,11 +75,14 @@ extension ManagedObjectContext {
         // move an object the store would order by its saved values).
         if clean { storeRequest.sortDescriptors = request.sortDescriptors }
         let storeDecides = clean && stores.count == 1
-        if storeDecides {
+        let passesLimits = storeDecides && storeLimits && (request.fetchOffset > 0 || request.fetchLimit > 0)
+        if storeDecides && storeLimits {
             storeRequest.fetchOffset = request.fetchOffset
             storeRequest.fetchLimit = request.fetchLimit
         }
-        var applied = (predicate: storeDecides, orderAndLimits: storeDecides)
+        var applied = (predicate: storeDecides, orderAndLimits: storeDecides && storeLimits)
+        // Registered objects loaded from an older version of their row: their own values decide.
+        var stale = Set<ObjectIdentifier>()
         var filled: [StoreRow] = []
         var storesOrdered = stores.count <= 1
         if parent != nil {
@@ -89,6 +104,9 @@ extension ManagedObjectContext {
             applied.orderAndLimits = applied.orderAndLimits && result.appliedOrderAndLimits
             storesOrdered = storesOrdered && clean && result.appliedOrderAndLimits
             for row in result.rows {
+                if let known = registered[row.objectID], !known.faultFlag, known.storeVersion != row.version {
+                    stale.insert(ObjectIdentifier(known))
+                }
                 let object = try registeredObject(for: row, filled: &filled)
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
@@ -114,17 +132,19 @@ extension ManagedObjectContext {
                 addedPending = true
             }
         }
-        if let predicate = request.predicate, !applied.predicate {
+        if passesLimits && !stale.isEmpty { return nil }
+        if let predicate = request.predicate, !applied.predicate || !stale.isEmpty {
             // A fault the store matched holds the store's values: the store evaluated them.
             objects = try objects.filter { object in
+                if applied.predicate && !stale.contains(ObjectIdentifier(object)) { return true }
                 if object.faultFlag && matchedByStore.contains(ObjectIdentifier(object)) { return true }
                 return try predicate.evaluate(with: object)
             }
         }
         // With no unsaved changes, one store that applied predicate, order, offset and limit
         // decided the whole result.
-        if applied.predicate && applied.orderAndLimits { return objects }
-        let keepsStoreOrder = storesOrdered && !stores.isEmpty && !addedPending
+        if applied.predicate && applied.orderAndLimits && stale.isEmpty { return objects }
+        let keepsStoreOrder = storesOrdered && !stores.isEmpty && !addedPending && stale.isEmpty
             && !objects.contains { updated.contains($0) || inserted.contains($0) }
         if !request.sortDescriptors.isEmpty && !keepsStoreOrder { objects = try objects.sorted(using: request.sortDescriptors) }
         if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }

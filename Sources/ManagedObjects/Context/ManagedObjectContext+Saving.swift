@@ -29,8 +29,13 @@ extension ManagedObjectContext {
         guard let coordinator else {
             throw ManagedObjectContextError.noStore((inserted.first ?? updated.first ?? deleted.first)?.entity.name ?? "")
         }
-        try validateForSave()
-        let newObjects = inserted.sorted(by: Self.saveOrder)
+        var newObjects = inserted.sorted(by: Self.saveOrder)
+        try validateForSave(inserted: newObjects)
+        // Validation computes derived attributes (never inserts), yet it runs user code
+        // (`validateForInsert` overrides): take the inserted objects again if they changed.
+        if newObjects.count != inserted.count || !newObjects.allSatisfy(inserted.contains) {
+            newObjects = inserted.sorted(by: Self.saveOrder)
+        }
         var storeOf: [ObjectIdentifier: any PersistentStore] = [:]
         for object in newObjects {
             guard let store = coordinator.store(forEntityNamed: object.entity.name) else {
@@ -65,20 +70,28 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``ManagedObjectValidationError`` (one, or a multiple-errors error).
     package func validateForSave() throws {
+        try validateForSave(inserted: inserted.sorted(by: Self.saveOrder))
+    }
+
+    /// ``validateForSave()`` with the inserted objects already in save order.
+    private func validateForSave(inserted newObjects: [ManagedObject]) throws {
         var errors: [ManagedObjectValidationError] = []
         func check(_ body: () throws -> Void) throws {
-            do { try body() } catch let error as ManagedObjectValidationError { errors += error.errors } 
+            do { try body() } catch let error as ManagedObjectValidationError { errors += error.errors }
         }
-        for object in inserted.sorted(by: Self.saveOrder) {
+        let changed = updated.sorted(by: Self.saveOrder)
+        for object in newObjects {
             try object.computeDerivedAttributes()
             try check(object.validateForInsert)
         }
-        for object in updated.sorted(by: Self.saveOrder) {
+        for object in changed {
             try object.computeDerivedAttributes()
             try check(object.validateForUpdate)
         }
         for object in deleted.sorted(by: Self.saveOrder) { try check(object.validateForDelete) }
-        for object in inserted.union(updated).sorted(by: Self.saveOrder) { errors += foreignRelationshipErrors(of: object) }
+        // Only objects with relationships can relate to foreign objects (no sort of the others).
+        let related = (newObjects + changed).filter { !$0.layout.relationshipSlots.isEmpty }
+        for object in related.sorted(by: Self.saveOrder) { errors += foreignRelationshipErrors(of: object) }
         if let error = ManagedObjectValidationError.combining(errors) { throw error }
     }
 
@@ -89,8 +102,8 @@ extension ManagedObjectContext {
     /// when it is set, so the save says it.
     private func foreignRelationshipErrors(of object: ManagedObject) -> [ManagedObjectValidationError] {
         var errors: [ManagedObjectValidationError] = []
-        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
-            guard case .relationship(let relationship) = property else { continue }
+        for slot in object.layout.relationshipSlots where object.layout.slotTraits[slot].isSaved {
+            guard case .relationship(let relationship) = object.layout.properties[slot] else { continue }
             for target in Self.members(object.slotValue(slot)) where target.managedObjectContext !== self {
                 let whereabouts = target.managedObjectContext == nil ? "in no context (deleted by a save, or never inserted)" : "in another context"
                 errors.append(ManagedObjectValidationError(.managedObjectValidation, entity: object.entity.name, key: relationship.name,
@@ -111,7 +124,7 @@ extension ManagedObjectContext {
         var assigned: [(ManagedObject, ManagedObjectID)] = []
         for group in groups.values {
             let store = storeOf[ObjectIdentifier(group[0])]!
-            let ids = try store.newObjectIDs(for: group.map(\.entity.name))
+            let ids = try store.newObjectIDs(for: group.map { $0.entity.name })
             assigned += zip(group, ids).map { ($0, $1) }
         }
         for (object, id) in assigned { reassign(object, to: id) }
@@ -165,14 +178,16 @@ extension ManagedObjectContext {
     /// The row of an object's saved properties, with its current version.
     package func row(of object: ManagedObject) -> StoreRow {
         var row = StoreRow(objectID: object.objectID, version: object.storeVersion)
-        for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
-            switch property {
-            case .attribute(let attribute):
-                if let value = object.slotValue(slot) { row.attributes[attribute.name] = KeyValueConstant(value) }
-            case .relationship(let relationship):
+        let layout = object.layout
+        row.attributes.reserveCapacity(layout.slotTraits.count - layout.relationshipSlots.count)
+        for slot in layout.slotTraits.indices where layout.slotTraits[slot].isSaved {
+            // The traits say what the slot holds without copying its property description.
+            if let type = layout.slotTraits[slot].attributeType {
+                if let value = object.slotValue(slot) {
+                    row.attributes[layout.keys[slot]] = AttributeValueConversion.constant(of: value, type: type)
+                }
+            } else if case .relationship(let relationship) = layout.properties[slot] {
                 row.relationships[relationship.name] = Self.members(object.slotValue(slot)).map(\.objectID)
-            case .fetchedProperty:
-                break
             }
         }
         return row

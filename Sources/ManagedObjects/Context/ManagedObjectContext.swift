@@ -140,7 +140,7 @@ public final class ManagedObjectContext {
             object.managedObjectContext = nil
             object.setKeyValueChangeSink(nil)
             object.changeSetMembership = []
-            for (slot, property) in object.layout.properties.enumerated() where property.relationship != nil {
+            for slot in object.layout.relationshipSlots {
                 object.storeLoadedSlotValue(object.layout.emptyValue(slot), slot)
             }
         }

@@ -34,13 +34,6 @@ package final class EntityLayout: Sendable {
     /// How a store row fills each slot, made once so that filling an object copies no
     /// property description.
     package let fillPlan: [SlotFill]
-    /// Every slot empty, made once (see ``emptyValue(_:)``). `nonisolated(unsafe)`: never
-    /// mutated after `init`, and holds only immutable values (nil, empty collections).
-    nonisolated(unsafe) package let emptyValueArray: ContiguousArray<Any?>
-    /// The values of a new object: attribute defaults, empty relationships.
-    /// `nonisolated(unsafe)`: never mutated after `init`; the defaults are constants of the
-    /// attribute types (numbers, strings, dates, data, UUIDs, URLs).
-    nonisolated(unsafe) package let newObjectValues: ContiguousArray<Any?>
 
     /// An attribute of a fill plan.
     package final class AttributeFill: Sendable {
@@ -58,11 +51,19 @@ package final class EntityLayout: Sendable {
         /// Nothing (fetched properties).
         case none
     }
+    /// What the save pipeline needs to know of each slot, without copying its (large)
+    /// property description.
+    package let slotTraits: [SlotTraits]
+    /// The slots of relationships, of saved (non-transient) ones, and of derived attributes.
+    package let relationshipSlots: [Int]
+    package let derivedSlots: [Int]
 
     /// The value of a slot with nothing in it: an empty collection for a to-many relationship
     /// (those are never `nil`), `nil` otherwise.
-    package func emptyValue(_ slot: Int) -> Any? {
-        guard case .relationship(let relationship) = properties[slot] else { return nil }
+    package func emptyValue(_ slot: Int) -> Any? { sharedEmptyValues.values[slot] }
+
+    private static func emptyValue(_ property: PropertyDescription) -> Any? {
+        guard case .relationship(let relationship) = property else { return nil }
         switch relationship.cardinality {
         case .toOne: return nil
         case .toMany: return Set<ManagedObject>()
@@ -70,8 +71,27 @@ package final class EntityLayout: Sendable {
         }
     }
 
-    /// Every slot empty (see ``emptyValue(_:)``).
-    package var emptyValues: ContiguousArray<Any?> { emptyValueArray }
+    /// Every slot empty (see ``emptyValue(_:)``), made once.
+    package var emptyValues: ContiguousArray<Any?> { sharedEmptyValues.values }
+    private let sharedEmptyValues: SlotValues
+    /// Every slot of a new object: attributes' default values where they are plain values
+    /// (shared by every new object), empty values elsewhere, made once.
+    package var newObjectValues: ContiguousArray<Any?> { sharedNewObjectValues.values }
+    private let sharedNewObjectValues: SlotValues
+    /// The attribute slots whose default value is made anew for each object (a transformable or
+    /// other value that might be a class instance).
+    package let freshDefaultSlots: [Int]
+
+    /// Whether every value of an attribute type is a value type (an immutable value that new
+    /// objects can share).
+    private static func hasSharableValues(_ type: AttributeDescription.AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date, .binaryData, .uuid, .uri:
+            return true
+        case .objectID, .transformable, .composite, .undefined:
+            return false
+        }
+    }
 
     package init(entity: EntityDescription, objectClass: ManagedObject.Type = ManagedObject.self,
                  kinds: [String: Set<String>] = [:]) {
@@ -100,20 +120,24 @@ package final class EntityLayout: Sendable {
             case .fetchedProperty: return .none
             }
         }
-        let empty = ContiguousArray(properties.map { property -> Any? in
-            guard case .relationship(let relationship) = property else { return nil }
-            switch relationship.cardinality {
-            case .toOne: return nil
-            case .toMany: return Set<ManagedObject>()
-            case .orderedToMany: return [ManagedObject]()
-            }
-        })
-        emptyValueArray = empty
+        let described = entity.allProperties
+        let empty = ContiguousArray(described.map(Self.emptyValue))
+        sharedEmptyValues = SlotValues(values: empty)
         var initial = empty
-        for (slot, property) in properties.enumerated() {
-            if let attribute = property.attribute { initial[slot] = attribute.defaultValueForNewObject }
+        var fresh: [Int] = []
+        for (slot, property) in described.enumerated() {
+            guard let attribute = property.attribute, attribute.defaultValue != nil else { continue }
+            if Self.hasSharableValues(attribute.attributeType) {
+                initial[slot] = attribute.defaultValueForNewObject
+            } else {
+                fresh.append(slot)
+            }
         }
-        newObjectValues = initial
+        sharedNewObjectValues = SlotValues(values: initial)
+        freshDefaultSlots = fresh
+        slotTraits = described.map(SlotTraits.init)
+        relationshipSlots = described.indices.filter { described[$0].relationship != nil }
+        derivedSlots = described.indices.filter { described[$0].attribute?.isDerived == true }
     }
 
     private static func keyValueProperty(for property: PropertyDescription, slot: Int,
@@ -231,6 +255,55 @@ package final class EntityLayout: Sendable {
         return KeyValueProperty(key: key, type: Value.self,
                                 get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Value ?? [] },
                                 set: readOnly ? nil : setter)
+    }
+}
+
+/// Values for every slot of a layout, made once and copied into each new object.
+// @unchecked Sendable: the array is a `let` never mutated after the layout is made, and holds
+// only values of value types (empty relationship collections, `nil`, and attribute defaults of
+// the types `EntityLayout.hasSharableValues` lists), so sharing it between threads is safe.
+private struct SlotValues: @unchecked Sendable {
+    let values: ContiguousArray<Any?>
+}
+
+/// What a slot holds, in a few bits: read per slot by validation and row building instead of the
+/// slot's property description (an enumeration whose payload is a large struct, copied on every
+/// `switch`).
+package struct SlotTraits: Sendable {
+    /// The attribute's type; `nil` for a relationship or fetched property.
+    package let attributeType: AttributeDescription.AttributeType?
+    /// Whether the property is saved (not transient, not fetched).
+    package let isSaved: Bool
+    /// Whether an attribute's every value of its Swift type is valid as it is: no validation
+    /// rules, not derived, and a type whose values need no further check.
+    package let acceptsAnyValueOfItsType: Bool
+    /// Whether `nil` is allowed.
+    package let isOptional: Bool
+
+    init(_ property: PropertyDescription) {
+        isOptional = property.isOptional
+        isSaved = !property.isTransient
+        guard case .attribute(let attribute) = property else {
+            attributeType = nil
+            acceptsAnyValueOfItsType = false
+            return
+        }
+        attributeType = attribute.attributeType
+        switch attribute.attributeType {
+        case .integer16, .integer32, .integer64, .double, .float, .string, .boolean, .binaryData, .uuid:
+            acceptsAnyValueOfItsType = attribute.validationRules.isEmpty && !attribute.isDerived
+        case .decimal, .date, .uri, .transformable, .objectID, .composite, .undefined:
+            acceptsAnyValueOfItsType = false
+        }
+    }
+
+    /// Whether `value` is valid for the attribute without the full check: present (or `nil`
+    /// where allowed) and of exactly the attribute's Swift type, which every value of is valid.
+    @inline(__always)
+    package func isTriviallyValid(_ value: Any?) -> Bool {
+        guard acceptsAnyValueOfItsType, let attributeType else { return false }
+        guard let value else { return isOptional }
+        return ObjectIdentifier(type(of: value)) == ObjectIdentifier(attributeType.valueType)
     }
 }
 

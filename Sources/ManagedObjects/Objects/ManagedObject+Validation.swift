@@ -21,8 +21,11 @@ extension ManagedObject {
         // (the layout holds the entity's properties in the same order) without building a
         // dictionary of values per object.
         var errors: [ManagedObjectValidationError] = []
-        for (slot, property) in layout.properties.enumerated() {
-            switch property {
+        for slot in layout.slotTraits.indices {
+            // A value of exactly the attribute's type with no rules to check cannot fail
+            // (validationErrors would find nothing): no description copied, no conversion.
+            if layout.slotTraits[slot].isTriviallyValid(slotValue(slot)) { continue }
+            switch layout.properties[slot] {
             case .attribute(let attribute):
                 errors += attribute.validationErrors(for: slotValue(slot), entity: entity.name)
             case .relationship(let relationship):
@@ -61,8 +64,8 @@ extension ManagedObject {
 
     /// Computes the derived attributes from their expressions (at save).
     package func computeDerivedAttributes() throws {
-        for (slot, property) in layout.properties.enumerated() {
-            guard case .attribute(let attribute) = property, attribute.isDerived else { continue }
+        for slot in layout.derivedSlots {
+            guard case .attribute(let attribute) = layout.properties[slot], attribute.isDerived else { continue }
             storeLoadedSlotValue(try attribute.derivedValue(for: self), slot)
         }
     }

@@ -104,7 +104,11 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         self.layout = layout
         self.objectID = .temporary(entityName: entityName)
         self.reportsObservationAccess = Self.isObservationTrackingEnabled
-        self.values = layout.hasFields ? layout.emptyValueArray : layout.newObjectValues
+        var values = layout.hasFields ? layout.emptyValues : layout.newObjectValues
+        if !layout.hasFields {
+            for slot in layout.freshDefaultSlots { values[slot] = layout.properties[slot].attribute?.defaultValueForNewObject }
+        }
+        self.values = values
         // KeepsOwnObservationStorage: its context listens to every change (a change sink),
         // and the process-wide table would take a lock per notification.
         super.init()
@@ -122,8 +126,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
 
     /// Gives every `@Managed` property its slot, and every slot its default value.
     private func initializeFields() {
-        for (slot, property) in layout.properties.enumerated() {
-            let initial = property.attribute.map { $0.defaultValueForNewObject } ?? layout.emptyValue(slot)
+        var initialValues = layout.newObjectValues
+        for slot in layout.freshDefaultSlots { initialValues[slot] = layout.properties[slot].attribute?.defaultValueForNewObject }
+        for slot in layout.properties.indices {
+            let initial = initialValues[slot]
             if let field = layout.fields[slot] {
                 let address = Self.fieldAddress(self, field.offset)
                 field.storage.setSlot(slot, at: address)
@@ -279,7 +285,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// notifications: the state of a fault.
     package func clearSlotValues() {
         guard layout.hasFields else {
-            values = layout.emptyValueArray
+            values = layout.emptyValues
             return
         }
         for slot in layout.properties.indices { storeLoadedSlotValue(layout.emptyValue(slot), slot) }

@@ -6,6 +6,12 @@ import Synchronization
 /// A store that keeps its rows in memory (Apple: `NSInMemoryStoreType`). Saves are atomic and
 /// versioned like any store's; nothing survives the process.
 ///
+/// A fetch applies the request's predicate, order, offset and limit to the rows when they read
+/// only the entity's own saved attributes (of value types: numbers, strings, dates, data, UUIDs,
+/// URLs), so that only the matching rows become managed objects; anything else (key paths
+/// through relationships, `SELF`, subqueries, blocks) is left to the context, which evaluates
+/// it over the objects with the same result.
+///
 /// Primary keys are counted per inheritance root, as Core Data's SQLite store does: a
 /// `SportCar` and a `Car` never share a key.
 ///
@@ -17,10 +23,11 @@ public final class InMemoryStore: PersistentStore {
     public let identifier: String
     public var storeType: String { Self.type }
 
-    private struct State {
+    fileprivate struct State {
         var rows = RowsByEntity()
         var nextKey: [String: Int64] = [:]
         var roots: [String: String] = [:]
+        var tables: [String: InMemoryRecordTable] = [:]
         var metadata: [String: any Sendable] = [:]
         /// The model's uniqueness constraints: the entity names each holds for, and its
         /// properties.
@@ -58,9 +65,12 @@ public final class InMemoryStore: PersistentStore {
             }
         }
         let identifier = self.identifier
+        var tables: [String: InMemoryRecordTable] = [:]
+        for entity in model.entities where !entity.isAbstract { tables[entity.name] = InMemoryRecordTable.table(for: entity) }
         state.withLock { state in
             state.roots = roots
             state.constraints = constraints
+            state.tables = tables
             state.metadata = [
                 "NSStoreType": Self.type,
                 "NSStoreUUID": identifier,
@@ -72,8 +82,10 @@ public final class InMemoryStore: PersistentStore {
     }
 
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        // Copies of the entities' rows (copy on write: O(1) each, after the columns of rows
+        // saved since the last fetch are built), read outside the lock.
         let rows = state.withLock { state in state.rows.rows(ofEntitiesNamed: request.entityNames) }
-        return StoreFetchResult(rows: rows, appliedPredicate: false, appliedOrderAndLimits: false)
+        return Self.answer(request, from: rows)
     }
 
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
@@ -101,17 +113,18 @@ public final class InMemoryStore: PersistentStore {
             }
             try Self.checkUniqueness(of: changes, in: state)
             var versions: [ManagedObjectID: Int64] = [:]
+            versions.reserveCapacity(changes.inserted.count + changes.updated.count)
             for var row in changes.inserted {
                 row.version = 1
                 versions[row.objectID] = 1
-                state.rows[row.objectID] = row
+                state.rows.set(row, table: state.table(of: row))
             }
             for var row in changes.updated {
                 row.version += 1
                 versions[row.objectID] = row.version
-                state.rows[row.objectID] = row
+                state.rows.set(row, table: state.table(of: row))
             }
-            for (id, _) in changes.deleted { state.rows[id] = nil }
+            for (id, _) in changes.deleted { state.rows.remove(id) }
             return versions
         }
     }
@@ -145,29 +158,50 @@ extension InMemoryStore {
                     throw StoreSaveError.uniquenessConstraint(row.objectID, properties: properties)
                 }
             }
-            for row in state.rows.rows(ofEntitiesNamed: Array(scope)) where !replaced.contains(row.objectID) { try check(row) }
+            for row in state.rows.storedRows(ofEntitiesNamed: scope) where !replaced.contains(row.objectID) { try check(row) }
             for row in written where scope.contains(row.objectID.entityName) { try check(row) }
         }
+    }
+}
+
+fileprivate extension InMemoryStore.State {
+    /// The columns of a row's entity. A row of an entity the model does not have (a store
+    /// shared with another model) gets none: its attributes are then read by the context only.
+    func table(of row: StoreRow) -> InMemoryRecordTable {
+        tables[row.objectID.entityName] ?? InMemoryRecordTable.empty
     }
 }
 
 /// The rows of an in-memory store, grouped by entity, so that a fetch reads the rows of its
 /// entities only (no test of every row's entity name).
 private struct RowsByEntity {
-    private var byEntity: [String: [ManagedObjectID: StoreRow]] = [:]
+    private var byEntity: [String: InMemoryEntityRows] = [:]
 
-    /// The row of `id`, if stored; setting `nil` removes it.
+    /// The row of `id`, if stored.
     subscript(id: ManagedObjectID) -> StoreRow? {
-        get { byEntity[id.entityName]?[id] }
-        set { byEntity[id.entityName, default: [:]][id] = newValue }
+        byEntity[id.entityName]?.row(for: id)
     }
 
-    /// Every row of the entities named (each name once).
-    func rows(ofEntitiesNamed names: [String]) -> [StoreRow] {
-        var rows: [StoreRow] = []
-        for name in Set(names) {
-            if let entityRows = byEntity[name] { rows.append(contentsOf: entityRows.values) }
+    /// Adds or replaces a row.
+    mutating func set(_ row: StoreRow, table: InMemoryRecordTable) {
+        byEntity[row.objectID.entityName, default: InMemoryEntityRows(table: table)].set(row)
+    }
+
+    /// Removes the row of `id`, if stored.
+    mutating func remove(_ id: ManagedObjectID) {
+        byEntity[id.entityName]?.remove(id)
+    }
+
+    /// The rows of the entities named, without bringing columns up to date.
+    func storedRows(ofEntitiesNamed names: Set<String>) -> [StoreRow] {
+        names.flatMap { byEntity[$0].map { Array($0.rows) } ?? [] }
+    }
+
+    /// The rows of the entities named (each name once), their columns brought up to date.
+    mutating func rows(ofEntitiesNamed names: [String]) -> [InMemoryEntityRows] {
+        Set(names).compactMap { name -> InMemoryEntityRows? in
+            byEntity[name]?.buildColumns()
+            return byEntity[name]
         }
-        return rows
     }
 }

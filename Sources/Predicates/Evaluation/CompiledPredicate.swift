@@ -58,3 +58,16 @@ extension KeyValuePredicate {
         try compiled().test
     }
 }
+
+extension KeyValuePredicate {
+    /// The compiled test without bound variables, for a layer that tests many values in a loop
+    /// of its own (a store walking its rows): compiled once here, then one closure call per
+    /// value, without the compiled form's look-up of ``evaluate(with:)``.
+    ///
+    /// - Returns: A test equivalent to ``evaluate(with:)``.
+    /// - Throws: What compiling the predicate throws.
+    package func compiledEvaluation() throws -> (Any?) throws -> Bool {
+        let test = try compiled().test
+        return { object in try test(object, nil) }
+    }
+}

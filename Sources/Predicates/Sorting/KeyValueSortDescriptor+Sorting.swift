@@ -1,5 +1,6 @@
 // Sorting sequences with sort descriptors: keys read once per object, then a stable index sort.
 import Foundation
+import KeyValueCoding
 
 extension Sequence {
     /// The elements sorted by `descriptors`: by the first, then the second for ties, and so on
@@ -37,6 +38,26 @@ extension Array {
     /// - Complexity: O(*n* log *n*) comparisons.
     public mutating func sort(using descriptors: [KeyValueSortDescriptor]) throws {
         self = try sorted(using: descriptors)
+    }
+}
+
+extension KeyValueSortDescriptor {
+    /// The positions `0..<count` in the order `descriptors` give, for keys read already:
+    /// `readings[d][i]` is descriptor `d`'s key of element `i` (what
+    /// ``KeyValueCoding/KeyValuePath/reading(of:)-(AnyObject)`` gives). The same order as
+    /// ``Swift/Sequence/sorted(using:)`` over the elements (stable), for a layer that holds its
+    /// values by column (a store); `nil` when a descriptor compares with a comparator closure,
+    /// which needs the values themselves.
+    ///
+    /// - Throws: As ``Swift/Sequence/sorted(using:)``.
+    package static func sortedPositions(readings: [[KeyValueReading]], count: Int,
+                                        using descriptors: [KeyValueSortDescriptor]) throws -> [Int]? {
+        var columns: [SortColumn] = []
+        for (descriptor, column) in zip(descriptors, readings) {
+            if case .comparator = descriptor.comparison { return nil }
+            columns.append(SortColumn(descriptor, readings: column))
+        }
+        return try KeyValueSorting.order(of: columns, count: count)
     }
 }
 
@@ -79,9 +100,14 @@ enum KeyValueSorting {
     static func sortedIndices<Element>(of elements: [Element],
                                        using descriptors: [KeyValueSortDescriptor]) throws -> [Int] {
         let columns = try descriptors.map { try SortColumn($0, elements: elements) }
-        if let packed = packedOrder(columns, count: elements.count) { return packed }
+        return try order(of: columns, count: elements.count)
+    }
+
+    /// The positions `0..<count` sorted by `columns` (stable).
+    static func order(of columns: [SortColumn], count: Int) throws -> [Int] {
+        if let packed = packedOrder(columns, count: count) { return packed }
         let comparators = columns.map { $0.comparator() }
-        var indices = Array(elements.indices)
+        var indices = Array(0..<count)
         if comparators.count == 2 {
             let (first, second) = (comparators[0], comparators[1])
             try indices.sort { a, b in

@@ -31,12 +31,17 @@ struct SortColumn {
         return { object in try reader.value(of: object) }
     }
 
-    init<Element>(_ descriptor: KeyValueSortDescriptor, elements: [Element]) throws {
+    private init(storage: Storage, _ descriptor: KeyValueSortDescriptor) {
+        self.storage = storage
         ascending = descriptor.ascending
         comparison = descriptor.comparison
+    }
+
+    init<Element>(_ descriptor: KeyValueSortDescriptor, elements: [Element]) throws {
         if case .comparator = descriptor.comparison {
             let reader = Self.reader(for: descriptor.key)
-            storage = .general(try elements.map { SortKey(try reader(ValueEquality.box($0)), descriptor.comparison) })
+            self.init(storage: .general(try elements.map { SortKey(try reader(ValueEquality.box($0)), descriptor.comparison) }),
+                      descriptor)
             return
         }
         let reader = descriptor.key.map(KeyPathReader.init)
@@ -53,11 +58,17 @@ struct SortColumn {
                 readings.append(try reader?.reading(of: boxed) ?? KeyValueReading(boxed))
             }
         }
-        if let ranked = Self.ranks(of: readings, comparison) {
-            storage = .ranks(ascending ? ranked.ranks : ranked.ranks.map { ranked.count - 1 - $0 },
-                             count: ranked.count)
+        self.init(descriptor, readings: readings)
+    }
+
+    /// The column of keys read already (one reading per element, in element order). Not for a
+    /// comparator descriptor, which compares the values themselves.
+    init(_ descriptor: KeyValueSortDescriptor, readings: [KeyValueReading]) {
+        if let ranked = Self.ranks(of: readings, descriptor.comparison) {
+            self.init(storage: .ranks(descriptor.ascending ? ranked.ranks : ranked.ranks.map { ranked.count - 1 - $0 },
+                                      count: ranked.count), descriptor)
         } else {
-            storage = .general(readings.map { SortKey($0.anyValue, descriptor.comparison) })
+            self.init(storage: .general(readings.map { SortKey($0.anyValue, descriptor.comparison) }), descriptor)
         }
     }
 

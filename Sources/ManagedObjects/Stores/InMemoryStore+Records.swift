@@ -1,0 +1,274 @@
+// The in-memory store's rows by column, read through key-value coding, so that predicates and
+// sort descriptors run on the rows themselves, before any managed object is made.
+import Foundation
+import KeyValueCoding
+import Predicates
+import Synchronization
+
+/// The rows of one entity of an in-memory store, with their attribute values by column, sorted
+/// by kind as the entity's managed objects would give them (the row's constants converted by
+/// the attribute types, as a fault is filled).
+///
+/// Columns are an index, built for the rows saved since the last fetch by that fetch
+/// (``buildColumns()``, under the store's lock), so that a save of rows nobody queries pays
+/// nothing for them. A value type (copy on write): a fetch takes a copy under the store's lock
+/// and reads it outside, while saves change the store's own.
+struct InMemoryEntityRows {
+    /// The columns and keys.
+    let table: InMemoryRecordTable
+    /// The rows as saved.
+    private(set) var rows: ContiguousArray<StoreRow> = []
+    /// Per column, the value of each of the first ``builtRows`` rows (same positions as
+    /// `rows`): a predicate reads one column from contiguous memory.
+    private(set) var columns: ContiguousArray<ContiguousArray<KeyValueReading>>
+    /// How many rows (a prefix of `rows`) the columns hold.
+    private(set) var builtRows = 0
+    private var positions: [ManagedObjectID: Int] = [:]
+
+    init(table: InMemoryRecordTable) {
+        self.table = table
+        columns = ContiguousArray(repeating: [], count: table.attributes.count)
+    }
+
+    func row(for id: ManagedObjectID) -> StoreRow? {
+        positions[id].map { rows[$0] }
+    }
+
+    /// Adds `row`, or replaces the row with its ID.
+    mutating func set(_ row: StoreRow) {
+        if let position = positions[row.objectID] {
+            rows[position] = row
+            if position < builtRows {
+                for column in table.names.indices { columns[column][position] = reading(column, of: row) }
+            }
+        } else {
+            positions[row.objectID] = rows.count
+            rows.append(row)
+        }
+    }
+
+    /// Brings the columns up to date with the rows.
+    mutating func buildColumns() {
+        guard builtRows < rows.count else { return }
+        for column in table.names.indices {
+            columns[column].reserveCapacity(rows.count)
+            for position in builtRows..<rows.count { columns[column].append(reading(column, of: rows[position])) }
+        }
+        builtRows = rows.count
+    }
+
+    /// The value of `column` in `row`, sorted by kind (the attribute's description is read only
+    /// for the less common types).
+    @inline(__always)
+    private func reading(_ column: Int, of row: StoreRow) -> KeyValueReading {
+        let constant = row.attributes[table.names[column]]
+        return AttributeValueConversion.reading(of: constant, type: table.types[column])
+            ?? AttributeValueConversion.reading(of: constant, attribute: table.attributes[column])
+    }
+
+    /// Removes the row of `id`: the last row takes its place.
+    mutating func remove(_ id: ManagedObjectID) {
+        guard positions[id] != nil else { return }
+        buildColumns()   // the columns then hold every row, and move with them
+        guard let position = positions.removeValue(forKey: id) else { return }
+        let last = rows.count - 1
+        if position < last {
+            rows.swapAt(position, last)
+            positions[rows[position].objectID] = position
+            for column in columns.indices { columns[column].swapAt(position, last) }
+        }
+        rows.removeLast()
+        for column in columns.indices { columns[column].removeLast() }
+        builtRows = rows.count
+    }
+}
+
+/// A fetch's copy of one entity's rows, shared by its readers (one reference each).
+final class InMemoryEntitySnapshot {
+    let rows: InMemoryEntityRows
+    init(_ rows: InMemoryEntityRows) { self.rows = rows }
+}
+
+/// Reads one row of an ``InMemoryEntityRows`` through key-value coding, as a predicate or sort
+/// descriptor reads the managed object: one reader moves from row to row while a predicate is
+/// tested; sorting makes one per matching row.
+final class InMemoryRowReader: KeyValueKeyTableProviding {
+    private let snapshot: InMemoryEntitySnapshot
+    var position: Int
+
+    init(_ snapshot: InMemoryEntitySnapshot, position: Int) {
+        self.snapshot = snapshot
+        self.position = position
+    }
+
+    private var rows: InMemoryEntityRows {
+        @inline(__always) _read { yield snapshot.rows }
+    }
+
+    /// The value of column `column` sorted by kind.
+    @inline(__always)
+    func reading(_ column: Int) -> KeyValueReading { rows.columns[column][position] }
+
+    /// The value of column `column` as the managed object holds it.
+    func value(_ column: Int) -> Any? {
+        Self.value(of: rows.table.attributes[column], in: rows.rows[position])
+    }
+
+    /// The value of `attribute` in `row`, as a fault filled from the row holds it.
+    static func value(of attribute: AttributeDescription, in row: StoreRow) -> Any? {
+        row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }
+    }
+
+    var keyValueKeyTable: KeyValueKeyTable { rows.table.keys }
+    var unmanagedKeyValueKeyTable: Unmanaged<KeyValueKeyTable> { Unmanaged.passUnretained(rows.table.keys) }
+}
+
+/// The columns and keys of one entity's records: its saved attributes of plain value types.
+final class InMemoryRecordTable: Sendable {
+    /// The attributes, one column each.
+    let attributes: [AttributeDescription]
+    /// The key-value coding keys of the columns (read-only).
+    let keys: KeyValueKeyTable
+    /// The names of the attributes by column.
+    let names: [String]
+    /// The types of the attributes by column.
+    let types: [AttributeDescription.AttributeType]
+    /// The names of the attributes, for checking what a request reads.
+    let readableKeys: Set<String>
+
+    private init(attributes: [AttributeDescription]) {
+        self.attributes = attributes
+        names = attributes.map(\.name)
+        types = attributes.map(\.attributeType)
+        readableKeys = Set(names)
+        keys = KeyValueKeyTable(properties: attributes.enumerated().map { column, attribute in
+            Self.property(attribute, column: column)
+        })
+    }
+
+    /// The table of `entity`'s records. Tables live as long as the process (as every key
+    /// table), so equal attribute lists share one.
+    static func table(for entity: EntityDescription) -> InMemoryRecordTable {
+        let attributes = entity.allProperties.compactMap { property -> AttributeDescription? in
+            guard case .attribute(let attribute) = property, !attribute.isTransient, isReadable(attribute.attributeType)
+            else { return nil }
+            return attribute
+        }
+        let signature = attributes.map { "\($0.name):\($0.attributeType.rawValue)" }.joined(separator: ",")
+        return cache.withLock { tables in
+            if let existing = tables[signature] { return existing }
+            let made = InMemoryRecordTable(attributes: attributes)
+            tables[signature] = made
+            return made
+        }
+    }
+
+    /// The table of an entity with no readable attributes.
+    static let empty = InMemoryRecordTable(attributes: [])
+
+    private static let cache = Mutex<[String: InMemoryRecordTable]>([:])
+
+    private static func isReadable(_ type: AttributeDescription.AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date,
+             .binaryData, .uuid, .uri:
+            return true
+        case .objectID, .transformable, .composite, .undefined:
+            return false
+        }
+    }
+
+    /// A read-only key of a column, typed as the managed object's key for the attribute.
+    private static func property(_ attribute: AttributeDescription, column: Int) -> KeyValueProperty {
+        switch attribute.attributeType {
+        case .integer16: return property(attribute.name, Int16.self, column)
+        case .integer32: return property(attribute.name, Int32.self, column)
+        case .integer64: return property(attribute.name, Int64.self, column)
+        case .decimal: return property(attribute.name, Decimal.self, column)
+        case .double: return property(attribute.name, Double.self, column)
+        case .float: return property(attribute.name, Float.self, column)
+        case .string: return property(attribute.name, String.self, column)
+        case .boolean: return property(attribute.name, Bool.self, column)
+        case .date: return property(attribute.name, Date.self, column)
+        case .binaryData: return property(attribute.name, Data.self, column)
+        case .uuid: return property(attribute.name, UUID.self, column)
+        case .uri: return property(attribute.name, URL.self, column)
+        case .objectID, .transformable, .composite, .undefined: return property(attribute.name, String.self, column)
+        }
+    }
+
+    private static func property<Wrapped>(_ key: String, _: Wrapped.Type, _ column: Int) -> KeyValueProperty {
+        KeyValueProperty(key: key, type: Wrapped?.self,
+                         get: { reader in unsafeDowncast(reader, to: InMemoryRowReader.self).value(column) as? Wrapped },
+                         read: { reader in unsafeDowncast(reader, to: InMemoryRowReader.self).reading(column) })
+    }
+}
+
+extension InMemoryStore {
+    /// One row of a fetch: its entity's rows and its position there.
+    private typealias Place = (entity: Int, position: Int)
+
+    /// The rows that a request selects, in its order, with what was applied: the predicate and
+    /// order when they read only the rows' columns (and evaluate without error), offset and
+    /// limit only with both.
+    static func answer(_ request: StoreFetchRequest, from entities: [InMemoryEntityRows]) -> StoreFetchResult {
+        func all() -> [StoreRow] { entities.flatMap(\.rows) }
+        let readable = entities.dropFirst().reduce(entities.first?.table.readableKeys ?? []) { $0.intersection($1.table.readableKeys) }
+        var selected: [Place] = []
+        if let predicate = request.predicate {
+            guard let keys = FetchScope.ownKeys(of: predicate), keys.isSubset(of: readable),
+                  let matching = try? matches(of: predicate, in: entities) else {
+                return StoreFetchResult(rows: all(), appliedPredicate: false, appliedOrderAndLimits: false)
+            }
+            selected = matching
+        } else {
+            for (index, rows) in entities.enumerated() { selected += rows.rows.indices.map { (index, $0) } }
+        }
+        func rows(_ places: some Collection<Place>) -> [StoreRow] { places.map { entities[$0.entity].rows[$0.position] } }
+        if !request.sortDescriptors.isEmpty {
+            guard let keys = FetchScope.ownKeys(of: request.sortDescriptors), keys.isSubset(of: readable),
+                  let sorted = try? self.sorted(selected, of: entities, by: request.sortDescriptors) else {
+                return StoreFetchResult(rows: rows(selected), appliedPredicate: true, appliedOrderAndLimits: false)
+            }
+            selected = sorted
+        }
+        var result = rows(selected.dropFirst(max(0, request.fetchOffset)))
+        if request.fetchLimit > 0 && result.count > request.fetchLimit { result.removeLast(result.count - request.fetchLimit) }
+        return StoreFetchResult(rows: result, appliedPredicate: true, appliedOrderAndLimits: true)
+    }
+
+    /// The places of the rows that satisfy `predicate`. One reader walks the rows (the
+    /// predicate reads the columns in order).
+    private static func matches(of predicate: KeyValuePredicate, in entities: [InMemoryEntityRows]) throws -> [Place] {
+        let test = try predicate.compiledEvaluation()
+        var matching: [Place] = []
+        for (index, rows) in entities.enumerated() {
+            let cursor = InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
+            let boxed: Any? = cursor   // boxed once, not once per row
+            for position in rows.rows.indices {
+                cursor.position = position
+                if try test(boxed) { matching.append((index, position)) }
+            }
+        }
+        return matching
+    }
+
+    /// `places` in the order of `descriptors`, whose keys are columns of every entity: sorted by
+    /// the columns' readings directly, or, for a comparator, through a reader per row.
+    private static func sorted(_ places: [Place], of entities: [InMemoryEntityRows],
+                               by descriptors: [KeyValueSortDescriptor]) throws -> [Place] {
+        let readings = descriptors.map { descriptor -> [KeyValueReading] in
+            let key = descriptor.key ?? ""
+            let columns = entities.map { $0.table.names.firstIndex(of: key) ?? 0 }
+            return places.map { entities[$0.entity].columns[columns[$0.entity]][$0.position] }
+        }
+        if let order = try KeyValueSortDescriptor.sortedPositions(readings: readings, count: places.count, using: descriptors) {
+            return order.map { places[$0] }
+        }
+        let snapshots = entities.map(InMemoryEntitySnapshot.init)
+        let readers = places.map { InMemoryRowReader(snapshots[$0.entity], position: $0.position) }
+        var placeOf: [ObjectIdentifier: Place] = [:]
+        for (reader, place) in zip(readers, places) { placeOf[ObjectIdentifier(reader)] = place }
+        return try readers.sorted(using: descriptors).map { placeOf[ObjectIdentifier($0)]! }
+    }
+}
