@@ -64,6 +64,11 @@ extension TheaterSession {
         let updated = versions.keys.filter { id in old[id].map { $0 != versions[id] } ?? false }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else { return "" }
         _ = listing.takeRedraws()
+        // New theaters are loaded first, so that the controller reads their names for the new
+        // movies' sections (see ``TheaterListing``: it cannot read a name through a fault).
+        for id in inserted where id.entityName == "Theater" {
+            _ = try? context.existingObject(with: id).value(forKey: "name")
+        }
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: [
             ManagedObjectContext.ChangeKey.inserted.rawValue: Array(inserted),
             ManagedObjectContext.ChangeKey.updated.rawValue: Array(updated),
