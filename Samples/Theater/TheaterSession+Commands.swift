@@ -4,6 +4,7 @@
 
 import Foundation
 import ManagedObjects
+import Predicates
 import UndoManagement
 
 extension TheaterSession {
@@ -58,7 +59,7 @@ extension TheaterSession {
         case .save:
             return try save()
         case .rollback:
-            return rollback()
+            return try rollback()
         case .history:
             return historyText
         case .help:
@@ -194,7 +195,7 @@ extension TheaterSession {
         return "saved to \(location.displayName): \(summary)"
     }
 
-    private func rollback() -> String {
+    private func rollback() throws -> String {
         context.processPendingChanges()
         guard context.hasChanges else { return "nothing to roll back" }
         let summary = unsavedSummary
@@ -202,8 +203,11 @@ extension TheaterSession {
         context.rollback()   // as on Apple platforms, this also empties the undo manager
         undoNames.removeAll()
         redoNames.removeAll()
-        return (["rolled back \(summary); the undo history is cleared"] + listing.takeRedraws())
-            .joined(separator: "\n")
+        // The context posts no objects-did-change for a rollback here (see Docs/Samples.md), so
+        // the controller fetches afresh and the whole listing is shown.
+        let descriptors = sortKeys.map { KeyValueSortDescriptor(key: $0.key, ascending: $0.ascending) }
+        try listing.resort(by: descriptors)
+        return "rolled back \(summary); the undo history is cleared\n" + listing.text
     }
 
     private func quit() -> String {
