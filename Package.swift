@@ -98,11 +98,12 @@ let package = Package(
         .testTarget(name: "AccelerometerFilterTests", dependencies: ["AccelerometerFilter", "TestSupport"],
                     path: "Tests/AccelerometerFilterTests", swiftSettings: strict),
         .target(name: "Theater",
-                dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates"],
-                path: "Samples/Theater", swiftSettings: strict),
+                dependencies: ["KeyValueCoding", "UndoManagement", "Predicates", "ManagedObjects", "SQLiteStore"],
+                path: "Samples/Theater", resources: [.copy("Resources/Theater.xcdatamodeld")],
+                swiftSettings: strict),
         .executableTarget(name: "theater", dependencies: ["Theater"],
                           path: "Samples/theater", swiftSettings: strict),
-        .testTarget(name: "TheaterTests", dependencies: ["Theater", "TestSupport"],
+        .testTarget(name: "TheaterTests", dependencies: ["Theater", "theater", "ManagedObjects", "TestSupport"],
                     path: "Tests/TheaterTests", swiftSettings: strict),
         // The fruit stand (issue 18): undo and redo on a persisted graph. Its model is an Xcode
         // data model file, copied unchanged into the library's resource bundle. The tests run the

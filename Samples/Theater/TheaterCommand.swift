@@ -8,19 +8,26 @@ import Foundation
 /// with `"` or `'` (`add "The Matrix" 1999 8.7 136`). `find` takes the rest of the line as the
 /// predicate, unchanged, so its own quotes are the predicate's.
 public enum TheaterCommand: Equatable, Sendable {
-    /// `add TITLE YEAR RATING MINUTES`: append a movie.
-    case add(title: String, year: Int, rating: Double, minutes: Int)
+    /// `add TITLE YEAR RATING MINUTES [THEATER]`: add a movie to a theater (the current one
+    /// when none is named).
+    case add(title: String, year: Int, rating: Double, minutes: Int, theater: String? = nil)
+    /// `theater add NAME CITY`: add a theater and make it the current one.
+    case addTheater(name: String, city: String)
+    /// `theater remove NAME`: delete a theater and (cascade) its movies.
+    case removeTheater(name: String)
+    /// `use THEATER`: the theater `add` adds to.
+    case use(theater: String)
     /// `set INDEX KEY VALUE`: set any key of a movie through key-value coding.
     case set(index: Int, key: String, value: String)
     /// `remove INDEX`: remove a movie.
     case remove(index: Int)
-    /// `move FROM TO`: move a movie to another position.
-    case move(from: Int, to: Int)
+    /// `move INDEX THEATER`: move a movie to another theater's program.
+    case move(index: Int, theater: String)
     /// `list`: print the listing.
     case list
     /// `find PREDICATE`: print the movies matching a predicate (the rest of the line).
     case find(predicate: String)
-    /// `sort KEY [desc] ...`: reorder the program (undoable).
+    /// `sort KEY [desc] ...`: the order of the movies within each theater (a view setting).
     case sort(keys: [SortKey])
     /// `stats`: collection operators over the program.
     case stats
@@ -28,6 +35,10 @@ public enum TheaterCommand: Equatable, Sendable {
     case undo
     /// `redo`: redo the last undone command.
     case redo
+    /// `save`: write the changes to the store.
+    case save
+    /// `rollback`: drop the unsaved changes.
+    case rollback
     /// `history`: the undo and redo steps by name.
     case history
     /// `help`: the commands.
@@ -51,14 +62,18 @@ public enum TheaterCommand: Equatable, Sendable {
 
     /// The usage line of each command, in help order.
     public static let usage: [(command: String, usage: String, summary: String)] = [
-        ("add", "add TITLE YEAR RATING MINUTES", "add a movie at the end (quote titles with spaces)"),
+        ("theater", "theater add NAME CITY | theater remove NAME", "add a theater (and use it), or delete one with its movies"),
+        ("use", "use THEATER", "the theater 'add' adds to"),
+        ("add", "add TITLE YEAR RATING MINUTES [THEATER]", "add a movie (quote titles with spaces)"),
         ("set", "set INDEX KEY VALUE", "set any key of a movie (title, year, rating, minutes)"),
         ("remove", "remove INDEX", "remove a movie"),
-        ("move", "move FROM TO", "move a movie to another position"),
+        ("move", "move INDEX THEATER", "move a movie to another theater"),
         ("list", "list", "show the program"),
         ("find", "find PREDICATE", "show the movies matching a predicate, e.g. year > 2000"),
-        ("sort", "sort KEY [desc] ...", "reorder the program by keys (undoable)"),
+        ("sort", "sort KEY [desc] ...", "order the movies in each theater by keys"),
         ("stats", "stats", "count, average rating, latest year, total minutes"),
+        ("save", "save", "write the changes to the store"),
+        ("rollback", "rollback", "drop the unsaved changes"),
         ("undo", "undo", "undo the last command"),
         ("redo", "redo", "redo the last undone command"),
         ("history", "history", "show the undo and redo steps"),
@@ -93,7 +108,7 @@ public enum TheaterCommand: Equatable, Sendable {
         }
         switch name {
         case "add":
-            try expect(4)
+            guard arguments.count == 4 || arguments.count == 5 else { throw wrongArguments(name) }
             let year = try integer(arguments[1], "YEAR")
             let rating = try number(arguments[2], "RATING", allowed: TheaterError.ratingAllowed)
             guard Movie.ratingRange.contains(rating) else {
@@ -103,7 +118,20 @@ public enum TheaterCommand: Equatable, Sendable {
             guard Movie.minutesRange.contains(minutes) else {
                 throw .outOfRange(argument: "MINUTES", text: arguments[3], allowed: TheaterError.minutesAllowed)
             }
-            return .add(title: arguments[0], year: year, rating: rating, minutes: minutes)
+            return .add(title: arguments[0], year: year, rating: rating, minutes: minutes,
+                        theater: arguments.count == 5 ? arguments[4] : nil)
+        case "theater":
+            switch arguments.first?.lowercased() {
+            case "add" where arguments.count == 3:
+                return .addTheater(name: arguments[1], city: arguments[2])
+            case "remove" where arguments.count == 2:
+                return .removeTheater(name: arguments[1])
+            default:
+                throw wrongArguments(name)
+            }
+        case "use":
+            try expect(1)
+            return .use(theater: arguments[0])
         case "set":
             try expect(3)
             return .set(index: try integer(arguments[0], "INDEX"), key: arguments[1], value: arguments[2])
@@ -112,13 +140,14 @@ public enum TheaterCommand: Equatable, Sendable {
             return .remove(index: try integer(arguments[0], "INDEX"))
         case "move":
             try expect(2)
-            return .move(from: try integer(arguments[0], "FROM"), to: try integer(arguments[1], "TO"))
+            return .move(index: try integer(arguments[0], "INDEX"), theater: arguments[1])
         case "sort":
             return .sort(keys: try sortKeys(arguments))
-        case "list", "stats", "undo", "redo", "history", "help", "quit":
+        case "list", "stats", "undo", "redo", "save", "rollback", "history", "help", "quit":
             try expect(0)
             let simple: [String: TheaterCommand] = [
                 "list": .list, "stats": .stats, "undo": .undo, "redo": .redo,
+                "save": .save, "rollback": .rollback,
                 "history": .history, "help": .help, "quit": .quit,
             ]
             return simple[name] ?? .help

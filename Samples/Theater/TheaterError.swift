@@ -31,6 +31,22 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The line holds terminal escape codes (arrow, Home or function keys): the prompt has no
     /// line editing, so the line is ignored. `keys` names the keys, as far as they are known.
     case escapeCodes(keys: [String])
+    /// `add` with no theater to add to.
+    case noTheaters
+    /// A theater name that names no theater.
+    case noTheater(String, known: [String])
+    /// `theater add` with a name already taken.
+    case duplicateTheater(String)
+    /// An empty theater name or city.
+    case badTheaterName(String)
+    /// The store refused the save (nothing was written; the changes are kept).
+    case saveFailed(String)
+    /// The store file could not be opened (not a theater store, unreadable, another model).
+    case unreadableStore(path: String, reason: String)
+    /// The sample's data model did not load.
+    case unreadableModel(String)
+    /// A bad command-line option of the program.
+    case badOption(String)
 
     public var description: String {
         switch self {
@@ -45,7 +61,7 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outOfRange(let argument, let text, let allowed):
             return "\(argument) is out of range: '\(text)' (\(allowed))"
         case .noMovie(let index, let count):
-            let range = count == 0 ? "the theater is empty" : "choose 1 to \(count)"
+            let range = count == 0 ? "there are no movies" : "choose 1 to \(count)"
             return "no movie at index \(index) (\(range))"
         case .unknownKey(let key):
             return "movies have no key '\(key)' (keys: \(Movie.attributeKeys.joined(separator: ", ")))"
@@ -61,6 +77,23 @@ public enum TheaterError: Error, Equatable, Sendable, CustomStringConvertible {
             return "ignored a line with terminal escape codes (\(keys.joined(separator: ", "))): "
                 + "this prompt has no line editing or history; retype the command "
                 + "(Backspace works, the arrow keys do not)"
+        case .noTheaters:
+            return "there are no theaters; add one first with 'theater add NAME CITY'"
+        case .noTheater(let name, let known):
+            let list = known.isEmpty ? "there are no theaters" : "theaters: " + known.joined(separator: ", ")
+            return "no theater named '\(name)' (\(list))"
+        case .duplicateTheater(let name):
+            return "there is already a theater named '\(name)'"
+        case .badTheaterName(let text):
+            return "a theater's name and city must not be empty, not '\(text)'"
+        case .saveFailed(let message):
+            return "save failed, nothing written (the changes are kept): \(message)"
+        case .unreadableStore(let path, let reason):
+            return "cannot open the store \(path): \(reason)"
+        case .unreadableModel(let reason):
+            return "cannot load the theater data model: \(reason)"
+        case .badOption(let message):
+            return message
         }
     }
 

@@ -1,8 +1,9 @@
-// The commands of the editor. Changing commands only change the model, inside one named undo
-// group; the undo recorder and the listing observe the changes.
+// The changing commands. Each checks its input first, then changes typed properties of the
+// managed objects inside one named undo step; the context registers the undo actions and the
+// fetched results controller tells the listing what to redraw.
 
 import Foundation
-import KeyValueCoding
+import ManagedObjects
 import Predicates
 import UndoManagement
 
@@ -10,29 +11,39 @@ extension TheaterSession {
     /// Runs a parsed command.
     func run(_ command: TheaterCommand) throws -> String {
         switch command {
-        case let .add(title, year, rating, minutes):
-            let movie = Movie(title: title, year: year, rating: rating, minutes: minutes)
-            // The model's indexed accessor: the same insertion notification as the proxy's,
-            // without rewriting the whole array (so `add` costs the same at any length).
-            return try change(named: "Add \"\(title)\"") { theater.appendMovie(movie) }
+        case let .add(title, year, rating, minutes, theaterName):
+            let theater = try theaterForAdding(theaterName)
+            return try change(named: "Add \"\(title)\"") {
+                let movie = try context.insertNewObject(Movie.self)
+                movie.title = title
+                movie.year = Int64(year)
+                movie.rating = rating
+                movie.minutes = Int64(minutes)
+                movie.theater = theater
+            }
+        case let .addTheater(name, city):
+            return try addTheater(name, city: city)
+        case let .removeTheater(name):
+            let theater = try self.theater(named: name)
+            let count = theater.movies.count
+            let output = try change(named: "Remove Theater \"\(name)\"") { context.delete(theater) }
+            if currentTheaterName == name { currentTheaterName = nil }
+            let summary = "removed theater \(name) with \(count) movie\(count == 1 ? "" : "s")"
+            return output.isEmpty ? summary : summary + "\n" + output
+        case let .use(name):
+            let theater = try self.theater(named: name)
+            currentTheaterName = theater.name
+            return "adding to \(theater.label)"
         case let .set(index, key, text):
             return try set(key, to: text, ofMovieAt: index)
         case let .remove(index):
             let movie = try movie(at: index)
-            return try change(named: "Remove \"\(movie.title)\"") {
-                try program().remove(at: IndexSet(integer: index - 1))
-            }
-        case let .move(from, to):
-            let movie = try movie(at: from)
-            _ = try self.movie(at: to)
-            guard from != to else { return "\"\(movie.title)\" is already at \(to)" }
-            // A removal then an insertion, as the proxy's `move(from:to:)` sends them, without
-            // its extra reads of the whole array.
-            return try change(named: "Move \"\(movie.title)\"") {
-                let program = try program()
-                try program.remove(at: IndexSet(integer: from - 1))
-                try program.insert([movie], at: IndexSet(integer: to - 1))
-            }
+            return try change(named: "Remove \"\(movie.title)\"") { context.delete(movie) }
+        case let .move(index, theaterName):
+            let movie = try movie(at: index)
+            let theater = try self.theater(named: theaterName)
+            guard movie.theater !== theater else { return "\"\(movie.title)\" is already at \(theater.name)" }
+            return try change(named: "Move \"\(movie.title)\" to \(theater.name)") { movie.theater = theater }
         case .list:
             return listing.text
         case let .find(format):
@@ -45,170 +56,179 @@ extension TheaterSession {
             return try undo()
         case .redo:
             return try redo()
+        case .save:
+            return try save()
+        case .rollback:
+            return try rollback()
         case .history:
             return historyText
         case .help:
             return Self.helpText
         case .quit:
-            isFinished = true
-            return "bye"
+            return quit()
         }
     }
 
-    // MARK: Changing commands
+    // MARK: Changes
 
-    /// Runs `body` as one undo step named `name` and returns the rows the listing redrew.
+    private func addTheater(_ name: String, city: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw TheaterError.badTheaterName(name) }
+        guard !city.trimmingCharacters(in: .whitespaces).isEmpty else { throw TheaterError.badTheaterName(city) }
+        if try theaters().contains(where: { $0.name == name }) { throw TheaterError.duplicateTheater(name) }
+        _ = try change(named: "Add Theater \"\(name)\"") {
+            let theater = try context.insertNewObject(MovieTheater.self)
+            theater.name = name
+            theater.city = city
+        }
+        currentTheaterName = name
+        return "added theater \(name) (\(city)); 'add' adds to it"
+    }
+
+    /// The theater `add` adds to: the named one, else the current one, else the only one.
+    private func theaterForAdding(_ name: String?) throws -> MovieTheater {
+        if let name { return try theater(named: name) }
+        let all = try theaters()
+        if let current = currentTheaterName, let theater = all.first(where: { $0.name == current }) { return theater }
+        guard let first = all.first else { throw TheaterError.noTheaters }
+        return first
+    }
+
+    /// `set INDEX KEY VALUE`: the typed property of the key, from the text read by its type.
+    private func set(_ key: String, to text: String, ofMovieAt index: Int) throws -> String {
+        let movie = try movie(at: index)
+        let title = movie.title
+        let name = "Set \(key) of \"\(title)\""
+        switch key {
+        case "title":
+            return try change(named: name) { movie.title = text }
+        case "year":
+            let year = try Self.wholeNumber(text, key: key, range: nil)
+            return try change(named: name) { movie.year = Int64(year) }
+        case "minutes":
+            let minutes = try Self.wholeNumber(text, key: key, range: Movie.minutesRange)
+            return try change(named: name) { movie.minutes = Int64(minutes) }
+        case "rating":
+            let rating = try Self.rating(text)
+            return try change(named: name) { movie.rating = rating }
+        default:
+            throw TheaterError.unknownKey(key)
+        }
+    }
+
+    private static func wholeNumber(_ text: String, key: String, range: ClosedRange<Int>?) throws(TheaterError) -> Int {
+        let reason = range.map { "out of range; \(key) takes a whole number from \($0.lowerBound) to \($0.upperBound)" }
+            ?? "out of range; \(key) takes a whole number " + TheaterError.wholeNumbers.dropFirst("whole numbers ".count)
+        guard let value = Int(text) else {
+            if TheaterError.isWholeNumberLiteral(text) { throw .badValue(key: key, text: text, reason: reason) }
+            throw .badValue(key: key, text: text, reason: "\(key) takes a whole number")
+        }
+        if let range, !range.contains(value) { throw .badValue(key: key, text: text, reason: reason) }
+        return value
+    }
+
+    private static func rating(_ text: String) throws(TheaterError) -> Double {
+        let range = "out of range; rating takes a number from 0 to 10"
+        guard let value = Double(text), value.isFinite else {
+            if TheaterError.overflowsDouble(text) { throw .badValue(key: "rating", text: text, reason: range) }
+            throw .badValue(key: "rating", text: text, reason: "rating takes a number")
+        }
+        guard Movie.ratingRange.contains(value) else { throw .badValue(key: "rating", text: text, reason: range) }
+        return value
+    }
+
+    /// Runs `body` as one user event named `name` and returns the rows the listing redrew.
     ///
-    /// One command is one event: the recorder's registrations open the history's event group,
-    /// and the command closes it when it is done. `body` makes one key-value coding change, which
-    /// checks its input before it stores anything: when it throws, nothing was changed or
-    /// registered, and the undo history is as it was.
-    private func change(named name: String, _ body: () throws -> Void) throws -> String {
+    /// The context registers undo actions for every change `body` makes into the undo
+    /// manager's event group; the group is named, then `processPendingChanges()` ends the event
+    /// (one step) and posts the change the fetched results controller turns into redraws. Every
+    /// body checks its input before its first change, and its only throwing call is the first
+    /// insertion: when it throws, nothing was changed.
+    func change(named name: String, _ body: () throws -> Void) throws -> String {
         _ = listing.takeRedraws()
-        let stepsBefore = history.undoCount
-        let groupWasOpen = history.isEventGroupOpen
-        do {
-            try body()
-        } catch {
-            assert(history.isEventGroupOpen == groupWasOpen, "a failed command registered an undo action")
-            throw error
-        }
-        // Only a change that registered something opened the event group: name that step, not
-        // the previous one.
-        if history.isEventGroupOpen {
-            history.setActionName(name)
-            try history.closeEventGroup()
-        }
-        if history.undoCount > stepsBefore {
+        let steps = history.undoCount
+        try body()
+        if history.groupingLevel > 0 { history.setActionName(name) }
+        context.processPendingChanges()
+        if history.undoCount > steps {
             undoNames.append(name)
-            redoNames = []
+            redoNames.removeAll()
         }
         return listing.takeRedraws().joined(separator: "\n")
     }
 
-    /// `set INDEX KEY VALUE`: any key, through key-value coding. For a numeric key the text
-    /// is read as a number, which key-value coding bridges to the property's type.
-    private func set(_ key: String, to text: String, ofMovieAt index: Int) throws -> String {
-        let movie = try movie(at: index)
-        let value = try Self.value(of: text, forKey: key, of: movie)
-        let title = movie.title
-        do {
-            return try change(named: "Set \(key) of \"\(title)\"") { try movie.setValue(value, forKey: key) }
-        } catch let error as KeyValueCodingError {
-            throw TheaterError.badValue(key: key, text: text, reason: "\(error)")
-        }
-    }
-
-    /// The value to store for `text`: a number for a numeric key, the text otherwise. A rating
-    /// outside ``Movie/ratingRange`` or minutes outside ``Movie/minutesRange`` are refused,
-    /// naming the value and the range.
-    static func value(of text: String, forKey key: String, of movie: Movie) throws(TheaterError) -> Any {
-        let rangeError: TheaterError? = switch key {
-        case "rating":
-            .badValue(key: key, text: text, reason: "out of range; rating takes a "
-                        + TheaterError.ratingAllowed.replacingOccurrences(of: "numbers", with: "number"))
-        case "minutes":
-            .badValue(key: key, text: text, reason: "out of range; minutes takes a "
-                        + TheaterError.minutesAllowed.replacingOccurrences(of: "numbers", with: "number"))
-        default:
-            nil
-        }
-        let value: Any
-        do {
-            value = try convertedValue(of: text, forKey: key, of: movie)
-        } catch {
-            // A number too large for the property's type is out of this key's range too.
-            if case let .badValue(_, _, reason) = error, reason.hasPrefix("out of range"), let rangeError {
-                throw rangeError
-            }
-            throw error
-        }
-        switch key {
-        case "rating":
-            let rating = KeyValueNumber(value)?.doubleValue ?? .nan
-            if !Movie.ratingRange.contains(rating), let rangeError { throw rangeError }
-        case "minutes":
-            let minutes = value as? Int ?? 0
-            if !Movie.minutesRange.contains(minutes), let rangeError { throw rangeError }
-        default:
-            break
-        }
-        return value
-    }
-
-    /// `text` as a number for a numeric key (bridged by key-value coding), the text otherwise.
-    private static func convertedValue(of text: String, forKey key: String,
-                                       of movie: Movie) throws(TheaterError) -> Any {
-        let current: Any?
-        do {
-            current = try movie.value(forKey: key)
-        } catch {
-            throw .unknownKey(key)
-        }
-        guard let current, let number = KeyValueNumber(current) else { return text }
-        switch number {
-        case .integer, .unsigned:
-            // Key-value coding would truncate 1999.5 to 1999 (as NSNumber's intValue does):
-            // an integer key takes only whole numbers.
-            if let integer = Int(text) { return integer }
-            if TheaterError.isWholeNumberLiteral(text) {
-                let range = TheaterError.wholeNumbers.dropFirst("whole numbers ".count)
-                throw .badValue(key: key, text: text,
-                                reason: "out of range; \(key) takes a whole number \(range)")
-            }
-            throw .badValue(key: key, text: text, reason: "\(key) takes a whole number")
-        case .floating, .decimal, .boolean:
-            if let integer = Int(text) { return integer }   // bridged to the property's type
-            if let double = Double(text), double.isFinite { return double }
-            if TheaterError.overflowsDouble(text) {
-                let range = TheaterError.finiteNumbers.dropFirst("finite numbers ".count)
-                throw .badValue(key: key, text: text,
-                                reason: "out of range; \(key) takes a finite number \(range)")
-            }
-            throw .badValue(key: key, text: text, reason: "\(key) takes a number")
-        }
-    }
-
-    /// `sort KEY [desc] ...`: reorders the program (an undoable change). Only the positions
-    /// whose movie changes are replaced, so only those rows are redrawn.
-    private func sort(by keys: [TheaterCommand.SortKey]) throws -> String {
-        for key in keys {
-            do { _ = try Self.probe.value(forKey: key.key) } catch { throw TheaterError.unknownKey(key.key) }
-        }
-        let descriptors = keys.map { KeyValueSortDescriptor(key: $0.key, ascending: $0.ascending) }
-        let movies = theater.movies
-        let sorted: [Movie]
-        do {
-            sorted = try movies.sorted(using: descriptors)
-        } catch {
-            throw TheaterError.badSort("\(error)")
-        }
-        let moved = movies.indices.filter { movies[$0] !== sorted[$0] }
-        guard !moved.isEmpty else { return "already in that order" }
-        let name = "Sort by " + keys.map { $0.key + ($0.ascending ? "" : " desc") }.joined(separator: ", ")
-        return try change(named: name) {
-            try program().replace(at: IndexSet(moved), with: moved.map { sorted[$0] })
-        }
-    }
-
-    // MARK: Undo and redo
+    // MARK: Undo, redo, save, rollback, quit
 
     private func undo() throws -> String {
         guard history.canUndo else { return "nothing to undo" }
         _ = listing.takeRedraws()
-        try history.undo()
-        let name = undoNames.popLast() ?? history.redoActionName
-        redoNames.append(name)
+        let name = undoNames.last ?? history.undoActionName
+        try context.undo()
+        context.processPendingChanges()
+        redoNames.append(undoNames.popLast() ?? name)
         return (["undid \(name)"] + listing.takeRedraws()).joined(separator: "\n")
     }
 
     private func redo() throws -> String {
         guard history.canRedo else { return "nothing to redo" }
         _ = listing.takeRedraws()
-        try history.redo()
-        let name = redoNames.popLast() ?? history.undoActionName
-        undoNames.append(name)
+        let name = redoNames.last ?? history.redoActionName
+        try context.redo()
+        context.processPendingChanges()
+        undoNames.append(redoNames.popLast() ?? name)
         return (["redid \(name)"] + listing.takeRedraws()).joined(separator: "\n")
+    }
+
+    /// Saves the context's changes to the store. The undo history stays: undo works across saves.
+    func save() throws -> String {
+        context.processPendingChanges()
+        guard context.hasChanges else { return "no changes to save" }
+        let summary = changeSummary
+        _ = listing.takeRedraws()
+        do {
+            try context.save()
+        } catch {
+            throw TheaterError.saveFailed("\(error)")
+        }
+        _ = listing.takeRedraws()
+        noteOwnSave()
+        return "saved to \(location.displayName): \(summary)"
+    }
+
+    private func rollback() throws -> String {
+        context.processPendingChanges()
+        guard context.hasChanges else { return "nothing to roll back" }
+        let summary = unsavedSummary
+        _ = listing.takeRedraws()
+        context.rollback()   // as on Apple platforms, this also empties the undo manager
+        undoNames.removeAll()
+        redoNames.removeAll()
+        // The context posts no objects-did-change for a rollback here (see Docs/Samples.md), so
+        // the controller fetches afresh and the whole listing is shown.
+        let descriptors = sortKeys.map { KeyValueSortDescriptor(key: $0.key, ascending: $0.ascending) }
+        try listing.resort(by: descriptors)
+        return "rolled back \(summary); the undo history is cleared\n" + listing.text
+    }
+
+    private func quit() -> String {
+        context.processPendingChanges()
+        if !context.hasChanges || quitWasWarned {
+            let dropped = context.hasChanges ? "unsaved changes dropped\n" : ""
+            isFinished = true
+            return dropped + "bye"
+        }
+        if autosave {
+            do {
+                let saved = try save()
+                isFinished = true
+                return saved + "\nbye"
+            } catch {
+                return "error: \(error) (not quitting)"
+            }
+        }
+        quitWasWarned = true
+        return "warning: there are \(unsavedSummary): 'save' to keep them, "
+            + "or 'quit' again to leave without saving"
     }
 
     /// The undo and redo steps by name, the next one to run first.
@@ -220,23 +240,13 @@ extension TheaterSession {
             .joined(separator: "\n")
     }
 
-    // MARK: Helpers
-
-    /// The `movies` array proxy: its edits send the to-many notifications.
-    func program() throws -> KeyValueMutableArray {
-        try theater.mutableArrayValue(forKey: "movies")
+    /// What a save would write: `3 inserted, 1 deleted` (objects).
+    var changeSummary: String {
+        let parts = [(context.insertedObjects.count, "inserted"), (context.updatedObjects.count, "updated"),
+                     (context.deletedObjects.count, "deleted")]
+        return parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
 
-    /// The movie at a 1-based index.
-    func movie(at index: Int) throws(TheaterError) -> Movie {
-        let movies = theater.movies
-        guard (1...max(movies.count, 1)).contains(index), index <= movies.count else {
-            throw .noMovie(index: index, count: movies.count)
-        }
-        return movies[index - 1]
-    }
-
-    /// A movie to check keys and predicates against, so that they are checked on an empty
-    /// program too.
-    static var probe: Movie { Movie(title: "", year: 0, rating: 0, minutes: 0) }
+    /// The unsaved changes in words: `unsaved changes (3 inserted, 1 deleted)`.
+    var unsavedSummary: String { "unsaved changes (\(changeSummary))" }
 }

@@ -1,5 +1,6 @@
-// theater: undo and redo on an observed object graph. Reads commands (interactively, from
-// stdin, or from `--script FILE`) and hands each line to a TheaterSession; see Docs/Samples.md.
+// theater: theaters and movies on the managed-object stack (an SQLite store, a fetched
+// results controller, the context's undo manager). Reads commands (interactively, from stdin,
+// or from `--script FILE`) and hands each line to a TheaterSession; see Docs/Samples.md.
 import Foundation
 import Theater
 
@@ -8,32 +9,37 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let session: TheaterSession
+let options: TheaterOptions
 do {
-    session = try TheaterSession()
+    options = try TheaterOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    fail("\(error)", status: 1)
+    fail(error.description, status: 2)
+}
+if options.showsHelp {
+    print(TheaterOptions.usage + "   (without --script: commands from stdin, one per line)")
+    print(TheaterSession.helpText)
+    exit(0)
 }
 
-switch arguments.first {
-case "--script":
-    guard arguments.count == 2 else { fail("usage: theater [--script FILE]", status: 2) }
+let session: TheaterSession
+do {
+    session = try TheaterSession(store: options.store, autosave: options.autosave)
+} catch {
+    fail(error.description, status: 1)
+}
+
+if let path = options.script {
     let script: String
     do {
-        script = try String(contentsOfFile: arguments[1], encoding: .utf8)
+        script = try String(contentsOfFile: path, encoding: .utf8)
     } catch {
-        fail("cannot read \(arguments[1]): \(error.localizedDescription)", status: 1)
+        fail("cannot read \(path): \(error.localizedDescription)", status: 1)
     }
     print(session.transcript(of: script))
-case "-h", "--help":
-    print("usage: theater [--script FILE]   (without a file: commands from stdin, one per line)")
-    print(TheaterSession.helpText)
-case nil:
+} else {
     let interactive = isatty(STDIN_FILENO) != 0
     if interactive {
-        print("Home theater editor. Type 'help' for the commands.")
-        print("The prompt has no line editing or history: correct with Backspace, not the arrow keys.")
+        print("Theater (store: \(session.location.displayName)). Type 'help' for the commands.")
     }
     while !session.isFinished {
         if interactive {
@@ -41,10 +47,11 @@ case nil:
             fflush(nil)   // all streams: naming `stdout` is not concurrency-safe in Swift 6
         }
         guard let line = readLine() else { break }
-        if !interactive && !line.trimmingCharacters(in: .whitespaces).isEmpty { print("> " + line) }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if !interactive && !trimmed.isEmpty && !trimmed.hasPrefix("#") { print("> " + line) }
         let output = session.execute(line)
         if !output.isEmpty { print(output) }
     }
-default:
-    fail("unknown argument '\(arguments[0])'; usage: theater [--script FILE]", status: 2)
+    let ending = session.finishInput()
+    if !ending.isEmpty { print(ending) }
 }

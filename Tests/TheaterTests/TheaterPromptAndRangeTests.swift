@@ -8,10 +8,12 @@ import Testing
 @Suite("Theater: prompt, ranges and plurals")
 struct TheaterPromptAndRangeTests {
     /// A session with three movies and one undone step, so both stacks hold something.
-    private func makeSession() throws -> TheaterSession {
+    private func makeSession() throws -> TheaterSession { try makeThreeMovieSession() }
+
+    /// An empty session with one theater to add movies to.
+    private func makeEmptyTheater() throws -> TheaterSession {
         let session = try TheaterSession()
-        for step in scriptedSteps.prefix(4) { _ = session.execute(step.command) }
-        _ = session.execute("undo")
+        _ = session.execute(setUpOdeon)
         return session
     }
 
@@ -50,13 +52,13 @@ struct TheaterPromptAndRangeTests {
         #expect(output.contains("(\(keys.joined(separator: ", ")))"), "output: \(output)")
         #expect(output.contains("this prompt has no line editing"))
         #expect(!output.contains("\u{1B}"), "the message must not echo the codes to the terminal")
-        #expect(session.theater.movies.count == 3)
+        #expect(session.listing.movies.count == 3)
     }
 
     @Test func linesWithoutEscapeCodesAreNotTouched() throws {
         #expect(TheaterCommand.escapeKeys(in: "add '[A' 1999 8 100") == nil)
         #expect(try TheaterCommand.parse("add '[A' 1999 8 100")
-                    == .add(title: "[A", year: 1999, rating: 8, minutes: 100))
+                    == .add(title: "[A", year: 1999, rating: 8, minutes: 100, theater: nil))
     }
 
     @Test func helpSaysThePromptHasNoLineEditing() throws {
@@ -86,22 +88,22 @@ struct TheaterPromptAndRangeTests {
         let session = try makeSession()
         let output = expectRefused(line, session)
         #expect(output == "error: " + message)
-        #expect(session.theater.movies.map(\.minutes) == [136, 117, 109])
-        #expect(session.theater.movies.map(\.rating) == [8.7, 8.5, 8.2])
+        #expect(session.listing.movies.map(\.minutes) == [117, 136, 109])
+        #expect(session.listing.movies.map(\.rating) == [8.5, 8.7, 8.2])
     }
 
     @Test func theEndsOfTheRangesAreAccepted() throws {
-        let session = try TheaterSession()
-        #expect(session.execute("add Short 2000 0 1").hasPrefix("+  1"))
-        #expect(session.execute("add Long 2000 10 100000").hasPrefix("+  2"))
-        #expect(session.execute("set 1 rating 10").hasPrefix("~  1"))
-        #expect(session.execute("set 1 minutes 100000").hasPrefix("~  1"))
-        #expect(session.theater.movies.map(\.rating) == [10, 10])
-        #expect(session.theater.movies.map(\.minutes) == [100_000, 100_000])
+        let session = try makeEmptyTheater()
+        #expect(session.execute("add Short 2000 0 1").hasPrefix("+ \(odeon)\n+  1"))
+        #expect(session.execute("add Long 2000 10 100000").hasPrefix("+  1"))   // Long sorts before Short
+        #expect(session.execute("set 2 rating 10").hasPrefix("~  2"))
+        #expect(session.execute("set 2 minutes 100000").hasPrefix("~  2"))
+        #expect(session.listing.movies.map(\.rating) == [10, 10])
+        #expect(session.listing.movies.map(\.minutes) == [100_000, 100_000])
     }
 
     @Test func statsOfTheLargestYearDoNotTrap() throws {
-        let session = try TheaterSession()
+        let session = try makeEmptyTheater()
         _ = session.execute("add Far 2000 5 90")
         #expect(session.execute("set 1 year 9223372036854775807").hasPrefix("~  1"))
         #expect(session.execute("stats").contains("latest year:    9223372036854775807"))
@@ -117,7 +119,7 @@ struct TheaterPromptAndRangeTests {
         ([], "year > 1900", "0 of 0 movies match year > 1900"),
     ])
     func findCountsReadAsEnglish(adds: [String], predicate: String, summary: String) throws {
-        let session = try TheaterSession()
+        let session = try makeEmptyTheater()
         for line in adds { _ = session.execute(line) }
         let output = session.execute("find " + predicate)
         #expect(output.split(separator: "\n").last.map(String.init) == summary)

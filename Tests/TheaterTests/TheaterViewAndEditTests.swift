@@ -1,5 +1,5 @@
-// The listing redraws only what changed; set converts values by the property's type; history
-// and help.
+// The listing redraws only what the controller reports; set reads values by the property's
+// type; sort reorders within each theater; history and help.
 
 import Testing
 @testable import Theater
@@ -8,39 +8,43 @@ import Testing
 struct TheaterViewAndEditTests {
     private func makeSession(steps: Int = 5) throws -> TheaterSession {
         let session = try TheaterSession()
+        _ = session.execute(setUpOdeon)
         for step in scriptedSteps.prefix(steps) { _ = session.execute(step.command) }
         return session
     }
 
     @Test func listingRedrawsOnlyChangedRows() throws {
-        let session = try makeSession()
+        let session = try makeSession()   // Alien, Blade Runner, Inception, The Matrix, The Thing
         #expect(session.listing.renderCount == 5)
-        _ = session.execute("set 2 year 1986")
+        _ = session.execute("set 1 year 1986")
         #expect(session.listing.renderCount == 6)
-        _ = session.execute("remove 1")
+        _ = session.execute("remove 2")
         #expect(session.listing.renderCount == 6)   // the rows below only moved up
         _ = session.execute("list")
         _ = session.execute("find year > 0")
         _ = session.execute("stats")
         #expect(session.listing.renderCount == 6)   // reading never renders
-        // Alien 1986, The Thing 1982, Inception 2010, Blade Runner 1982 -> Inception first:
-        // positions 1, 2 and 3 get another movie; Blade Runner stays at 4 and is not redrawn.
-        let output = session.execute("sort year desc")
-        #expect(output == ["~  1 " + inception, "~  2 " + alien86, "~  3 " + thing].joined(separator: "\n"))
-        #expect(session.listing.renderCount == 9)
+        // A title that sorts elsewhere: a move, and only that row is drawn.
+        #expect(session.execute("set 1 title Zardoz")
+                == "-  1  Alien\n+  4  Zardoz                      1986     8.5   117 min")
+        #expect(session.listing.renderCount == 7)
         _ = session.execute("undo")
-        #expect(session.listing.renderCount == 12)
+        #expect(session.listing.renderCount == 8)
+        #expect(session.listing.movies.first?.title == "Alien")
     }
 
-    @Test func changesMadeOutsideCommandsAreRedrawnAndRecordedToo() throws {
-        let session = try makeSession(steps: 2)
-        let alienMovie = try #require(session.theater.movies.last)
-        #expect(session.recorder.recordedKeys(of: alienMovie) == Set(Movie.attributeKeys))
-        alienMovie.minutes = 137
-        #expect(session.listing.takeRedraws() == ["~  2  Alien                       1979     8.5   137 min"])
-        #expect(session.history.isEventGroupOpen)   // the recorder registered the inverse
-        try session.history.undo()
-        #expect(alienMovie.minutes == 117)
+    @Test func sortOrdersTheMoviesWithinEachTheater() throws {
+        let session = try makeSession()
+        _ = session.execute("theater add Rex Paris")
+        _ = session.execute("move 4 Rex")   // The Matrix
+        let output = session.execute("sort year desc")
+        #expect(output == "movies sorted by year desc in each theater\n" + listingText([
+            (odeon, [inception, bladeRunner, thing, alien]), (rex, [matrix]),   // equal years: by title
+        ]))
+        #expect(session.sortKeys == [.init(key: "year", ascending: false)])
+        // Later changes are placed in the new order: Alien to 1990 moves above The Thing.
+        #expect(session.execute("set 4 year 1990") == "-  4  Alien\n+  2  Alien                       1990     8.5   117 min")
+        #expect(!session.execute("history").contains("Sort"))   // a view setting, not undoable
     }
 
     @Test(arguments: [
@@ -55,12 +59,12 @@ struct TheaterViewAndEditTests {
         let session = try makeSession(steps: 1)
         let output = session.execute(line)
         #expect(output.hasPrefix("~  1 "), "output: \(output)")
-        let movie = try #require(session.theater.movies.first)
+        let movie = try #require(session.listing.movies.first)
         let value = try movie.value(forKey: key)
         #expect(value.map { "\($0)" } == expected)
         #expect(session.history.undoActionName == "Set \(key) of \"The Matrix\"")
         _ = session.execute("undo")
-        #expect(session.listing.text == listingText([matrix]))
+        #expect(session.listing.text == listingText([(odeon, [matrix])]))
     }
 
     @Test func historyListsUndoAndRedoStepsByName() throws {
@@ -70,6 +74,7 @@ struct TheaterViewAndEditTests {
             undo (next first):
               Add "Alien"
               Add "The Matrix"
+              Add Theater "Odeon"
             redo (next first):
               Add "The Thing"
             """)
@@ -80,7 +85,23 @@ struct TheaterViewAndEditTests {
         #expect(try TheaterSession().execute("history") == "undo (next first):\n  (none)\nredo (next first):\n  (none)")
     }
 
-    @Test func helpListsEveryCommandAndStatsHandleAnEmptyTheater() throws {
+    @Test func theatersCascadeAndAddGoesToTheCurrentTheater() throws {
+        let session = try makeSession(steps: 2)   // Odeon: Alien, The Matrix
+        #expect(session.execute("theater add Rex Paris") == "added theater Rex (Paris); 'add' adds to it")
+        #expect(session.execute("add Heat 1995 8.3 170") == "+ \(rex)\n+  3  Heat                        1995     8.3   170 min")
+        #expect(session.execute("use Odeon") == "adding to Odeon (London)")
+        #expect(session.execute("add Up 2009 8.3 96").hasPrefix("+  3  Up"))
+        // Deleting a theater deletes its movies (the model's cascade rule): one undo step.
+        let output = session.execute("theater remove Odeon")
+        #expect(output == "removed theater Odeon with 3 movies\n- \(odeon)\n-  1  Alien\n-  2  The Matrix\n-  3  Up")
+        #expect(session.listing.movies.map(\.title) == ["Heat"])
+        #expect(session.execute("add Brazil 1985 7.9 132") == "+  1  Brazil                      1985     7.9   132 min")
+        _ = session.execute("undo")
+        #expect(session.execute("undo").hasPrefix(#"undid Remove Theater "Odeon""#))
+        #expect(session.listing.movies.map(\.title) == ["Alien", "The Matrix", "Up", "Heat"])
+    }
+
+    @Test func helpListsEveryCommandAndStatsHandleAnEmptyStore() throws {
         let session = try TheaterSession()
         let help = session.execute("help")
         for entry in TheaterCommand.usage { #expect(help.contains(entry.usage)) }
