@@ -108,3 +108,8 @@ struct TestDatabase {
         try body(database)
     }
 }
+
+extension ManagedObject {
+    /// A property's value, or `nil` (for terse expectations).
+    func stored(_ key: String) -> Any? { try? value(forKey: key) }
+}
