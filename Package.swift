@@ -85,7 +85,7 @@ let package = Package(
                     path: "Tests/UndoManagementTests", swiftSettings: strict),
         .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/ManagedObjectsTests", exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "ManagedObjects", "TestSupport"],
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "PostgreSQLStore", "ManagedObjects", "TestSupport"],
                     path: "Tests/SQLiteStoreTests", exclude: ["Fixtures"], swiftSettings: strict),
         // Runs against the server of OBJECTGRAPH_POSTGRES_URL, or starts one with
         // Scripts/with-postgres.sh --serve.
