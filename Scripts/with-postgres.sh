@@ -19,7 +19,8 @@ if [[ ! -x "$bin/initdb" ]]; then
     exit 2
 fi
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/objectgraph-pg.XXXXXX")
+# /tmp, not $TMPDIR: the server user must reach the folder, and a socket path must stay short.
+dir=$(mktemp -d /tmp/objectgraph-pg.XXXXXX)
 chmod 755 "$dir"
 as_user=()
 if [[ $(id -u) -eq 0 ]]; then
