@@ -44,9 +44,14 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SQLiteStore", dependencies: ["ManagedObjects", "Predicates", "CSQLite", "ObjectGraphInternals"],
                 path: "Sources/SQLiteStore", swiftSettings: strict),
+        // The system libpq (libpq-dev on Linux; .ci/run installs it when missing).
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .target(name: "PostgreSQLStore", dependencies: ["ManagedObjects", "Predicates", "CLibPQ", "ObjectGraphInternals"],
+                path: "Sources/PostgreSQLStore", swiftSettings: strict),
         .target(name: "ObjectGraph",
                 dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates",
-                               "ManagedObjects", "SQLiteStore"],
+                               "ManagedObjects", "SQLiteStore", "PostgreSQLStore"],
                 path: "Sources/ObjectGraph", swiftSettings: strict),
 
         // Benchmarks: one executable, `swift run -c release benchmarks`.
@@ -81,12 +86,16 @@ let package = Package(
         .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/ManagedObjectsTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SQLiteStoreTests",
-                    dependencies: ["SQLiteStore", "ManagedObjects", "TestSupport", "sqlite-store-crash-helper"],
+                    dependencies: ["SQLiteStore", "PostgreSQLStore", "ManagedObjects", "TestSupport", "sqlite-store-crash-helper"],
                     path: "Tests/SQLiteStoreTests", exclude: ["Fixtures", "CrashHelper"], swiftSettings: strict),
         // The child process of the SQLite store's crash and two-writer tests (a dependency of
         // SQLiteStoreTests, so that `swift test` builds it).
         .executableTarget(name: "sqlite-store-crash-helper", dependencies: ["SQLiteStore", "ManagedObjects"],
                           path: "Tests/SQLiteStoreTests/CrashHelper", swiftSettings: strict),
+        // Runs against the server of OBJECTGRAPH_POSTGRES_URL, or starts one with
+        // Scripts/with-postgres.sh --serve.
+        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "ManagedObjects", "TestSupport"],
+                    path: "Tests/PostgreSQLStoreTests", swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 

@@ -9,3 +9,4 @@
 @_exported import Predicates
 @_exported import ManagedObjects
 @_exported import SQLiteStore
+@_exported import PostgreSQLStore

@@ -5,15 +5,17 @@ import KeyValueCoding
 import ManagedObjects
 import Predicates
 @testable import SQLiteStore
+import PostgreSQLStore
 
 /// The context's save and fetch behaviour (ManagedObjectsTests/ContextSaveFetchTests) run on
 /// the in-memory store, the SQLite store, the SQLite store applying predicates in SQL, the
-/// atomic file store and a custom store written against the public interface (TestSupport's
-/// KeyedTestStore: faults, separate relationships, string keys): every case must behave
-/// identically.
+/// atomic file store, a custom store written against the public interface (TestSupport's
+/// KeyedTestStore: faults, separate relationships, string keys) and the PostgreSQL store (a
+/// schema per test on the test server, TestSupport/PostgreSQLTestServer): every case must
+/// behave identically.
 @Suite struct ContextMatrixTests {
     enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case inMemory, sqlite, sqliteWithSQLPredicates, atomicFile, customStore
+        case inMemory, sqlite, sqliteWithSQLPredicates, atomicFile, customStore, postgreSQL
         var testDescription: String { rawValue }
     }
 
@@ -30,6 +32,10 @@ import Predicates
             try coordinator.addStore(SQLitePersistentStore(url: directory.file("Fruit.sqlite"), evaluatesPredicatesInSQL: true))
         case .atomicFile: try coordinator.addStore(AtomicFileStore(url: directory.file("Fruit.store")))
         case .customStore: try coordinator.addStore(KeyedTestStore(seed: directory.url.path))
+        case .postgreSQL:
+            // One schema per test directory (the throwaway server is dropped with its schemas).
+            let schema = "matrix_" + StoreMetadata.reproducibleIdentifier(for: directory.url.path).replacingOccurrences(of: "-", with: "").lowercased()
+            try coordinator.addStore(PostgreSQLPersistentStore(url: try PostgreSQLTestServer.url(), schema: schema))
         }
         return coordinator
     }

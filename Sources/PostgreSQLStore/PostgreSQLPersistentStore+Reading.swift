@@ -1,0 +1,88 @@
+// Reading rows: one query per inheritance root, one per join table.
+import Foundation
+import ManagedObjects
+import Predicates
+
+extension PostgreSQLPersistentStore {
+    /// The rows of the entities named, or of the objects with `keys` among them, with every
+    /// attribute and relationship.
+    static func rows(ofEntities names: [String], keys: [Int64]?, schema: PostgreSQLSchema,
+                     connection: PostgreSQLConnection, identifier: String) throws -> [StoreRow] {
+        let q = schema.dialect.quoted
+        var byRoot: [String: [PostgreSQLSchema.Entity]] = [:]
+        for name in Set(names) {
+            let entity = try schema.entity(name, server: connection.server)
+            byRoot[entity.table, default: []].append(entity)
+        }
+        var rows: [StoreRow] = []
+        for (table, entities) in byRoot.sorted(by: { $0.key < $1.key }) {
+            guard let columns = schema.tables[table] else { continue }
+            var sql = "SELECT \(columns.map { q($0.name) }.joined(separator: ", ")) FROM \(q(table)) WHERE \(q("Z_ENT")) = ANY($1::integer[])"
+            var parameters: [PostgreSQLValue] = [.integers(entities.map { Int64($0.number) })]
+            if let keys {
+                sql += " AND \(q("Z_PK")) = ANY($2::bigint[])"
+                parameters.append(.integers(keys))
+            }
+            let result = try connection.execute(sql, parameters)
+            var position: [String: Int] = [:]
+            for (index, name) in result.columns.enumerated() { position[name] = index }
+            var tableRows: [StoreRow] = []
+            for values in result.rows {
+                guard let key = PostgreSQLRows.integer(values[0]), let number = values[1].flatMap({ Int($0) }),
+                      let entityName = schema.entityNames[number], let entity = schema.entities[entityName] else { continue }
+                var row = StoreRow(objectID: ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key),
+                                   version: PostgreSQLRows.integer(values[2]) ?? 0)
+                for column in entity.columns {
+                    guard let index = position[column.name] else { continue }
+                    if let attribute = column.attribute {
+                        if let value = try PostgreSQLSchema.constant(values[index], for: attribute, entity: entityName, server: connection.server) {
+                            row.attributes[attribute.name] = value
+                        }
+                    } else if let relationship = column.relationship {
+                        if let target = PostgreSQLRows.integer(values[index]),
+                           let targetEntity = position[column.name + "_ENT"].flatMap({ values[$0] }).flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) {
+                            row.relationships[relationship.name] = [ManagedObjectID(entityName: targetEntity, storeIdentifier: identifier, primaryKey: target)]
+                        } else {
+                            row.relationships[relationship.name] = []
+                        }
+                    }
+                }
+                tableRows.append(row)
+            }
+            try fillToMany(&tableRows, schema: schema, connection: connection, identifier: identifier)
+            rows.append(contentsOf: tableRows)
+        }
+        return rows
+    }
+
+    /// Adds every to-many relationship to the rows (one query per join table).
+    private static func fillToMany(_ rows: inout [StoreRow], schema: PostgreSQLSchema, connection: PostgreSQLConnection,
+                                   identifier: String) throws {
+        let q = schema.dialect.quoted
+        var owners: [String: [Int]] = [:]   // join table → row indexes
+        var relationshipOf: [String: String] = [:]
+        for (index, row) in rows.enumerated() {
+            guard let entity = schema.entities[row.objectID.entityName] else { continue }
+            for (relationship, table) in entity.joinTables {
+                owners[table, default: []].append(index)
+                relationshipOf[table] = relationship.name
+                rows[index].relationships[relationship.name] = []
+            }
+        }
+        for (table, indexes) in owners {
+            var indexOfKey: [Int64: Int] = [:]
+            for index in indexes { if case .integer(let key) = rows[index].objectID.referenceObject { indexOfKey[key] = index } }
+            let result = try connection.execute(
+                "SELECT \(q("Z_OWNER")), \(q("Z_TARGET")), \(q("Z_TARGET_ENT")) FROM \(q(table)) WHERE \(q("Z_OWNER")) = ANY($1::bigint[]) ORDER BY \(q("Z_OWNER")), \(q("Z_POS"))",
+                [.integers(indexOfKey.keys)])
+            let name = relationshipOf[table]!
+            for values in result.rows {
+                guard let owner = PostgreSQLRows.integer(values[0]), let index = indexOfKey[owner],
+                      let target = PostgreSQLRows.integer(values[1]),
+                      let entity = values[2].flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) else { continue }
+                rows[index].relationships[name, default: []].append(
+                    ManagedObjectID(entityName: entity, storeIdentifier: identifier, primaryKey: target))
+            }
+        }
+    }
+}
