@@ -4,6 +4,7 @@ import Foundation
 import KeyValueCoding
 import Predicates
 import Synchronization
+import ObjectGraphInternals
 
 /// The rows of one entity of an in-memory store, with their attribute values by column, sorted
 /// by kind as the entity's managed objects would give them (the row's constants converted by
@@ -155,7 +156,7 @@ final class InMemoryRecordTable: Sendable {
             return attribute
         }
         let signature = attributes.map { "\($0.name):\($0.attributeType.rawValue)" }.joined(separator: ",")
-        return cache.withLock { tables in
+        return cache.withTrackedLock(cacheOwner) { tables in
             if let existing = tables[signature] { return existing }
             let made = InMemoryRecordTable(attributes: attributes)
             tables[signature] = made
@@ -167,6 +168,8 @@ final class InMemoryRecordTable: Sendable {
     static let empty = InMemoryRecordTable(attributes: [])
 
     private static let cache = Mutex<[String: InMemoryRecordTable]>([:])
+    /// Names the cache's critical section to the thread sanitizer (see `withTrackedLock`).
+    private static let cacheOwner = empty
 
     private static func isReadable(_ type: AttributeDescription.AttributeType) -> Bool {
         switch type {
