@@ -8,29 +8,23 @@ import Synchronization
 /// standard input, our pipe, to close).
 package enum PostgreSQLTestServer {
     /// The server's URL, or an error saying how to get one.
-    package static func url() throws -> String {
-        try shared.withLock { state in
-            if let url = state.url { return url }
-            if let url = ProcessInfo.processInfo.environment["OBJECTGRAPH_POSTGRES_URL"], !url.isEmpty {
-                state.url = url
-                return url
-            }
-            let url = try start()
-            state.url = url
-            return url
+    package static func url() throws -> String { try resolved.get() }
+
+    /// The URL, found or started once for the process (a static's one-time initialisation,
+    /// which the thread sanitizer sees, unlike a `Mutex`).
+    private static let resolved: Result<String, NoServer> = {
+        if let url = ProcessInfo.processInfo.environment["OBJECTGRAPH_POSTGRES_URL"], !url.isEmpty {
+            return .success(url)
         }
-    }
+        do { return .success(try start()) } catch let error as NoServer { return .failure(error) } catch {
+            return .failure(NoServer(description: "no PostgreSQL server: \(error)"))
+        }
+    }()
 
     package struct NoServer: Error, CustomStringConvertible {
         package var description: String
     }
 
-    private struct State: ~Copyable {
-        var url: String?
-        var process: Process?
-        var input: Pipe?
-    }
-    private static let shared = Mutex(State())
 
     /// Runs `Scripts/with-postgres.sh --serve`; the server lives until this process exits (its
     /// standard input, our pipe, closes then).
