@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import ManagedObjects
+@testable import ManagedObjects
 import TestSupport
 
 /// A store whose answers a test scripts: the rows of every fetch, a count, the rows by ID and
@@ -46,8 +46,8 @@ final class ScriptedAnswerStore: PersistentStore {
         ManagedObjectID(entityName: entity, storeIdentifier: store, primaryKey: key)
     }
 
-    static func context(_ script: ScriptedAnswerStore.Script) throws -> ManagedObjectContext {
-        let coordinator = PersistentStoreCoordinator(model: try FruitStandModel.make())
+    static func context(_ script: ScriptedAnswerStore.Script, model: ManagedObjectModel? = nil) throws -> ManagedObjectContext {
+        let coordinator = PersistentStoreCoordinator(model: try model ?? FruitStandModel.make())
         try coordinator.addStore(ScriptedAnswerStore(script))
         return ManagedObjectContext(coordinator: coordinator)
     }
@@ -62,6 +62,21 @@ final class ScriptedAnswerStore: PersistentStore {
         let context = try Self.context(script)
         let apple = try #require(try context.fetch(EntityFetchRequest(entityName: "Apple")).first)
         #expect(try apple.value(forKey: "crate") == nil)
+    }
+
+    @Test func aTypedReadOfARelationshipToAnObjectOfAnotherEntityDoesNotTrap() throws {
+        var script = ScriptedAnswerStore.Script()
+        script.rows = [StoreRow(objectID: Self.id("Apple", 1), version: 1, attributes: ["radius": .double(2)],
+                                relationships: ["crate": [Self.id("Stand", 1)]]),
+                       StoreRow(objectID: Self.id("Crate", 2), version: 1,
+                                relationships: ["fruit": [Self.id("Stand", 1), Self.id("Apple", 1)], "stand": [Self.id("Crate", 2)]]),
+                       StoreRow(objectID: Self.id("Stand", 1), version: 1, attributes: ["name": .string("Corner")])]
+        let context = try Self.context(script, model: try TypedFixtures.model())
+        let apple = try #require(try context.fetch(EntityFetchRequest(entityName: "Apple")).first as? TypedApple)
+        #expect(apple.crate == nil)
+        let crate = try #require(try context.existingObject(with: Self.id("Crate", 2)) as? TypedCrate)
+        #expect(crate.stand == nil)
+        #expect(crate.fruit.map(\.objectID) == [Self.id("Apple", 1)])
     }
 
     @Test func aToManyRelationshipKeepsOnlyObjectsOfTheDestinationOrASubentity() throws {
