@@ -95,6 +95,7 @@ extension ManagedObjectContext {
         }
         for store in stores {
             let result = try store.fetch(storeRequest)
+            try checkFetchAnswer(result, of: store, names: names)
             if storeResultType == .count, let count = result.count,
                passesPredicate && (result.appliedPredicate || request.predicate == nil) {
                 counted += count
@@ -188,6 +189,7 @@ extension ManagedObjectContext {
                                              sortDescriptors: request.sortDescriptors, fetchOffset: request.fetchOffset,
                                              fetchLimit: request.fetchLimit, resultType: type)
         let result = try stores[0].fetch(storeRequest)
+        try checkFetchAnswer(result, of: stores[0], names: names)
         let ordered = result.appliedOrderAndLimits
             || (request.fetchOffset == 0 && request.fetchLimit == 0 && (type == .count || request.sortDescriptors.isEmpty))
         let answered = type == .count ? result.count != nil : result.rows.isEmpty
@@ -334,9 +336,14 @@ extension ManagedObjectContext {
             case .attribute(let fill):
                 let value = row.attributes[layout.keys[slot]].flatMap { fill.attribute.typedValue(from: $0) ?? nil }
                 object.storeLoadedSlotValue(value, slot)
-            case .relationship(let name, let cardinality):
+            case .relationship(let name, let cardinality, let destination):
                 let ids = row.relationships[name] ?? storeObjectIDs(forRelationship: name, of: row.objectID)
-                let related = ids.compactMap { try? self.object(with: $0) }
+                // A store (a custom one, a damaged file) may name an object of another entity:
+                // such IDs are dropped, so that a typed read never meets an object of the wrong class.
+                let related = ids.compactMap { id -> ManagedObject? in
+                    guard id.entityName == destination || model.graph.isKind(id.entityName, of: destination) else { return nil }
+                    return try? self.object(with: id)
+                }
                 switch cardinality {
                 case .toOne: object.storeLoadedSlotValue(related.first, slot)
                 case .toMany: object.storeLoadedSlotValue(Set(related), slot)

@@ -263,7 +263,7 @@ extension ManagedObjectContext {
             groups[ObjectIdentifier(store), default: (store, [])].objects.append(object)
         }
         for group in groups.values {
-            let ids = try group.store.newObjectIDs(for: group.objects.map(\.entity.name))
+            let ids = try checkedNewObjectIDs(from: group.store, for: group.objects.map(\.entity.name))
             pairs += zip(group.objects.map(\.objectID), ids).map { ($0, $1) }
         }
         adoptPermanentIDs(pairs)

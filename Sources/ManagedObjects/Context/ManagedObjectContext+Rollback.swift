@@ -9,11 +9,30 @@ extension ManagedObjectContext {
     /// notifications for observers; the undo manager's actions are removed (Apple:
     /// `rollback()`).
     ///
+    /// Then one ``objectsDidChangeNotification`` (and the ``onObjectsDidChange(_:)`` handlers)
+    /// reports what the rollback did, so that fetched results controllers and other observers
+    /// follow: the inserted objects that left the context as deleted and invalidated, the
+    /// deleted objects that came back as inserted, and the changed objects, whose values went
+    /// back, as refreshed. Changes not yet processed are discarded with the rest (no event
+    /// of their own). Nothing is posted when there was nothing to roll back.
+    ///
     /// - Complexity: O(*n*) in the number of changed properties and inserted objects.
     public func rollback() {
         enterConfinement("rollback()")
         defer { exitConfinement() }
         undoManager?.removeAllActions()
+        let wasInserted = inserted.objects
+        let wasDeleted = deleted.objects
+        var report = Changes()
+        report.deleted = wasInserted
+        report.invalidated = wasInserted
+        report.inserted = wasDeleted.subtracting(wasInserted)
+        report.refreshed = updated.objects.subtracting(wasInserted).subtracting(wasDeleted)
+        for object in registered.values where committed[ObjectIdentifier(object)] != nil
+            && !wasInserted.contains(object) && !wasDeleted.contains(object) {
+            report.refreshed.insert(object)
+        }
+        defer { if !report.isEmpty { postObjectsDidChange(report) } }
         isRestoring = true
         defer { isRestoring = false }
         for object in inserted { unregister(object) }

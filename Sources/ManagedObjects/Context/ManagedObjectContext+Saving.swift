@@ -124,7 +124,7 @@ extension ManagedObjectContext {
         var assigned: [(ManagedObject, ManagedObjectID)] = []
         for group in groups.values {
             let store = storeOf[ObjectIdentifier(group[0])]!
-            let ids = try store.newObjectIDs(for: group.map { $0.entity.name })
+            let ids = try checkedNewObjectIDs(from: store, for: group.map { $0.entity.name })
             assigned += zip(group, ids).map { ($0, $1) }
         }
         for (object, id) in assigned { reassign(object, to: id) }

@@ -292,6 +292,10 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     case invalidDictionaryFetch(String)
     /// No store type of that name is registered.
     case unknownStoreType(String)
+    /// A store's answer breaks the store contract (``PersistentStore``): new IDs of the wrong
+    /// number, entity or store, temporary or repeated IDs, a fetched object of an entity that
+    /// was not asked for, a negative count. The store's type and identifier, and what is wrong.
+    case invalidStoreAnswer(store: String, reason: String)
 }
 
 extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
@@ -308,6 +312,7 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .unknownStoreType(let type):
             return "no store type '\(type)' is registered (registered: \(PersistentStoreCoordinator.registeredStoreTypes.joined(separator: ", ")))"
         case .invalidDictionaryFetch(let why): return "the dictionary fetch cannot be answered: \(why)"
+        case .invalidStoreAnswer(let store, let reason): return "the store \(store) answered wrongly: \(reason)"
         }
     }
 

@@ -46,8 +46,9 @@ package final class EntityLayout: Sendable {
         /// An attribute value, converted by the attribute to its Swift type (boxed, so that
         /// reading the plan retains one reference instead of copying the description).
         case attribute(AttributeFill)
-        /// A relationship's related IDs.
-        case relationship(String, RelationshipDescription.Cardinality)
+        /// A relationship's related IDs: its name, cardinality and destination entity (only
+        /// IDs of that entity or a subentity are filled in).
+        case relationship(String, RelationshipDescription.Cardinality, destination: String)
         /// Nothing (fetched properties).
         case none
     }
@@ -116,7 +117,8 @@ package final class EntityLayout: Sendable {
         fillPlan = properties.map { property in
             switch property {
             case .attribute(let attribute): return .attribute(AttributeFill(attribute))
-            case .relationship(let relationship): return .relationship(relationship.name, relationship.cardinality)
+            case .relationship(let relationship):
+                return .relationship(relationship.name, relationship.cardinality, destination: relationship.destinationEntityName)
             case .fetchedProperty: return .none
             }
         }

@@ -63,8 +63,11 @@ public final class AtomicFileStore: PersistentStore {
 
     /// Reads the file whole, or creates it (empty, with a new UUID) when missing.
     ///
-    /// - Throws: ``FileStoreError``: `.damaged` for a file that cannot be read, and
-    ///   `.incompatibleModel` naming the entities whose version hashes differ from the model's.
+    /// - Throws: ``FileStoreError``: `.damaged` for a file that cannot be read or does not fit
+    ///   the model (an unknown entity, a key used twice, a negative version, a value of the wrong
+    ///   type, a relationship to a missing object or to one of another entity), naming the
+    ///   entity, key and property; `.incompatibleModel` naming the entities whose version hashes
+    ///   differ from the model's. The file is left untouched.
     public func load(for model: ManagedObjectModel) throws {
         let path = url.path
         var roots: [String: String] = [:]
@@ -75,9 +78,17 @@ public final class AtomicFileStore: PersistentStore {
         }
         let contents: AtomicFileContents
         if FileManager.default.fileExists(atPath: path) {
-            contents = try AtomicFileContents(data: try readFile(), path: path)
-            let differing = ModelCompatibility.differingEntities(of: model, metadata: contents.metadata)
+            var read = try AtomicFileContents(data: try readFile(), path: path)
+            let differing = ModelCompatibility.differingEntities(of: model, metadata: read.metadata)
             guard differing.isEmpty else { throw FileStoreError(.incompatibleModel(differing), path: path) }
+            try read.validate(against: model, roots: roots, path: path)
+            // A counter the file lacks starts after the largest key in use.
+            for row in read.rows {
+                let root = roots[row.objectID.entityName] ?? row.objectID.entityName
+                let key = row.objectID.referenceObject.integerValue ?? 0
+                if read.nextKeys[root, default: 0] < key { read.nextKeys[root] = key }
+            }
+            contents = read
         } else {
             let identifier = UUID().uuidString
             contents = AtomicFileContents(metadata: StoreMetadata.standard(storeType: Self.type, identifier: identifier, model: model),

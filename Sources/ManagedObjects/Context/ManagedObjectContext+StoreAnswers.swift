@@ -1,0 +1,63 @@
+// The context's checks of what a store (possibly a user's own) answers.
+import Foundation
+
+extension ManagedObjectContext {
+    /// The store's name in errors: its type and identifier.
+    static func storeName(_ store: any PersistentStore) -> String {
+        "'\(store.storeType)' (\(store.identifier))"
+    }
+
+    /// Permanent IDs from `store` for new objects of `entityNames`, checked: one per name, in
+    /// order, each of that entity and of that store, permanent, none repeated and none already
+    /// naming a registered object.
+    ///
+    /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)`` naming the store
+    ///   and the wrong ID; whatever the store throws.
+    /// - Complexity: O(*n*) in the number of names.
+    package func checkedNewObjectIDs(from store: any PersistentStore, for entityNames: [String]) throws -> [ManagedObjectID] {
+        let ids = try store.newObjectIDs(for: entityNames)
+        func wrong(_ reason: String) -> ManagedObjectContextError {
+            .invalidStoreAnswer(store: Self.storeName(store), reason: reason)
+        }
+        guard ids.count == entityNames.count else {
+            throw wrong("newObjectIDs(for:) gave \(ids.count) IDs for \(entityNames.count) new objects")
+        }
+        var seen = Set<ManagedObjectID>()
+        seen.reserveCapacity(ids.count)
+        for (id, name) in zip(ids, entityNames) {
+            guard !id.isTemporaryID else { throw wrong("newObjectIDs(for:) gave the temporary ID \(id)") }
+            guard id.entityName == name else { throw wrong("newObjectIDs(for:) gave \(id) for a new \(name)") }
+            guard id.storeIdentifier == store.identifier else {
+                throw wrong("newObjectIDs(for:) gave \(id), an ID of another store")
+            }
+            guard seen.insert(id).inserted, registered[id] == nil else {
+                throw wrong("newObjectIDs(for:) gave \(id), which already names an object")
+            }
+        }
+        return ids
+    }
+
+    /// Checks a store's fetch answer: every row and ID is of one of the entities asked for
+    /// (`names`: the request's entity and, when asked, its subentities) and of that store, and a
+    /// count is not negative. Repeated rows of one ID are allowed: the first one wins.
+    ///
+    /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)`` naming the store
+    ///   and the entity.
+    /// - Complexity: O(*n*) in the number of rows and IDs.
+    package func checkFetchAnswer(_ result: StoreFetchResult, of store: any PersistentStore, names: [String]) throws {
+        func wrong(_ reason: String) -> ManagedObjectContextError {
+            .invalidStoreAnswer(store: Self.storeName(store), reason: reason)
+        }
+        if let count = result.count, count < 0 { throw wrong("a fetch counted \(count) objects") }
+        let wanted = names.count == 1 ? nil : Set(names)
+        func check(_ id: ManagedObjectID) throws {
+            let asked = wanted?.contains(id.entityName) ?? (id.entityName == names.first)
+            guard asked else {
+                throw wrong("a fetch of \(names.joined(separator: ", ")) returned \(id), an object of the entity \(id.entityName)")
+            }
+            guard id.storeIdentifier == store.identifier else { throw wrong("a fetch returned \(id), an object of another store") }
+        }
+        for row in result.rows { try check(row.objectID) }
+        for id in result.objectIDs { try check(id) }
+    }
+}
