@@ -23,6 +23,9 @@ struct TemporaryDirectory {
             .appendingPathComponent(relativePath)
         let target = file(source.lastPathComponent)
         try FileManager.default.copyItem(at: source, to: target)
+        // The copy is written to, whatever the checkout's permissions (a read-only fixture
+        // would make a read-only copy).
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
         return target
     }
 }
