@@ -67,7 +67,7 @@ extension ManagedObjectContext {
         // added below and checked in memory); offset and limit only with no unsaved changes
         // and one store.
         let clean = inserted.isEmpty && updated.isEmpty && deleted.isEmpty
-        let passesPredicate = clean || (request.includesPendingChanges && (request.predicate?.readsOnlyOwnProperties ?? true))
+        let passesPredicate = clean || (request.includesPendingChanges && (request.predicate.map { FetchScope.ownKeys(of: $0) != nil } ?? true))
         var storeRequest = StoreFetchRequest(entityNames: names,
                                              predicate: passesPredicate ? request.predicate.map(storePredicate) : nil,
                                              resultType: storeResultType)
@@ -359,32 +359,5 @@ extension ManagedObjectContext {
     private func storeObjectIDs(forRelationship name: String, of id: ManagedObjectID) -> [ManagedObjectID] {
         guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID) else { return [] }
         return (try? store.objectIDs(forRelationship: name, of: id)) ?? []
-    }
-}
-
-extension KeyValuePredicate {
-    /// Whether the predicate reads only the evaluated object's own properties (key paths of one
-    /// key and constants): an unsaved change elsewhere cannot change its answer for an object.
-    fileprivate var readsOnlyOwnProperties: Bool {
-        switch kind {
-        case .constant: return true
-        case .block: return false
-        case .and(let parts), .or(let parts): return parts.allSatisfy(\.readsOnlyOwnProperties)
-        case .not(let inner): return inner.readsOnlyOwnProperties
-        case .comparison(let comparison):
-            return comparison.modifier == .direct && comparison.leftExpression.readsOnlyOwnProperty
-                && comparison.rightExpression.readsOnlyOwnProperty
-        }
-    }
-}
-
-extension KeyValueExpression {
-    fileprivate var readsOnlyOwnProperty: Bool {
-        switch self {
-        case .constant: return true
-        case .keyPath(let path): return !path.contains(".") && !path.hasPrefix("@")
-        case .aggregate(let list): return list.allSatisfy(\.readsOnlyOwnProperty)
-        default: return false
-        }
     }
 }
