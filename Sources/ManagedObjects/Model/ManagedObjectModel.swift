@@ -93,6 +93,16 @@ public final class ManagedObjectModel: Sendable {
         entity.parentName.flatMap { graph.entity(named: $0) }
     }
 
+    /// The root of `entity`'s inheritance tree: the ancestor without a parent (the entity itself
+    /// when it has none). Stores keep one table or key sequence per root.
+    ///
+    /// - Complexity: O(*d*) in the depth of the tree.
+    package func rootEntity(of entity: EntityDescription) -> EntityDescription {
+        var root = entity
+        while let parent = root.parentName, let next = graph.entity(named: parent) { root = next }
+        return root
+    }
+
     /// The direct subentities of `entity` (Apple: `subentities`).
     public func subentities(of entity: EntityDescription) -> [EntityDescription] {
         graph.entity(named: entity.name)?.subentityNames.compactMap { graph.entity(named: $0) } ?? []

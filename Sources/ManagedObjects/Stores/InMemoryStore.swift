@@ -47,11 +47,7 @@ public final class InMemoryStore: PersistentStore {
     public func load(for model: ManagedObjectModel) throws {
         let hashes = model.entityVersionHashesByName
         var roots: [String: String] = [:]
-        for entity in model.entities {
-            var root = entity
-            while let parent = root.parentName, let next = model.entity(named: parent) { root = next }
-            roots[entity.name] = root.name
-        }
+        for entity in model.entities { roots[entity.name] = model.rootEntity(of: entity).name }
         var constraints: [(scope: Set<String>, properties: [String])] = []
         for entity in model.entities {
             for constraint in entity.uniquenessConstraints where !constraint.isEmpty {

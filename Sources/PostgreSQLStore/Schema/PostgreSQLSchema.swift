@@ -64,11 +64,7 @@ package struct PostgreSQLSchema: Sendable {
             numbers[entity.name] = next
             next += 1
         }
-        func root(of entity: EntityDescription) -> EntityDescription {
-            var current = entity
-            while let parent = current.parentName, let next = model.entity(named: parent) { current = next }
-            return current
-        }
+        func root(of entity: EntityDescription) -> EntityDescription { model.rootEntity(of: entity) }
         func declaring(_ property: String, from entity: EntityDescription) -> String {
             var current: EntityDescription? = entity
             var found = entity.name

@@ -28,11 +28,7 @@ extension SQLiteSchema {
             guard let value = numbers[name] else { throw fail(.notAStore("Z_PRIMARYKEY has no entity \(name)")) }
             return value
         }
-        func root(of entity: EntityDescription) -> EntityDescription {
-            var current = entity
-            while let parent = current.parentName, let next = byName[parent] { current = next }
-            return current
-        }
+        func root(of entity: EntityDescription) -> EntityDescription { model.rootEntity(of: entity) }
         func checkName(_ name: String) throws {
             let valid = !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
                 scalar.value >= 0x80 || scalar == "_" || (scalar.isASCII && (scalar.properties.isAlphabetic

@@ -71,11 +71,7 @@ public final class AtomicFileStore: PersistentStore {
     public func load(for model: ManagedObjectModel) throws {
         let path = url.path
         var roots: [String: String] = [:]
-        for entity in model.entities {
-            var root = entity
-            while let parent = root.parentName, let next = model.entity(named: parent) { root = next }
-            roots[entity.name] = root.name
-        }
+        for entity in model.entities { roots[entity.name] = model.rootEntity(of: entity).name }
         let contents: AtomicFileContents
         if FileManager.default.fileExists(atPath: path) {
             var read = try AtomicFileContents(data: try readFile(), path: path)
