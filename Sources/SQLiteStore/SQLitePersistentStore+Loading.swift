@@ -17,6 +17,8 @@ extension SQLitePersistentStore {
     /// without Core Data's tables or metadata, and a store written by a model with other
     /// version hashes are refused with an error naming the file; such files are left as
     /// they were. An existing store is switched to WAL journal mode once it is accepted.
+    /// Temporary files that a creation of this store killed midway left beside it
+    /// (`<name>.creating-<process ID>-<UUID>`, whose process is gone) are removed first.
     ///
     /// - Parameter model: The coordinator's model.
     /// - Throws: ``SQLiteStoreError``: ``SQLiteStoreError/Code/notADatabase(_:)``,
@@ -25,6 +27,8 @@ extension SQLitePersistentStore {
     ///   hold), or SQLite's own error.
     public func load(for model: ManagedObjectModel) throws {
         let path = url.path
+        // A creation killed midway left its temporary file beside the store: removed now.
+        SQLiteStoreEngine.removeStaleCreationFiles(besides: path)
         try state.withLock { state in
             if FileManager.default.fileExists(atPath: path) {
                 state.engine = try SQLiteStoreEngine.open(path: path, model: model)
@@ -51,7 +55,7 @@ extension SQLiteStoreEngine {
         metadata[SQLiteStoreMetadata.uuidKey] = identifier
         // Built under a temporary name and linked into place whole, so that a process killed
         // while creating leaves no half-made store at `path` (only a stray temporary file).
-        let temporary = path + ".creating-" + UUID().uuidString
+        let temporary = creationPath(for: path)
         func removeTemporary() {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
         }
