@@ -116,6 +116,8 @@ extension PostgreSQLPersistentStore {
         let q = schema.dialect.quoted
         let owner = try key(row.objectID)
         for (relationship, table) in entity.joinTables {
+            // An updated row leaves out the relationships the context never loaded: unchanged.
+            if replacing && row.relationships[relationship.name] == nil { continue }
             if replacing {
                 try connection.execute("DELETE FROM \(q(table)) WHERE \(q("Z_OWNER")) = $1::bigint", [.integer(owner)])
             }

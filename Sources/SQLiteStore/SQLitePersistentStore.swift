@@ -81,16 +81,20 @@ public final class SQLitePersistentStore: PersistentStore {
     /// fetch of one entity with an exact predicate the sort descriptors, offset and limit
     /// become `ORDER BY`/`LIMIT` (`appliedOrderAndLimits`). A `resultType` of `.objectIDs` or
     /// `.count` is answered without rows when the predicate is exact. To-many relationships are
-    /// read with each row.
+    /// left out of the rows: they become relationship faults, read by
+    /// ``objectIDs(forRelationship:of:)`` on first access.
     ///
     /// - Parameter request: The entities, predicate, order, limits and result type.
     /// - Returns: The rows (by entity, then in the requested order or by primary key), IDs or
     ///   count.
-    /// - Throws: ``SQLiteStoreError`` (not loaded, SQLite's errors, a transformer failing).
-    /// - Complexity: One query per entity, plus one per to-many relationship.
+    /// - Throws: ``SQLiteStoreError`` (not loaded, SQLite's errors, a transformer failing,
+    ///   ``SQLiteStoreError/Code/unknownEntityNumber(table:number:)`` for a table holding rows
+    ///   of an entity the model does not have).
+    /// - Complexity: One query per entity.
     /// - Important: Thread safety: safe from any thread (the store's lock).
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try withEngine { engine in
+            try engine.checkEntityNumbers(inTablesOf: request.entityNames)
             let selection = try engine.rows(for: request, compilesPredicate: evaluatesPredicatesInSQL)
             var result = StoreFetchResult(rows: selection.rows, appliedPredicate: selection.isExact,
                                           appliedOrderAndLimits: selection.isOrdered)
@@ -107,10 +111,15 @@ public final class SQLitePersistentStore: PersistentStore {
     /// another store's (Apple: `newValuesForObject(with:with:)`).
     ///
     /// - Parameter id: A permanent ID.
-    /// - Returns: The row with its version (`Z_OPT`), attributes and relationships.
-    /// - Throws: ``SQLiteStoreError``.
+    /// - Returns: The row with its version (`Z_OPT`), attributes and to-one relationships.
+    /// - Throws: ``SQLiteStoreError``, among them
+    ///   ``SQLiteStoreError/Code/unknownEntityNumber(table:number:)`` for a table holding rows
+    ///   of an entity the model does not have.
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
-        try withEngine { try $0.cachedRows(for: [id]).first }
+        try withEngine { engine in
+            try engine.checkEntityNumbers(inTablesOf: CollectionOfOne(id.entityName))
+            return try engine.cachedRows(for: [id]).first
+        }
     }
 
     /// The current rows of several objects, from the row cache shared by the coordinator's
@@ -119,10 +128,12 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Parameter ids: Permanent IDs; IDs the store does not have are left out.
     /// - Returns: The rows found, in any order.
     /// - Throws: ``SQLiteStoreError``.
-    /// - Complexity: One query per entity and one per to-many relationship, for the rows not
-    ///   in the cache.
+    /// - Complexity: One query per entity, for the rows not in the cache.
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
-        try withEngine { try $0.cachedRows(for: ids) }
+        try withEngine { engine in
+            try engine.checkEntityNumbers(inTablesOf: Set(ids.map(\.entityName)))
+            return try engine.cachedRows(for: ids)
+        }
     }
 
     /// New permanent IDs, keys taken from each inheritance root's `Z_PRIMARYKEY.Z_MAX` in one

@@ -29,6 +29,10 @@ public struct SQLiteStoreError: Error, Sendable, Hashable {
         /// A save would give two objects of an entity equal values for a uniqueness constraint
         /// (the store's unique index refused the row; Apple: an `NSConstraintConflict`).
         case uniquenessConstraint(objectID: ManagedObjectID, properties: [String])
+        /// Rows of `table` have an entity number (`Z_ENT`) that names no entity of the model
+        /// the store was opened with (written by another program or another model); a fetch
+        /// or lookup that reads the table refuses to skip them silently.
+        case unknownEntityNumber(table: String, number: Int64)
     }
 
     /// What went wrong.
@@ -70,6 +74,8 @@ extension SQLiteStoreError: LocalizedError, CustomStringConvertible {
             problem = "the store is not loaded (call load(for:) first, or add it to a coordinator)"
         case .uniquenessConstraint(let id, let properties):
             problem = "\(id) has the same \(properties.joined(separator: ", ")) as another \(id.entityName) (a uniqueness constraint)"
+        case .unknownEntityNumber(let table, let number):
+            problem = "table \(table) has rows of entity number \(number) (Z_ENT), which is no entity of the model"
         }
         var text = "SQLite store \(path): \(problem)"
         if let sql { text += " in SQL: \(sql)" }

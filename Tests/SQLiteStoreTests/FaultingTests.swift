@@ -8,7 +8,7 @@ import Synchronization
 /// A store that forwards to an SQLite store and counts the fetches and row reads it is asked for.
 final class CountingStore: PersistentStore {
     let base: SQLitePersistentStore
-    let counts = Mutex((fetches: 0, rowBatches: 0, singleRows: 0))
+    let counts = Mutex((fetches: 0, rowBatches: 0, singleRows: 0, relationships: 0))
 
     init(_ base: SQLitePersistentStore) { self.base = base }
 
@@ -28,6 +28,16 @@ final class CountingStore: PersistentStore {
         counts.withLock { $0.rowBatches += 1 }
         return try base.rows(for: ids)
     }
+    func objectIDs(forRelationship relationship: String, of id: ManagedObjectID) throws -> [ManagedObjectID] {
+        counts.withLock { $0.relationships += 1 }
+        return try base.objectIDs(forRelationship: relationship, of: id)
+    }
+    func objectIDs(forRelationship relationship: String, ofObjects ids: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        counts.withLock { $0.relationships += 1 }
+        return try base.objectIDs(forRelationship: relationship, ofObjects: ids)
+    }
+    /// Every call that reads the file.
+    var queries: Int { counts.withLock { $0.fetches + $0.rowBatches + $0.singleRows + $0.relationships } }
     func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] { try base.newObjectIDs(for: entityNames) }
     func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] { try base.save(changes) }
 }

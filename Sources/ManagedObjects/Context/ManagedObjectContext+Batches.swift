@@ -137,6 +137,8 @@ extension ManagedObjectContext {
             for key in keyPath.split(separator: ".").map(String.init) {
                 var next: [ManagedObject] = []
                 var seen = Set<ObjectIdentifier>()
+                // To-many relationship faults of the whole level: one store query.
+                fulfillRelationshipFaults(key, of: level)
                 for object in level {
                     guard let slot = object.layout.slotByName[key], case .relationship = object.layout.properties[slot] else { continue }
                     let value = object.slotValue(slot)

@@ -218,7 +218,9 @@ extension ManagedObjectContext {
     /// The object with an ID, loaded, or a thrown error when its store does not have it
     /// (Apple: `existingObject(with:)`).
     ///
-    /// - Throws: ``ManagedObjectContextError/objectNotFound(_:)``.
+    /// - Throws: ``ManagedObjectContextError/objectNotFound(_:)``; the store's error when it
+    ///   cannot read the object (for the SQLite store, a damaged file or rows of an entity the
+    ///   model does not have).
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
         let object = try self.object(with: id)
         if inserted.contains(object) { return object }
@@ -308,10 +310,16 @@ extension ManagedObjectContext {
     /// The row of `id`: the coordinator's cached row when younger than ``stalenessInterval``,
     /// else the store's (then cached); `nil` when the store does not have it.
     package func currentRow(for id: ManagedObjectID) -> StoreRow? {
+        (try? storeRow(for: id)) ?? nil
+    }
+
+    /// ``currentRow(for:)``, with the store's error thrown (a damaged file, a row of an
+    /// entity the model lacks) rather than taken for a missing row.
+    package func storeRow(for id: ManagedObjectID) throws -> StoreRow? {
         guard let coordinator else { return nil }
         if let row = coordinator.rowCache.row(for: id, maximumAge: stalenessInterval) { return row }
         guard let storeID = id.storeIdentifier, let store = coordinator.store(withIdentifier: storeID),
-              let row = try? store.row(for: id) else { return nil }
+              let row = try store.row(for: id) else { return nil }
         coordinator.rowCache.store(CollectionOfOne(row))
         return row
     }
@@ -329,6 +337,7 @@ extension ManagedObjectContext {
     /// Puts a row's values into an object's slots, without notifications.
     package func fillValues(_ object: ManagedObject, from row: StoreRow) {
         object.faultFlag = false
+        object.faultedRelationshipSlots = 0
         object.storeVersion = row.version
         let layout = object.layout
         for slot in layout.fillPlan.indices {
@@ -337,7 +346,8 @@ extension ManagedObjectContext {
                 let value = row.attributes[layout.keys[slot]].flatMap { fill.attribute.typedValue(from: $0) ?? nil }
                 object.storeLoadedSlotValue(value, slot)
             case .relationship(let name, let cardinality, let destination):
-                let ids = row.relationships[name] ?? storeObjectIDs(forRelationship: name, of: row.objectID)
+                // A to-many the row left out is a relationship fault, loaded on first access.
+                guard let ids = row.relationships[name] ?? missingRelationship(name, cardinality, slot: slot, of: object) else { continue }
                 // A store (a custom one, a damaged file) may name an object of another entity:
                 // such IDs are dropped, so that a typed read never meets an object of the wrong class.
                 let related = ids.compactMap { id -> ManagedObject? in
@@ -353,11 +363,5 @@ extension ManagedObjectContext {
                 break
             }
         }
-    }
-
-    /// A relationship a row left out, asked of the object's store; none when that fails.
-    private func storeObjectIDs(forRelationship name: String, of id: ManagedObjectID) -> [ManagedObjectID] {
-        guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID) else { return [] }
-        return (try? store.objectIDs(forRelationship: name, of: id)) ?? []
     }
 }

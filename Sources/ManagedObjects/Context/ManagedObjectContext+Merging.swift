@@ -145,7 +145,9 @@ extension ManagedObjectContext {
             guard case .relationship(let relationship) = property, let inverseName = relationship.inverseName else { continue }
             for target in Self.members(object.slotValue(slot))
             where target.managedObjectContext === self && !target.faultFlag {
-                guard let inverseSlot = target.layout.slotByName[inverseName] else { continue }
+                // An inverse not loaded yet loads from the store, which no longer has the object.
+                guard let inverseSlot = target.layout.slotByName[inverseName],
+                      !target.isRelationshipFaulted(slot: inverseSlot) else { continue }
                 let value = target.slotValue(inverseSlot)
                 let remaining: Any?
                 switch value {

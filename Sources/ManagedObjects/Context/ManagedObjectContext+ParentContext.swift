@@ -71,7 +71,7 @@ extension ManagedObjectContext {
         if let parent {
             return try parent.performAndWait { () throws -> StoreRow? in try parent.visibleRow(for: id) }
         }
-        return currentRow(for: id)   // the row cache's, when younger than the staleness interval
+        return try storeRow(for: id)   // the row cache's, when younger than the staleness interval
     }
 
     /// The rows of this context's current state for a child's fetch: registered objects with
@@ -187,6 +187,7 @@ extension ManagedObjectContext {
                                    deleted deletedIDs: [ManagedObjectID]) throws {
         enterConfinement("saving a child context")
         defer { exitConfinement() }
+        try checkChildChangesResolve(inserted: pushedInserts, updated: pushedUpdates)
         // New objects, even those with permanent IDs already (obtainPermanentIDs): never a fault
         // for them, as the store does not have them yet.
         for pushed in pushedInserts where registered[pushed.objectID] == nil {
@@ -220,6 +221,28 @@ extension ManagedObjectContext {
             delete(object)
         }
         processPendingChanges()
+    }
+
+    /// Throws ``ManagedObjectContextError/objectsGoneFromParent(_:)`` naming the objects of a
+    /// child's save that this context no longer has, before anything changes: objects the child
+    /// changed, and objects its relationships name, known by temporary IDs this context does not
+    /// resolve (inserted here, then dropped by `reset()` or `rollback()`), and not inserted by
+    /// the save itself. (Deleting such an object loses nothing: it exists nowhere.)
+    private func checkChildChangesResolve(inserted pushedInserts: [PushedObject], updated pushedUpdates: [PushedObject]) throws {
+        let pushedIDs = Set(pushedInserts.map(\.objectID))
+        var gone: [ManagedObjectID] = []
+        var seen = Set<ManagedObjectID>()
+        func check(_ id: ManagedObjectID) {
+            guard id.isTemporaryID, !pushedIDs.contains(id), registered[id] == nil, permanentIDsOfSavedObjects[id] == nil,
+                  seen.insert(id).inserted, objectForChild(id) == nil else { return }
+            gone.append(id)
+        }
+        for pushed in pushedUpdates { check(pushed.objectID) }
+        for pushed in pushedInserts + pushedUpdates {
+            for (_, ids) in pushed.relationships { ids.forEach(check) }
+            for (_, added, _) in pushed.toManyChanges { added.forEach(check) }
+        }
+        if !gone.isEmpty { throw ManagedObjectContextError.objectsGoneFromParent(gone) }
     }
 
     private func set(_ value: Any?, slot: Int, of object: ManagedObject) throws {

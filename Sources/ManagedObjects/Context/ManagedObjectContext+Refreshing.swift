@@ -79,6 +79,8 @@ extension ManagedObjectContext {
         isRestoring = true
         var stillChanged: [Int: Any?] = [:]
         for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
+            // A relationship fault the row leaves out stays a fault: it loads the current members.
+            if object.isRelationshipFaulted(slot: slot), row.relationships[property.name] == nil { continue }
             let current = object.slotValue(slot)
             // Most values of a merged row are the object's already: seen without converting.
             if case .attribute = property, Self.constant(row.attributes[object.layout.keys[slot]], isSurely: current) { continue }
@@ -125,7 +127,10 @@ extension ManagedObjectContext {
         case .attribute(let attribute):
             return .some(row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil })
         case .relationship(let relationship):
-            let related = (row.relationships[relationship.name] ?? []).compactMap { try? self.object(with: $0) }
+            // A relationship the row left out (a store serving to-many lazily): asked for now.
+            let ids = row.relationships[relationship.name]
+                ?? (try? sourceObjectIDs(forRelationship: relationship.name, of: row.objectID)) ?? []
+            let related = ids.compactMap { try? self.object(with: $0) }
             switch relationship.cardinality {
             case .toOne: return .some(related.first)
             case .toMany: return .some(Set(related))

@@ -103,7 +103,9 @@ extension ManagedObjectContext {
     private func foreignRelationshipErrors(of object: ManagedObject) -> [ManagedObjectValidationError] {
         var errors: [ManagedObjectValidationError] = []
         for slot in object.layout.relationshipSlots where object.layout.slotTraits[slot].isSaved {
-            guard case .relationship(let relationship) = object.layout.properties[slot] else { continue }
+            // A relationship fault holds the store's members: none of them was set here.
+            guard !object.isRelationshipFaulted(slot: slot),
+                  case .relationship(let relationship) = object.layout.properties[slot] else { continue }
             for target in Self.members(object.slotValue(slot)) where target.managedObjectContext !== self {
                 let whereabouts = target.managedObjectContext == nil ? "in no context (deleted by a save, or never inserted)" : "in another context"
                 errors.append(ManagedObjectValidationError(.managedObjectValidation, entity: object.entity.name, key: relationship.name,
@@ -175,7 +177,8 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The row of an object's saved properties, with its current version.
+    /// The row of an object's saved properties, with its current version; to-many
+    /// relationships still faults are left out (unchanged).
     package func row(of object: ManagedObject) -> StoreRow {
         var row = StoreRow(objectID: object.objectID, version: object.storeVersion)
         let layout = object.layout
@@ -186,7 +189,8 @@ extension ManagedObjectContext {
                 if let value = object.slotValue(slot) {
                     row.attributes[layout.keys[slot]] = AttributeValueConversion.constant(of: value, type: type)
                 }
-            } else if case .relationship(let relationship) = layout.properties[slot] {
+            } else if !object.isRelationshipFaulted(slot: slot), case .relationship(let relationship) = layout.properties[slot] {
+                // A relationship fault is unchanged: left out, the store keeps its members.
                 row.relationships[relationship.name] = Self.members(object.slotValue(slot)).map(\.objectID)
             }
         }

@@ -296,6 +296,10 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     /// number, entity or store, temporary or repeated IDs, a fetched object of an entity that
     /// was not asked for, a negative count. The store's type and identifier, and what is wrong.
     case invalidStoreAnswer(store: String, reason: String)
+    /// A child context's save changes or relates objects its parent no longer has: objects
+    /// the parent had inserted and then dropped (`reset()`, `rollback()`) before the child
+    /// saved. Nothing reaches the parent; the child keeps its changes.
+    case objectsGoneFromParent([ManagedObjectID])
 }
 
 extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
@@ -313,6 +317,9 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
             return "no store type '\(type)' is registered (registered: \(PersistentStoreCoordinator.registeredStoreTypes.joined(separator: ", ")))"
         case .invalidDictionaryFetch(let why): return "the dictionary fetch cannot be answered: \(why)"
         case .invalidStoreAnswer(let store, let reason): return "the store \(store) answered wrongly: \(reason)"
+        case .objectsGoneFromParent(let ids):
+            return "the child context's save changes or relates objects its parent no longer has (dropped by the parent's "
+                + "reset() or rollback() after it inserted them): " + ids.map(\.description).joined(separator: ", ")
         }
     }
 

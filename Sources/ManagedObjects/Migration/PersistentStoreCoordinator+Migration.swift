@@ -203,6 +203,11 @@ extension PersistentStoreCoordinator {
                                        mapping: MappingModel, copyingFrom sourceDescription: StoreDescription? = nil) throws {
         guard let url = description.url else { throw StoreManagementError.unsupported("a store without a URL cannot be migrated") }
         var temporary = description
+        // The migrated store keeps the UUID of the store it replaces (Apple keeps
+        // NSStoreUUIDKey): object URIs saved before the migration still resolve.
+        if let uuid = try factory(sourceDescription ?? description).savedMetadata()?[StoreMetadata.storeUUIDKey] as? String {
+            temporary.options[StoreDescription.newStoreUUIDOption] = uuid
+        }
         let temporaryURL = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).migrating-\(UUID().uuidString)")
         temporary.url = temporaryURL
         do {

@@ -27,11 +27,13 @@ extension ManagedObject {
         let isNew = context.inserted.contains(self)
         let committed = context.committed[ObjectIdentifier(self)] ?? [:]
         for (slot, property) in layout.properties.enumerated() where !property.isTransient {
-            let current = slotValue(slot)
             if isNew {
+                let current = slotValue(slot)
                 if !Self.isEmpty(current) { result[property.name] = current }
-            } else if let old = committed[slot], !Self.sameValue(old, current) {
-                result[property.name] = current
+            } else if let old = committed[slot] {
+                // Only changed slots are read: an unchanged relationship fault stays one.
+                let current = slotValue(slot)
+                if !Self.sameValue(old, current) { result[property.name] = current }
             }
         }
         return result

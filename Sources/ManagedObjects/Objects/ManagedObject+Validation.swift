@@ -22,6 +22,8 @@ extension ManagedObject {
         // dictionary of values per object.
         var errors: [ManagedObjectValidationError] = []
         for slot in layout.slotTraits.indices {
+            // A relationship fault is unchanged since the store had it: not loaded to be checked.
+            if _slowPath(faultedRelationshipSlots != 0) && isRelationshipFaulted(slot: slot) { continue }
             // A value of exactly the attribute's type with no rules to check cannot fail
             // (validationErrors would find nothing): no description copied, no conversion.
             if layout.slotTraits[slot].isTriviallyValid(slotValue(slot)) { continue }

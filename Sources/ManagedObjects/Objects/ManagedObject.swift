@@ -41,6 +41,12 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // Unchecked: read on every typed read (a dynamic exclusivity check would cost more than the
     // read); only this object's own methods, on its thread, touch it.
     @exclusivity(unchecked) @usableFromInline package var faultFlag = false
+    /// The to-many relationships whose members are not loaded yet (relationship faults), one
+    /// bit per slot (slots 0–63; later slots always load with the object): the first access
+    /// of such a slot asks the store for its members.
+    // Unchecked: read on every slot access, like `faultFlag`; only this object's own methods,
+    // on its thread, touch it.
+    @exclusivity(unchecked) @usableFromInline package var faultedRelationshipSlots: UInt64 = 0
     /// When the object was registered in its context, relative to the context's other objects.
     package var registrationSequence: UInt64 = 0
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
@@ -258,6 +264,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     @inline(__always)
     package func slotValue(_ slot: Int) -> Any? {
         if _slowPath(faultFlag) { fireFault() }
+        if _slowPath(faultedRelationshipSlots != 0) { fireRelationshipFault(slot: slot) }
         if layout.hasFields, let field = layout.fields[slot] {
             return field.storage.boxedValue(at: Self.fieldAddress(self, field.offset))
         }
@@ -268,6 +275,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     @inline(__always)
     package func storeSlotValue(_ value: Any?, _ slot: Int) {
         if _slowPath(faultFlag) { fireFault() }
+        if _slowPath(faultedRelationshipSlots != 0) { fireRelationshipFault(slot: slot) }
         storeLoadedSlotValue(value, slot)
     }
 
@@ -284,6 +292,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// Empties every slot (to-many relationships become empty collections), without
     /// notifications: the state of a fault.
     package func clearSlotValues() {
+        faultedRelationshipSlots = 0
         guard layout.hasFields else {
             values = layout.emptyValues
             return
@@ -356,6 +365,8 @@ extension ManagedObject: CustomStringConvertible {
     /// The entity, the ID and the values.
     public var description: String {
         let pairs = layout.properties.enumerated().map { slot, property -> String in
+            // A relationship fault is shown as one, not fired.
+            if !faultFlag && isRelationshipFaulted(slot: slot) { return "\(property.name): <relationship fault>" }
             let value = slotValue(slot)
             switch property {
             case .relationship(let r) where r.isToMany:

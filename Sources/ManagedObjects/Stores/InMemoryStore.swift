@@ -118,6 +118,10 @@ public final class InMemoryStore: PersistentStore {
             for var row in changes.updated {
                 row.version += 1
                 versions[row.objectID] = row.version
+                // Relationships the row leaves out (never loaded) keep their stored members.
+                if let stored = state.rows[row.objectID] {
+                    for (name, ids) in stored.relationships where row.relationships[name] == nil { row.relationships[name] = ids }
+                }
                 state.rows.set(row, table: state.table(of: row))
             }
             for (id, _) in changes.deleted { state.rows.remove(id) }

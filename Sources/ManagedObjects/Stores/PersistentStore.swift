@@ -64,6 +64,19 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// - Throws: The store's errors.
     func objectIDs(forRelationship relationship: String, of id: ManagedObjectID) throws -> [ManagedObjectID]
 
+    /// The IDs of the objects a relationship leads to, for several objects at once (Apple: the
+    /// relationship faults of a prefetch, filled by one query): used when a fetch prefetches a
+    /// to-many key path whose relationship the rows left out. The default asks
+    /// ``objectIDs(forRelationship:of:)`` for each object.
+    ///
+    /// - Parameters:
+    ///   - relationship: The relationship's name (of every object's entity).
+    ///   - ids: Permanent IDs of this store.
+    /// - Returns: The related IDs by object (in order for an ordered relationship); an object
+    ///   the store does not have may be left out.
+    /// - Throws: The store's errors.
+    func objectIDs(forRelationship relationship: String, ofObjects ids: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]]
+
     /// The metadata the store's backing data holds, read without loading the store (Apple:
     /// `metadataForPersistentStore(ofType:at:options:)`); `nil` when there is no store yet or
     /// the store cannot tell (the default). The coordinator reads it to decide on migration.
@@ -82,6 +95,10 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// `execute(_:with:)` for a save request). Updates and deletes carry the version of the
     /// row the context last saw; a row whose version moved on is a conflict, thrown as
     /// ``StoreSaveError/conflicts(_:)`` without writing anything (optimistic locking).
+    ///
+    /// An updated row leaves out the to-many relationships the context never loaded
+    /// (relationship faults): the store keeps their stored members. Inserted rows carry every
+    /// relationship.
     ///
     /// - Parameter changes: The rows to insert and update, and the objects to delete.
     /// - Returns: The new version of each inserted and updated row.
@@ -113,8 +130,11 @@ public struct StoreRow: Sendable, Hashable {
     /// Attribute values by name (`nil` values are absent or ``KeyValueConstant/null``).
     public var attributes: [String: KeyValueConstant]
     /// Relationships by name: the related objects' IDs (none or one for a to-one), in order for
-    /// an ordered relationship. A store may leave a relationship out; the context then asks
-    /// ``PersistentStore/objectIDs(forRelationship:of:)`` for it when it fills the object.
+    /// an ordered relationship. A store may leave a relationship out: a to-many one left out
+    /// becomes a relationship fault, whose members the context asks
+    /// ``PersistentStore/objectIDs(forRelationship:of:)`` for on first access; a to-one left
+    /// out is asked for when the context fills the object. In a saved (updated) row, a
+    /// relationship left out is unchanged.
     public var relationships: [String: [ManagedObjectID]]
 
     /// Creates a row.

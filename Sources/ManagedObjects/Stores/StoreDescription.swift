@@ -24,6 +24,13 @@ public struct StoreDescription: Sendable, Hashable {
     /// Store options by name (Apple: `options`), as strings.
     public var options: [String: String]
 
+    /// The option giving the UUID a store gets when this description creates it
+    /// (`"NSStoreUUID"`); a store that exists keeps its own. Migration sets it, so that the
+    /// migrated store keeps the UUID of the store it replaces (Apple keeps `NSStoreUUIDKey`
+    /// across a lightweight migration) and object URIs saved before still resolve. The
+    /// SQLite and atomic file stores honour it; Apple has no such option.
+    public static let newStoreUUIDOption = "NSStoreUUID"
+
     /// Creates a description.
     ///
     /// - Parameters:

@@ -70,6 +70,10 @@ public struct Managed<Value: ManagedPropertyValue> {
     ) -> Value {
         @inline(__always) get {
             instance.willReadManagedValue()
+            // Constant-folded away for attributes and to-ones.
+            if Value.isManagedToManyRelationship, _slowPath(instance.faultedRelationshipSlots != 0) {
+                instance.fireRelationshipFault(slot: instance[keyPath: storageKeyPath].slot)
+            }
             if _slowPath(instance.tracksObservationAccess) {
                 instance.reportObservationAccess(slot: instance[keyPath: storageKeyPath].slot)
             }
@@ -82,6 +86,13 @@ public struct Managed<Value: ManagedPropertyValue> {
         }
         @inline(__always) set {
             let newStorage = Value.managedStorage(from: newValue)
+            if Value.isManagedToManyRelationship {
+                // The members it replaces are loaded first (the change records them).
+                instance.willReadManagedValue()
+                if _slowPath(instance.faultedRelationshipSlots != 0) {
+                    instance.fireRelationshipFault(slot: instance[keyPath: storageKeyPath].slot)
+                }
+            }
             guard let key = instance.notifyingKey(slot: instance[keyPath: storageKeyPath].slot) else {
                 // The class sends this key's notifications itself.
                 instance[keyPath: storageKeyPath].storage = newStorage

@@ -52,6 +52,14 @@ public protocol ManagedPropertyValue {
     static func unboxedManagedStorage(_ value: Any?) -> ManagedStorage
     /// What the type stands for in an entity.
     static var managedShape: ManagedPropertyShape { get }
+    /// Whether the type is a to-many relationship's (`Set` or `Array` of objects), whose
+    /// storage may be a relationship fault until first read. `false` by default.
+    static var isManagedToManyRelationship: Bool { get }
+}
+
+extension ManagedPropertyValue {
+    /// `false`: attributes and to-one relationships are never relationship faults.
+    @inlinable public static var isManagedToManyRelationship: Bool { false }
 }
 
 /// A type whose optional a `@Managed` property can have: an attribute value or a
@@ -217,6 +225,7 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
     public static func boxedManagedStorage(_ storage: Set<ManagedObject>) -> Any? { storage }
     public static func unboxedManagedStorage(_ value: Any?) -> Set<ManagedObject> { value as? Set<ManagedObject> ?? [] }
     public static var managedShape: ManagedPropertyShape { ManagedPropertyShape(.toMany(element: Element.self), swiftType: Self.self) }
+    @inlinable public static var isManagedToManyRelationship: Bool { true }
 }
 
 extension Array: ManagedPropertyValue where Element: ManagedObject {
@@ -231,6 +240,7 @@ extension Array: ManagedPropertyValue where Element: ManagedObject {
     public static var managedShape: ManagedPropertyShape {
         ManagedPropertyShape(.orderedToMany(element: Element.self), swiftType: Self.self)
     }
+    @inlinable public static var isManagedToManyRelationship: Bool { true }
 }
 
 /// Failures of typed access that are contract misuse.

@@ -21,7 +21,8 @@ extension SQLiteStoreEngine {
     /// narrowed by what SQL can decide of the predicate, and ordered and limited in SQL when
     /// one entity is fetched and SQL decides the whole predicate and every sort key.
     ///
-    /// Each to-many relationship's members are read for all selected rows in one query.
+    /// To-many relationships are left out of the rows: the context makes them relationship
+    /// faults, read on first access (``objectIDs(forRelationship:ofKeys:entity:)``).
     func rows(for request: StoreFetchRequest, compilesPredicate: Bool) throws -> Selection {
         let names = try request.entityNames.filter { try !entity($0).isAbstract }
         var rows: [StoreRow] = []
@@ -60,25 +61,9 @@ extension SQLiteStoreEngine {
                 compiled.append((entity, condition, arguments, order))
                 continue
             }
-            var selected = try readRows(of: entity, selectSQL(of: entity) + " WHERE " + condition + order + limits,
+            let selected = try readRows(of: entity, selectSQL(of: entity) + " WHERE " + condition + order + limits,
                                         arguments + limitArguments)
             guard !selected.isEmpty else { continue }
-            if entity.relationships.contains(where: { if case .foreignKey = $0.storage { false } else { true } }) {
-                let members: [String: [Int64: [ManagedObjectID]]]
-                if !limits.isEmpty {
-                    // Only the rows within the limits: their keys as one JSON array argument.
-                    let keys = selected.compactMap { row -> String? in
-                        if case .integer(let key) = row.objectID.referenceObject { return String(key) }
-                        return nil
-                    }
-                    members = try toManyMembers(of: entity, selectedBy: "SELECT value FROM json_each(?)",
-                                                arguments: [.text("[" + keys.joined(separator: ",") + "]")])
-                } else {
-                    let keys = "SELECT t0.Z_PK FROM \(SQLiteSchema.tableName(root: entity.rootName)) t0 WHERE \(condition)"
-                    members = try toManyMembers(of: entity, selectedBy: keys, arguments: arguments)
-                }
-                for index in selected.indices { addMembers(members, of: entity, to: &selected[index]) }
-            }
             if rows.isEmpty { rows = selected } else { rows += selected }
         }
         if request.resultType != .rows {
@@ -130,8 +115,8 @@ extension SQLiteStoreEngine {
         return selection
     }
 
-    /// The rows of several objects: one query per entity (keys as one JSON array argument),
-    /// each to-many relationship's members in one more.
+    /// The rows of several objects: one query per entity (keys as one JSON array argument);
+    /// to-many relationships left out.
     func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
         var keysByEntity: [String: [Int64]] = [:]
         for id in ids where id.storeIdentifier == identifier {
@@ -142,11 +127,8 @@ extension SQLiteStoreEngine {
         for (name, keys) in keysByEntity {
             guard let entity = schema.entities[name] else { continue }
             let list: SQLiteValue = .text("[" + keys.map(String.init).joined(separator: ",") + "]")
-            var selected = try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND t0.Z_ENT = ?",
-                                        [list, .integer(entity.number)])
-            let members = try toManyMembers(of: entity, selectedBy: "SELECT value FROM json_each(?)", arguments: [list])
-            for index in selected.indices { addMembers(members, of: entity, to: &selected[index]) }
-            rows += selected
+            rows += try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND t0.Z_ENT = ?",
+                                 [list, .integer(entity.number)])
         }
         return rows
     }

@@ -181,7 +181,9 @@ extension SQLiteStoreEngine {
         let entity = try entity(row.objectID.entityName)
         let key = try key(of: row.objectID)
         for (relationship, storage) in entity.relationships {
-            let members = try (row.relationships[relationship.name] ?? []).map { try self.key(of: $0) }
+            // An updated row leaves out the relationships the context never loaded: unchanged.
+            guard let ids = row.relationships[relationship.name] else { continue }
+            let members = try ids.map { try self.key(of: $0) }
             switch storage {
             case .foreignKey:
                 continue

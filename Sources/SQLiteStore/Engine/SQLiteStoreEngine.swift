@@ -15,6 +15,8 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     var metadata: [String: any Sendable]
     /// Rows read to fill faults, shared by the coordinator's contexts.
     var rowCache = SQLiteRowCache()
+    /// Tables found free of rows of unknown entities, with the `PRAGMA data_version` of the check.
+    var entityNumbersChecked: [String: Int64] = [:]
 
     var path: String { connection.path }
 
@@ -45,12 +47,12 @@ struct SQLiteStoreEngine: @unchecked Sendable {
             + " FROM " + SQLiteSchema.tableName(root: entity.rootName) + " t0"
     }
 
-    /// For each to-many relationship of `entity`, the members of every row that `keysSQL`
-    /// selects, by the row's key, in order.
-    func toManyMembers(of entity: SQLiteSchema.Entity, selectedBy keysSQL: String,
-                               arguments: [SQLiteValue]) throws -> [String: [Int64: [ManagedObjectID]]] {
+    /// For each to-many relationship of `entity` (or only the one named `only`), the members of
+    /// every row that `keysSQL` selects, by the row's key, in order.
+    func toManyMembers(of entity: SQLiteSchema.Entity, only: String? = nil, selectedBy keysSQL: String,
+                       arguments: [SQLiteValue]) throws -> [String: [Int64: [ManagedObjectID]]] {
         var result: [String: [Int64: [ManagedObjectID]]] = [:]
-        for (relationship, storage) in entity.relationships {
+        for (relationship, storage) in entity.relationships where only == nil || relationship.name == only {
             let sql: String
             switch storage {
             case .foreignKey:
@@ -74,40 +76,17 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         return result
     }
 
-    /// The row of an object, or `nil` when the store has no such object.
+    /// The row of an object (to-many relationships left out), or `nil` when the store has no
+    /// such object.
     func row(for id: ManagedObjectID) throws -> StoreRow? {
         guard id.storeIdentifier == identifier, case .integer(let key) = id.referenceObject,
               let entity = schema.entities[id.entityName] else { return nil }
         let sql = selectSQL(of: entity) + " WHERE t0.Z_PK = ? AND t0.Z_ENT = ?"
-        guard var row = try readRows(of: entity, sql, [.integer(key), .integer(entity.number)]).first else { return nil }
-        addMembers(try toManyMembers(of: entity, selectedBy: "SELECT ?", arguments: [.integer(key)]), of: entity, to: &row)
-        return row
+        return try readRows(of: entity, sql, [.integer(key), .integer(entity.number)]).first
     }
 
     func objectID(_ entityName: String, _ key: Int64) -> ManagedObjectID {
         ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key)
-    }
-
-    /// A store row from `SELECT Z_PK, Z_OPT, <valueColumns>` values, with its to-many
-    /// relationships' members from `members` (relationship name → owner key → IDs).
-    func row(of entity: SQLiteSchema.Entity, _ values: [SQLiteValue],
-             members: [String: [Int64: [ManagedObjectID]]]) throws -> StoreRow {
-        var row = try self.row(of: entity) { values[$0] }
-        addMembers(members, of: entity, to: &row)
-        return row
-    }
-
-    /// The to-many members of `row` from `members`.
-    func addMembers(_ members: [String: [Int64: [ManagedObjectID]]], of entity: SQLiteSchema.Entity, to row: inout StoreRow) {
-        guard case .integer(let key) = row.objectID.referenceObject else { return }
-        for index in entity.relationships.indices {
-            switch entity.relationships[index].storage {
-            case .foreignKey: continue
-            case .inverseForeignKey, .joinTable:
-                let name = entity.relationships[index].relationship.name
-                row.relationships[name] = members[name]?[key] ?? []
-            }
-        }
     }
 
     /// A store row (attributes and to-ones) from the columns of `SELECT Z_PK, Z_OPT,

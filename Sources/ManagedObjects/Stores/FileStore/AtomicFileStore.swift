@@ -42,7 +42,18 @@ public final class AtomicFileStore: PersistentStore {
     /// - Parameter url: The store file; created on load when missing.
     public init(url: URL) {
         self.url = url
+        self.newStoreIdentifier = nil
     }
+
+    /// A store for a file that, when created, gets `newStoreIdentifier` as its UUID.
+    init(url: URL, newStoreIdentifier: String?) {
+        self.url = url
+        self.newStoreIdentifier = newStoreIdentifier
+    }
+
+    /// The UUID a file created by ``load(for:)`` gets (``StoreDescription/newStoreUUIDOption``);
+    /// `nil`: a new one.
+    let newStoreIdentifier: String?
 
     /// Registers the `"Binary"` store type. The coordinator's registry knows it from the start
     /// too; calling this again changes nothing.
@@ -54,7 +65,8 @@ public final class AtomicFileStore: PersistentStore {
         guard let url = description.url else {
             throw FileStoreError(.io("an atomic file store description needs a file URL"), path: "(no URL)")
         }
-        return AtomicFileStore(url: url)
+        let uuid = description.options[StoreDescription.newStoreUUIDOption].flatMap { UUID(uuidString: $0) != nil ? $0 : nil }
+        return AtomicFileStore(url: url, newStoreIdentifier: uuid)
     }
 
     public var identifier: String { state.withLock { $0.identifier } }
@@ -86,7 +98,7 @@ public final class AtomicFileStore: PersistentStore {
             }
             contents = read
         } else {
-            let identifier = UUID().uuidString
+            let identifier = newStoreIdentifier ?? UUID().uuidString
             contents = AtomicFileContents(metadata: StoreMetadata.standard(storeType: Self.type, identifier: identifier, model: model),
                                           nextKeys: [:], rows: [])
             try write(contents)
@@ -169,6 +181,10 @@ public final class AtomicFileStore: PersistentStore {
             for var row in changes.updated {
                 row.version += 1
                 versions[row.objectID] = row.version
+                // Relationships the row leaves out (never loaded) keep their stored members.
+                if let stored = rows[row.objectID] {
+                    for (name, ids) in stored.relationships where row.relationships[name] == nil { row.relationships[name] = ids }
+                }
                 rows[row.objectID] = row
             }
             for (id, _) in changes.deleted { rows[id] = nil }

@@ -14,6 +14,20 @@ extension PersistentStore {
         try row(for: id)?.relationships[relationship] ?? []
     }
 
+    /// ``objectIDs(forRelationship:of:)`` for each object (the default).
+    ///
+    /// - Parameters:
+    ///   - relationship: The relationship's name.
+    ///   - ids: Permanent IDs of this store.
+    /// - Returns: The related IDs by object.
+    /// - Throws: The errors of ``objectIDs(forRelationship:of:)``.
+    public func objectIDs(forRelationship relationship: String, ofObjects ids: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+        result.reserveCapacity(ids.count)
+        for id in ids { result[id] = try objectIDs(forRelationship: relationship, of: id) }
+        return result
+    }
+
     /// The ID of an object of this store with a key of the backing data (Apple:
     /// `newObjectID(for:referenceObject:)`): the same entity and key always give an equal ID,
     /// whose URI stays valid across launches as long as the store's ``identifier`` does.
