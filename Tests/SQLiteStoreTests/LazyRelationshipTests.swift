@@ -6,6 +6,21 @@ import TestSupport
 import UndoManagement
 @testable import SQLiteStore
 
+/// Typed classes for the library's shelves and books: `@Managed` to-many properties fire their
+/// relationship faults too.
+final class LazyShelf: ManagedObject {
+    override class var entityName: String { "Shelf" }
+    @Managed var label: String?
+    @Managed var books: [LazyBook]
+}
+
+final class LazyBook: ManagedObject {
+    override class var entityName: String { "Book" }
+    @Managed var title: String?
+    @Managed var shelf: LazyShelf?
+    @Managed var tags: Set<ManagedObject>
+}
+
 /// To-many relationships of the SQLite store are relationship faults until first accessed
 /// (Apple: `hasFault(forRelationshipNamed:)`; accessing the relationship fires one query).
 @Suite struct LazyRelationshipTests {
@@ -77,6 +92,36 @@ import UndoManagement
         let afterTitles = store.queries
         _ = try shelf.value(forKey: "books")
         #expect(store.queries == afterTitles)                       // loaded once
+    }
+
+    @Test func typedToManyPropertiesFireTheirFaults() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try Self.file(directory)
+        let model = try Models.library()
+        try model.setManagedObjectClasses([LazyShelf.self, LazyBook.self])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let store = CountingStore(SQLitePersistentStore(url: url))
+        try coordinator.addStore(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let shelves = try context.fetch(EntityFetchRequest(entityName: "Shelf", sortDescriptors: [KeyValueSortDescriptor(key: "label")]))
+        let shelfA = try #require(shelves.first as? LazyShelf)
+        let shelfB = try #require(shelves.last as? LazyShelf)
+        #expect(shelfA.label == "A" && shelfA.hasFault(forRelationshipNamed: "books"))
+        #expect(shelfA.books.map(\.title) == ["a1", "a2", "a3"])          // a typed read fires it
+        #expect(store.counts.withLock { $0.relationships } == 1)
+        #expect(!shelfA.hasFault(forRelationshipNamed: "books"))
+        // A typed write replaces a faulted relationship: the members it replaces are read first,
+        // so the inverse of each is maintained.
+        let b1 = try #require(try context.fetch(EntityFetchRequest(entityName: "Book", predicate: try KeyValuePredicate(format: "title == 'b1'"))).first as? LazyBook)
+        #expect(shelfB.hasFault(forRelationshipNamed: "books"))
+        shelfB.books = []
+        #expect(b1.shelf == nil)
+        #expect(b1.tags.count == 1)                                          // a typed Set read
+        try context.save()
+        let (fresh, _) = try Self.counted(url)
+        #expect(Self.titles(try Self.shelf("B", fresh).value(forKey: "books")).isEmpty)
+        #expect(Self.titles(try Self.shelf("A", fresh).value(forKey: "books")) == ["a1", "a2", "a3"])
     }
 
     @Test func theStoreLeavesToManyOutOfRowsAndServesItOnRequest() throws {
