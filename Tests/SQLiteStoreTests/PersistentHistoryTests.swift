@@ -199,6 +199,7 @@ import ManagedObjects
         #expect(throws: PersistentHistoryError.tokenExpired(tokens[0])) { try context.execute(.fetchHistory(after: tokens[0])) }
         #expect(try context.execute(.deleteHistory(before: Date().addingTimeInterval(60))) == .deleted(2))
         #expect(try context.execute(.fetchHistory(after: Self.noToken)).transactions.isEmpty)
+        #expect(throws: PersistentHistoryError.tokenExpired(tokens[2])) { try context.execute(.fetchHistory(after: tokens[2])) }
         // The counter stays: the current token is still the newest transaction's.
         #expect(try coordinator.currentPersistentHistoryToken() == tokens[3])
         try Self.movie("E", in: context)
@@ -272,6 +273,34 @@ import ManagedObjects
         #expect(received.withLock { $0.map(\.historyToken?.transactionNumber) } == [1, 2])
         observation.cancel()
         coordinator.removeStore(store)
+    }
+
+    @Test func aRemovedStoreStopsPostingAndAStoreWithoutHistoryPostsWithoutToken() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("Movies.sqlite")
+        let coordinator = PersistentStoreCoordinator(model: try Self.model())
+        let store = SQLitePersistentStore(url: url, postsRemoteChangeNotifications: true, remoteChangeCheckInterval: .milliseconds(10))
+        try coordinator.addStore(store)
+        let received = Mutex<[PersistentStoreCoordinator.RemoteChange]>([])
+        let observation = coordinator.onRemoteChange { change in received.withLock { $0.append(change) } }
+        let (_, other) = try openStack(try Self.model(), at: url)
+        try Self.movie("Heat", in: other)
+        try other.save()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while received.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let change = try #require(received.withLock { $0.first })
+        #expect(change.historyToken == nil)
+        #expect(change.storeIdentifier == store.identifier)
+
+        coordinator.removeStore(store)
+        try await Task.sleep(for: .milliseconds(30))   // a check under way finishes
+        let before = received.withLock { $0.count }
+        try Self.movie("Ronin", in: other)
+        try other.save()
+        try await Task.sleep(for: .milliseconds(100))   // ten check intervals
+        #expect(received.withLock { $0.count } == before)
+        observation.cancel()
     }
 }
 
