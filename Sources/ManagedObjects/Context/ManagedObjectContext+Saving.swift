@@ -143,6 +143,14 @@ extension ManagedObjectContext {
                               coordinator: PersistentStoreCoordinator) throws {
         var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
         var stores: [ObjectIdentifier: any PersistentStore] = [:]
+        // Whether each store records persistent history (one dynamic cast per store, not per object).
+        var tracking: [ObjectIdentifier: Bool] = [:]
+        func recordsHistory(_ store: any PersistentStore) -> Bool {
+            if let known = tracking[ObjectIdentifier(store)] { return known }
+            let answer = (store as? any PersistentHistoryStore)?.tracksPersistentHistory ?? false
+            tracking[ObjectIdentifier(store)] = answer
+            return answer
+        }
         func add(_ store: any PersistentStore, _ edit: (inout StoreSaveChanges) -> Void) {
             let key = ObjectIdentifier(store)
             stores[key] = store
@@ -152,12 +160,18 @@ extension ManagedObjectContext {
             let row = row(of: object)
             add(storeOf[ObjectIdentifier(object)]!) { $0.inserted.append(row) }
         }
-        for object in updated where object.hasPersistentChangedValues {
+        for object in updated {
+            let changedValues = object.changedValues()
+            if changedValues.isEmpty { continue }
             guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else {
                 throw ManagedObjectContextError.noStore(object.entity.name)
             }
             let row = row(of: object)
-            add(store) { $0.updated.append(row) }
+            let names = recordsHistory(store) ? Set(changedValues.keys) : nil
+            add(store) {
+                $0.updated.append(row)
+                if let names { $0.updatedPropertyNames[row.objectID] = names }
+            }
         }
         for object in deleted {
             guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
@@ -170,7 +184,9 @@ extension ManagedObjectContext {
             let entry = (object.objectID, object.storeVersion)
             add(store) { $0.locked.append(entry) }
         }
-        for (key, storeChanges) in changes where !storeChanges.isEmpty {
+        for (key, var storeChanges) in changes where !storeChanges.isEmpty {
+            storeChanges.transactionAuthor = transactionAuthor
+            storeChanges.contextName = name
             let versions = try stores[key]!.save(storeChanges)
             for (id, version) in versions { registered[id]?.storeVersion = version }
             coordinator.rowCache.store(saved: storeChanges, versions: versions)

@@ -8,13 +8,17 @@ extension SQLitePersistentStore {
     /// registers its SQLite store from the start). Containers call it; calling it again does
     /// nothing new.
     ///
-    /// Description options understood: `"evaluatesPredicatesInSQL"` = `"YES"`, and
-    /// ``StoreDescription/newStoreUUIDOption`` (the UUID of a file created by the store).
+    /// Description options understood: `"evaluatesPredicatesInSQL"` = `"YES"`,
+    /// ``StoreDescription/newStoreUUIDOption`` (the UUID of a file created by the store),
+    /// ``StoreDescription/persistentHistoryTrackingKey`` and
+    /// ``StoreDescription/remoteChangeNotificationPostOptionKey``.
     public static func registerStoreType() {
         PersistentStoreCoordinator.registerStoreType(type) { description in
             guard let url = description.url else { throw SQLiteStoreError(.unsupported("an SQLite store description needs a URL"), path: "") }
             let inSQL = description.options["evaluatesPredicatesInSQL"].map { $0 == "YES" || $0 == "1" } ?? false
-            let store = SQLitePersistentStore(url: url, evaluatesPredicatesInSQL: inSQL)
+            let store = SQLitePersistentStore(url: url, evaluatesPredicatesInSQL: inSQL,
+                                              tracksPersistentHistory: description.tracksPersistentHistory,
+                                              postsRemoteChangeNotifications: description.postsRemoteChangeNotifications)
             // The UUID a new file gets (a migration keeps the old store's).
             if let uuid = description.options[StoreDescription.newStoreUUIDOption], UUID(uuidString: uuid) != nil {
                 store.state.withLock { $0.identifier = uuid }
