@@ -3,7 +3,7 @@ import Foundation
 import ManagedObjects
 import Predicates
 
-extension SQLitePredicateCompiler {
+extension SQLPredicateCompiler {
     /// `operand op constant`, or `nil` when SQL cannot decide it exactly.
     func compare(_ operand: Operand, _ op: ComparisonOperator, _ constant: KeyValueConstant,
                  options: ComparisonOptions) -> Condition? {
@@ -14,25 +14,32 @@ extension SQLitePredicateCompiler {
         case .number(let sql, let arguments, let type):
             guard let test = value(sql, type, op, constant, options: options) else { return nil }
             return Condition(sql: test.sql, arguments: arguments + test.arguments, isExact: test.isExact)
-        case .attribute(let sql, let attribute):
+        case .attribute(let column, let attribute):
             let type = attribute.attributeType
+            let sql = column.sql
             let folds = options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive)
             if type == .string, folds || Self.stringOperators.contains(op) {
-                return stringTest(sql, op, constant, options: options)
+                guard let test = rules.stringTest(column, op, constant, options: options, negated: negations > 0,
+                                                  mayAssume: mayAssume) else { return nil }
+                assume(test.assumption)
+                return test.condition
             }
             guard let test = value(sql, type, op, constant, options: options) else { return nil }
             guard type == .double || type == .float else { return test }
-            // NaN is stored as the text "NaN": every NaN row gets the evaluator's answer for NaN.
+            // NaN rows (text in SQLite; ordered above numbers and equal to itself in
+            // PostgreSQL) get the evaluator's answer for NaN.
             guard let nan = Self.answerForNaN(op, constant) else { return nil }
-            return Condition(sql: "(CASE WHEN typeof(\(sql)) = 'text' THEN \(nan ? 1 : 0) ELSE \(test.sql) END)",
-                             arguments: test.arguments, isExact: test.isExact)
+            let isNaN = rules.isNaN(sql)
+            let answer = nan ? rules.trueLiteral : rules.falseLiteral
+            return Condition(sql: "(CASE WHEN \(isNaN.sql) THEN \(answer) ELSE \(test.sql) END)",
+                             arguments: isNaN.arguments + test.arguments, isExact: test.isExact)
         }
     }
 
     static let stringOperators: Set<ComparisonOperator> = [.beginsWith, .endsWith, .contains, .like, .matches]
 
     /// The constants of the right side: a list for `IN` and `BETWEEN`, one value otherwise.
-    private static func constants(_ op: ComparisonOperator, _ constant: KeyValueConstant) -> [KeyValueConstant]? {
+    package static func constants(_ op: ComparisonOperator, _ constant: KeyValueConstant) -> [KeyValueConstant]? {
         switch (op, constant) {
         case (.in, .array(let list)), (.between, .array(let list)): return list
         case (.in, .set(let set)): return Array(set)
@@ -55,7 +62,8 @@ extension SQLitePredicateCompiler {
     /// A column (or number) compared with constants of its kind, without string options.
     private func value(_ sql: String, _ type: AttributeDescription.AttributeType, _ op: ComparisonOperator,
                        _ constant: KeyValueConstant, options: ComparisonOptions) -> Condition? {
-        guard options.isEmpty || options == .normalized, let constants = Self.constants(op, constant) else { return nil }
+        guard options.isEmpty || options == .normalized, let listed = Self.constants(op, constant) else { return nil }
+        var constants = listed
         if constants.count == 1, constants[0] == .null, op != .in {
             switch op {
             case .equalTo: return Condition(sql: "(\(sql) IS NULL)", arguments: [], isExact: true)
@@ -63,75 +71,88 @@ extension SQLitePredicateCompiler {
             default: return nil
             }
         }
-        var values: [SQLiteValue] = []
+        var op = op
+        if Self.integerTypes.contains(type), let fraction = constants.first(where: Self.isFraction),
+           rules.comparable(fraction, for: type) == nil {
+            // The dialect compares integers with integers only: `x > 1.5` is `x > 1`.
+            switch Self.integral(op, constants) {
+            case .decided(let answer)?: return answer ? always : never
+            case .rewritten(let newOperator, let newConstants)?: (op, constants) = (newOperator, newConstants)
+            case nil: return nil
+            }
+        }
+        var values: [SQLValue] = []
         for constant in constants {
-            guard let value = Self.comparable(constant, for: type) else { return nil }
+            guard let value = rules.comparable(constant, for: type) else { return nil }
             values.append(value)
         }
-        let collate = type == .string ? " COLLATE OG_SWIFT" : ""
-        let wrap = { (test: String) in self.negations == 0 ? "(" + test + ")" : "IFNULL(" + test + ", 0)" }
+        let isText = type == .string
+        let operand = isText ? rules.text(sql) : sql
+        let collate = isText ? rules.textCollation : ""
+        let wrap = { (test: String) in self.negations == 0 ? "(" + test + ")" : self.rules.ifNull(test, self.rules.falseLiteral) }
         switch op {
         case .equalTo:
-            return Condition(sql: wrap("\(sql) = ?\(collate)"), arguments: values, isExact: true)
+            return Condition(sql: wrap("\(operand) = ?\(collate)"), arguments: values, isExact: true)
         case .notEqualTo:
-            return Condition(sql: "(\(sql) IS NOT ?\(collate))", arguments: values, isExact: true)
+            return Condition(sql: "(\(rules.isDistinct(operand, "?" + collate)))", arguments: values, isExact: true)
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             guard type != .uuid else { return nil }
-            return Condition(sql: wrap("\(sql) \(op.rawValue) ?\(collate)"), arguments: values, isExact: true)
+            return Condition(sql: wrap("\(operand) \(op.rawValue) ?\(collate)"), arguments: values, isExact: true)
         case .in:
-            guard !values.isEmpty else { return .never }
+            guard !values.isEmpty else { return never }
             let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            return Condition(sql: wrap("\(sql)\(collate) IN (\(marks))"), arguments: values, isExact: true)
+            return Condition(sql: wrap("\(operand)\(collate) IN (\(marks))"), arguments: values, isExact: true)
         case .between:
             guard values.count == 2, type != .uuid else { return nil }
-            return Condition(sql: wrap("\(sql) BETWEEN ?\(collate) AND ?\(collate)"), arguments: values, isExact: true)
+            return Condition(sql: wrap("\(operand) BETWEEN ?\(collate) AND ?\(collate)"), arguments: values, isExact: true)
         default:
             return nil
         }
     }
 
-    /// A string column compared with string options or by a string operator, through
-    /// `og_compare` (the evaluator's own comparison).
-    private func stringTest(_ sql: String, _ op: ComparisonOperator, _ constant: KeyValueConstant,
-                            options: ComparisonOptions) -> Condition? {
-        let call = { (op: ComparisonOperator) -> String? in
-            guard let code = SQLiteConnection.comparedOperators.firstIndex(of: op) else { return nil }
-            return "og_compare(\(code), \(options.rawValue), \(sql), ?)"
-        }
-        if op == .in {
-            guard let list = Self.constants(op, constant), let equal = call(.equalTo) else { return nil }
-            var values: [SQLiteValue] = []
-            for case .string(let string) in list { values.append(.text(string)) }
-            guard values.count == list.count else { return nil }
-            guard !values.isEmpty else { return .never }
-            return Condition(sql: "(" + Array(repeating: equal, count: values.count).joined(separator: " OR ") + ")",
-                             arguments: values, isExact: true)
-        }
-        guard let test = call(op) else { return nil }
-        let pattern: SQLiteValue
-        switch constant {
-        case .string(let string): pattern = .text(string)
-        case .null: pattern = .null
-        default: return nil
-        }
-        // MATCHES can give up (catastrophic patterns): such rows are kept and decided in memory.
-        let exact = op != .matches
-        if op == .beginsWith, options.isEmpty || options == .normalized, case .string(let prefix) = constant,
-           let upper = Self.asciiUpperBound(prefix) {
-            // Text beginning with an ASCII prefix has its bytes first: an index range narrows.
-            return Condition(sql: "(\(sql) >= ? AND \(sql) < ? AND \(test))",
-                             arguments: [.text(prefix), .text(upper), pattern], isExact: exact)
-        }
-        return Condition(sql: test, arguments: [pattern], isExact: exact)
+    static let integerTypes: Set<AttributeDescription.AttributeType> = [.integer16, .integer32, .integer64]
+
+    /// Whether a constant is a finite double with a fractional part.
+    static func isFraction(_ constant: KeyValueConstant) -> Bool {
+        if case .double(let v) = constant { return v.isFinite && v.rounded() != v }
+        return false
     }
 
-    /// The smallest ASCII string greater than every string beginning with `prefix`, when
-    /// `prefix` is ASCII, not empty, and its last byte can be increased.
-    private static func asciiUpperBound(_ prefix: String) -> String? {
-        var bytes = Array(prefix.utf8)
-        guard let last = bytes.last, bytes.allSatisfy({ $0 < 0x7F }), bytes.first != 0x0A, last != 0x0D else { return nil }
-        bytes[bytes.count - 1] = last + 1
-        return String(decoding: bytes, as: UTF8.self)
+    /// An integer comparison with a fraction, as a comparison with integers or its answer.
+    enum IntegralComparison {
+        case decided(Bool)
+        case rewritten(ComparisonOperator, [KeyValueConstant])
+    }
+
+    /// `x op constants` for integer `x` with the fractions replaced by the integers that
+    /// decide the same (`x < 1.5` is `x < 2`, `x == 1.5` is false, `x != 1.5` true, nil
+    /// included, as in memory), or `nil` when a value is beyond 64-bit integers.
+    static func integral(_ op: ComparisonOperator, _ constants: [KeyValueConstant]) -> IntegralComparison? {
+        func integer(_ constant: KeyValueConstant, up: Bool) -> KeyValueConstant? {
+            guard case .double(let v) = constant else { return constant }
+            let rounded = up ? v.rounded(.up) : v.rounded(.down)
+            return Int64(exactly: rounded).map(KeyValueConstant.integer)
+        }
+        switch op {
+        case .lessThan, .lessThanOrEqualTo:
+            guard constants.count == 1, let bound = integer(constants[0], up: true) else { return nil }
+            return .rewritten(.lessThan, [bound])
+        case .greaterThan, .greaterThanOrEqualTo:
+            guard constants.count == 1, let bound = integer(constants[0], up: false) else { return nil }
+            return .rewritten(.greaterThan, [bound])
+        case .equalTo:
+            return .decided(false)
+        case .notEqualTo:
+            return .decided(true)
+        case .between:
+            guard constants.count == 2, let low = integer(constants[0], up: true),
+                  let high = integer(constants[1], up: false) else { return nil }
+            return .rewritten(.between, [low, high])
+        case .in:
+            return .rewritten(.in, constants.filter { !isFraction($0) })
+        default:
+            return nil
+        }
     }
 
     /// A to-one relationship compared with an object ID of this store (the context replaces
@@ -154,42 +175,19 @@ extension SQLitePredicateCompiler {
         }
         // Each ID as (key, concrete entity number); IDs that cannot be related match nothing.
         var targets: [(key: Int64, number: Int64)] = []
-        let allowed = Set(schema.entities[destination]?.concreteNumbers ?? [])
+        let allowed = Set(entities[destination]?.concreteNumbers ?? [])
         for constant in constants {
             guard case .value(let opaque) = constant, let id = opaque.base as? ManagedObjectID,
                   id.storeIdentifier == storeIdentifier, case .integer(let primaryKey) = id.referenceObject,
-                  let target = schema.entities[id.entityName] else { return nil }
+                  let target = entities[id.entityName] else { return nil }
             if allowed.contains(target.number) { targets.append((primaryKey, target.number)) }
         }
         let parts = targets.map { _ in entityColumn.map { "(\(column) = ? AND \($0) = ?)" } ?? "\(column) = ?" }
-        let arguments = targets.flatMap { target -> [SQLiteValue] in
+        let arguments = targets.flatMap { target -> [SQLValue] in
             entityColumn == nil ? [.integer(target.key)] : [.integer(target.key), .integer(target.number)]
         }
-        let matches = parts.isEmpty ? "0" : "IFNULL(" + parts.joined(separator: " OR ") + ", 0)"
+        let matches = parts.isEmpty ? rules.falseLiteral : rules.ifNull(parts.joined(separator: " OR "), rules.falseLiteral)
         let sql = op == .notEqualTo ? "(NOT \(matches))" : matches
         return Condition(sql: sql, arguments: arguments, isExact: true)
-    }
-
-    /// A constant as the column stores values of the attribute's kind, when the two compare
-    /// in SQL as the evaluator compares them; `nil` otherwise.
-    static func comparable(_ constant: KeyValueConstant, for type: AttributeDescription.AttributeType) -> SQLiteValue? {
-        switch (type, constant) {
-        case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)),
-             (.boolean, .integer(let v)), (.double, .integer(let v)), (.float, .integer(let v)):
-            return .integer(v)
-        case (.integer16, .double(let v)), (.integer32, .double(let v)), (.integer64, .double(let v)),
-             (.boolean, .double(let v)), (.double, .double(let v)), (.float, .double(let v)):
-            return v.isFinite ? .real(v) : nil
-        case (.integer16, .bool(let v)), (.integer32, .bool(let v)), (.integer64, .bool(let v)), (.boolean, .bool(let v)):
-            return .integer(v ? 1 : 0)
-        case (.date, .date(let date)):
-            return date.timeIntervalSinceReferenceDate.isNaN ? nil : .real(date.timeIntervalSinceReferenceDate)
-        case (.string, .string(let string)):
-            return .text(string)
-        case (.uuid, .uuid(let uuid)):
-            return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
-        default:
-            return nil
-        }
     }
 }

@@ -3,80 +3,108 @@ import Foundation
 import ManagedObjects
 import Predicates
 
-/// Compiles a predicate, for one entity, to an SQL condition on its table (alias `t0`).
+/// Compiles a predicate, for one entity, to an SQL condition on its table (alias `t0`), in a
+/// database's dialect (``SQLDialect``: the SQLite store's, or ``SQLDialect/postgreSQL``).
 ///
-/// Compiled (each exactly as the in-memory evaluation decides it):
+/// Compiled (each exactly as the in-memory evaluation decides it, where the dialect's
+/// ``SQLPredicateRules`` can):
 /// - attributes compared with constants of their kind by `==`, `!=`, `<`, `<=`, `>`, `>=`,
 ///   `IN`, `BETWEEN`, and `== nil` / `!= nil`;
 /// - string attributes with `[c]`, `[d]`, `[cd]`, `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`
-///   (and `MATCHES`, as a narrowing) through the `og_compare` function, which calls the
-///   evaluator's own comparison; an ASCII `BEGINSWITH` prefix also narrows by an index range;
+///   and `MATCHES` as the dialect's rules allow (SQLite: through a function calling the
+///   evaluator's own comparison; PostgreSQL: built-ins, for ASCII data);
 /// - key paths through to-one relationships (`shelf.label`), read by key look-ups;
 /// - to-one relationships compared with object IDs or nil;
 /// - `ANY`, `ALL`, `NONE` over a to-many (`ANY books.title == 'x'`) as `EXISTS`;
 /// - `@count` of a to-many, `SUBQUERY(…).@count`, and `@sum`, `@avg`, `@min`, `@max` of an
 ///   integer (and, for `@min`/`@max`, date) attribute of a to-many's members;
-/// - `AND`, `OR`, `NOT`, `TRUEPREDICATE`, `FALSEPREDICATE`.
+/// - `AND`, `OR`, `NOT`, `TRUEPREDICATE`, `FALSEPREDICATE`;
+/// - sort descriptors (``orderTerms(_:)``).
 ///
-/// Every SQL condition is 0 or 1, never NULL, following the evaluator's rules for nil (nil
-/// equals only nil; nil is neither less nor greater than anything), so `NOT` stays exact.
+/// Every value is a bound parameter: the SQL has a `?` for each, in the order of
+/// ``SQLCondition/arguments`` (``SQLDialect/numbered(_:arguments:from:)`` spells them).
+///
+/// Every SQL condition decides as the evaluator does for nil (nil equals only nil; nil is
+/// neither less nor greater than anything), so `NOT` stays exact.
 /// Under `AND`, parts SQL cannot decide are left out: the SQL then returns a superset of the
 /// matching rows and the result is marked inexact (the context evaluates the predicate on the
 /// objects anyway). Under `OR` or `NOT`, such a part makes the whole compound undecided.
-final class SQLitePredicateCompiler {
-    /// An SQL condition with its arguments, and whether it is exact.
-    struct Condition {
-        var sql: String
-        var arguments: [SQLiteValue]
-        var isExact: Bool
-
-        static let always = Condition(sql: "1", arguments: [], isExact: true)
-        static let never = Condition(sql: "0", arguments: [], isExact: true)
-    }
+///
+/// Some of a dialect's tests hold only for some data (``SQLStringTest/assumption``): the
+/// compiler collects the queries that check them in ``assumptions``; a store runs them and,
+/// when one finds a row, compiles again with `mayAssume: false`.
+///
+/// - Important: Thread safety: one compiler per compilation, on one thread.
+package final class SQLPredicateCompiler {
+    package typealias Condition = SQLCondition
 
     /// A row a predicate reads: the fetched row (`t0`), a to-many's member (an alias of the
     /// `EXISTS` subquery), or a row reached through to-ones (only its key is known, as SQL).
     struct Scope {
-        let entity: SQLiteSchema.Entity
+        let entity: SQLEntityLayout
         let alias: String?
         /// SQL giving the row's `Z_PK`.
         let key: String
 
         /// SQL giving a column of the row (NULL when there is no row).
-        func column(_ name: String) -> String {
-            if let alias { return alias + "." + name }
-            return "(SELECT \(name) FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE Z_PK = \(key))"
+        func column(_ name: String, _ dialect: SQLDialect) -> String {
+            if let alias { return alias + "." + dialect.quoted(name) }
+            return "(SELECT \(dialect.quoted(name)) FROM \(dialect.quoted(entity.tableName)) WHERE \(dialect.quoted("Z_PK")) = \(key))"
         }
     }
 
-    let schema: SQLiteSchema
+    let entities: [String: SQLEntityLayout]
     let storeIdentifier: String
+    package let dialect: SQLDialect
+    let rules: any SQLPredicateRules
+    let mayAssume: Bool
     let root: Scope
     private var nextAlias = 1
-    /// Subquery depth, bounded so that huge predicates fall back instead of failing in SQLite.
+    /// Subquery depth, bounded so that huge predicates fall back instead of failing in SQL.
     private var depth = 0
     /// How many `NOT`s enclose the part being compiled. Outside any, a comparison may be NULL
-    /// (WHERE treats NULL as false, and so do AND and OR around it), which lets SQLite use
-    /// indexes; under a `NOT` every comparison is made 0 or 1 (`IFNULL(…, 0)`).
+    /// (WHERE treats NULL as false, and so do AND and OR around it), which lets the database
+    /// use indexes; under a `NOT` every comparison is made true or false (`IFNULL(…, 0)`).
     private(set) var negations = 0
+    /// Queries that must find no row for the compiled conditions to hold (see
+    /// ``SQLStringTest/assumption``), without duplicates.
+    package private(set) var assumptions: [SQLFragment] = []
 
-    init(entity: SQLiteSchema.Entity, schema: SQLiteSchema, storeIdentifier: String) {
-        self.schema = schema
+    /// A compiler for predicates on `entity`.
+    ///
+    /// - Parameters:
+    ///   - entity: The fetched entity.
+    ///   - entities: Every entity's layout, by name.
+    ///   - storeIdentifier: The store's identifier (object IDs of other stores never match).
+    ///   - dialect: The database's dialect.
+    ///   - mayAssume: Whether tests that hold only for some data may be used.
+    package init(entity: SQLEntityLayout, entities: [String: SQLEntityLayout], storeIdentifier: String,
+                 dialect: SQLDialect, mayAssume: Bool = true) {
+        self.entities = entities
         self.storeIdentifier = storeIdentifier
-        root = Scope(entity: entity, alias: "t0", key: "t0.Z_PK")
+        self.dialect = dialect
+        self.rules = dialect.rules
+        self.mayAssume = mayAssume
+        root = Scope(entity: entity, alias: "t0", key: "t0." + dialect.quoted("Z_PK"))
     }
 
-    /// SQLite refuses statements with more than 32,766 parameters (999 before 3.32) and
-    /// expressions deeper than 1,000: beyond these the predicate is left to memory.
-    static let maximumArguments = 900
+    func assume(_ assumption: SQLFragment?) {
+        if let assumption, !assumptions.contains(assumption) { assumptions.append(assumption) }
+    }
+
+    /// SQLite refuses expressions deeper than 1,000: beyond this the predicate is left to
+    /// memory (and beyond the dialect's ``SQLPredicateRules/maximumArguments``).
     static let maximumDepth = 200
 
     /// The condition for `predicate`, or `nil` when SQL cannot narrow the rows at all.
-    func compile(_ predicate: KeyValuePredicate) -> Condition? {
+    package func compile(_ predicate: KeyValuePredicate) -> Condition? {
         guard let condition = condition(for: predicate, in: root, variables: [:]),
-              condition.arguments.count <= Self.maximumArguments else { return nil }
+              condition.arguments.count <= rules.maximumArguments else { return nil }
         return condition
     }
+
+    var always: Condition { Condition(sql: rules.trueLiteral, arguments: [], isExact: true) }
+    var never: Condition { Condition(sql: rules.falseLiteral, arguments: [], isExact: true) }
 
     func alias(_ prefix: String) -> String {
         defer { nextAlias += 1 }
@@ -89,18 +117,18 @@ final class SQLitePredicateCompiler {
         guard depth < Self.maximumDepth else { return nil }
         switch predicate.kind {
         case .constant(let value):
-            return value ? .always : .never
+            return Condition(sql: value ? rules.trueLiteral : rules.falseLiteral, arguments: [], isExact: true)
         case .comparison(let comparison):
             return self.comparison(comparison, in: scope, variables: variables)
         case .and(let parts):
             let compiled = parts.map { condition(for: $0, in: scope, variables: variables) }
             let known = compiled.compactMap { $0 }
-            guard !known.isEmpty else { return parts.isEmpty ? .always : nil }
+            guard !known.isEmpty else { return parts.isEmpty ? always : nil }
             return Condition(sql: "(" + known.map(\.sql).joined(separator: " AND ") + ")",
                              arguments: known.flatMap(\.arguments),
                              isExact: known.count == compiled.count && known.allSatisfy(\.isExact))
         case .or(let parts):
-            guard !parts.isEmpty else { return .never }
+            guard !parts.isEmpty else { return never }
             var known: [Condition] = []
             for part in parts {
                 guard let compiled = condition(for: part, in: scope, variables: variables) else { return nil }
@@ -159,7 +187,8 @@ final class SQLitePredicateCompiler {
             let present: String
             switch operand(member, in: members.scope, variables: variables) {
             case .toOne?  where rest.isEmpty: present = ""
-            case .attribute(let sql, _)?, .toOne(let sql, _, _)?: present = " AND \(sql) IS NOT NULL"
+            case .attribute(let column, _)?: present = " AND \(column.sql) IS NOT NULL"
+            case .toOne(let sql, _, _)?: present = " AND \(sql) IS NOT NULL"
             default: return nil
             }
             let from = "SELECT 1 FROM \(members.from) WHERE \(members.join)\(present)"
@@ -177,18 +206,20 @@ final class SQLitePredicateCompiler {
     private func compareKeyPaths(_ left: KeyValueExpression, _ op: ComparisonOperator, _ right: KeyValueExpression,
                                  options: ComparisonOptions, in scope: Scope, variables: [String: Scope]) -> Condition? {
         guard options.isEmpty || options == .normalized,
-              case .attribute(let a, let first)? = operand(left, in: scope, variables: variables),
-              case .attribute(let b, let second)? = operand(right, in: scope, variables: variables) else { return nil }
+              case .attribute(let leftColumn, let first)? = operand(left, in: scope, variables: variables),
+              case .attribute(let rightColumn, let second)? = operand(right, in: scope, variables: variables) else { return nil }
         let integers: Set<AttributeDescription.AttributeType> = [.integer16, .integer32, .integer64]
         let (x, y) = (first.attributeType, second.attributeType)
         guard (integers.contains(x) && integers.contains(y)) || (x == y && [.boolean, .date, .string].contains(x)) else { return nil }
-        let collate = x == .string ? " COLLATE OG_SWIFT" : ""
+        let isText = x == .string
+        let a = isText ? rules.text(leftColumn.sql) : leftColumn.sql
+        let b = (isText ? rules.text(rightColumn.sql) : rightColumn.sql) + (isText ? rules.textCollation : "")
         switch op {
-        case .equalTo: return Condition(sql: "(\(a) IS \(b)\(collate))", arguments: [], isExact: true)
-        case .notEqualTo: return Condition(sql: "(\(a) IS NOT \(b)\(collate))", arguments: [], isExact: true)
+        case .equalTo: return Condition(sql: "(\(rules.isNotDistinct(a, b)))", arguments: [], isExact: true)
+        case .notEqualTo: return Condition(sql: "(\(rules.isDistinct(a, b)))", arguments: [], isExact: true)
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            let test = "\(a) \(op.rawValue) \(b)\(collate)"
-            return Condition(sql: negations == 0 ? "(" + test + ")" : "IFNULL(" + test + ", 0)", arguments: [], isExact: true)
+            let test = "\(a) \(op.rawValue) \(b)"
+            return Condition(sql: negations == 0 ? "(" + test + ")" : rules.ifNull(test, rules.falseLiteral), arguments: [], isExact: true)
         default:
             return nil
         }
