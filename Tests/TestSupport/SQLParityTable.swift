@@ -102,7 +102,7 @@ package enum SQLParityTable {
         ("name ==[c] 'strasse'", true), ("name ==[c] 'kiwi'", true), ("name ==[c] 'istanbul'", true),
         ("name !=[c] 'apple'", true), ("name <[c] 'b'", true), ("name >=[cd] 'e'", true),
         ("name BEGINSWITH 'a'", true), ("name BEGINSWITH[c] 'a'", true), ("name BEGINSWITH 'e'", true),
-        ("name BEGINSWITH[d] 'e'", true), ("name BEGINSWITH ''", true), ("name ENDSWITH 'clair'", true),
+        ("name BEGINSWITH[d] 'e'", true), ("name BEGINSWITH 'Ki'", true), ("name BEGINSWITH 'K'", true), ("name BEGINSWITH ''", true), ("name ENDSWITH 'clair'", true),
         ("name ENDSWITH[cd] 'E'", true), ("name CONTAINS 'a'", true), ("name CONTAINS[c] 'SS'", true),
         ("name CONTAINS '\u{301}'", true), ("name CONTAINS '\u{1F34E}'", true), ("name LIKE 'a*'", true),
         ("name LIKE[c] 'a?ple'", true), ("name LIKE 'a\\\\*b'", true), ("name LIKE '*'", true),

@@ -79,10 +79,14 @@ struct SQLitePredicateRules: SQLPredicateRules {
     }
 
     /// The smallest ASCII string greater than every string beginning with `prefix`, when
-    /// `prefix` is ASCII, not empty, and its last byte can be increased.
+    /// `prefix` is ASCII, not empty, and its last byte can be increased, and every string
+    /// that begins with it in Swift (by canonical equivalence) begins with its bytes: not when
+    /// it has `K`, `;` or `` ` ``, which the Kelvin sign, the Greek question mark and the Greek
+    /// varia are canonically equivalent to (`"\u{212A}iwi".hasPrefix("Ki")`).
     private static func asciiUpperBound(_ prefix: String) -> String? {
         var bytes = Array(prefix.utf8)
-        guard let last = bytes.last, bytes.allSatisfy({ $0 < 0x7F }), bytes.first != 0x0A, last != 0x0D else { return nil }
+        guard let last = bytes.last, bytes.allSatisfy({ $0 < 0x7F && $0 != 0x4B && $0 != 0x3B && $0 != 0x60 }),
+              bytes.first != 0x0A, last != 0x0D else { return nil }
         bytes[bytes.count - 1] = last + 1
         return String(decoding: bytes, as: UTF8.self)
     }
