@@ -39,22 +39,31 @@ extension PostgreSQLPersistentStore {
         var position: [String: Int] = [:]
         for (index, name) in result.columns.enumerated() { position[name] = index }
         guard let keyIndex = position["Z_PK"], let entityIndex = position["Z_ENT"], let versionIndex = position["Z_OPT"] else { return [] }
+        // Where each entity's columns are in the result, worked out once per entity.
+        typealias Reading = (column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)
+        var readings: [Int: (name: String, columns: [Reading])] = [:]
         var rows: [StoreRow] = []
         rows.reserveCapacity(result.rows.count)
         for values in result.rows {
-            guard let key = PostgreSQLRows.integer(values[keyIndex]), let number = values[entityIndex].flatMap({ Int($0) }),
-                  let entityName = schema.entityNames[number], let entity = schema.entities[entityName] else { continue }
+            guard let key = PostgreSQLRows.integer(values[keyIndex]), let number = values[entityIndex].flatMap({ Int($0) }) else { continue }
+            if readings[number] == nil {
+                guard let entityName = schema.entityNames[number], let entity = schema.entities[entityName] else { continue }
+                readings[number] = (entityName, entity.columns.compactMap { column in
+                    position[column.name].map { (column, $0, position[column.name + "_ENT"]) }
+                })
+            }
+            guard let (entityName, columns) = readings[number] else { continue }
             var row = StoreRow(objectID: ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key),
                                version: PostgreSQLRows.integer(values[versionIndex]) ?? 0)
-            for column in entity.columns {
-                guard let index = position[column.name] else { continue }
+            row.attributes.reserveCapacity(columns.count)
+            for (column, index, entityColumn) in columns {
                 if let attribute = column.attribute {
                     if let value = try PostgreSQLSchema.constant(values[index], for: attribute, entity: entityName, server: server) {
                         row.attributes[attribute.name] = value
                     }
                 } else if let relationship = column.relationship {
                     if let target = PostgreSQLRows.integer(values[index]),
-                       let targetEntity = position[column.name + "_ENT"].flatMap({ values[$0] }).flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) {
+                       let targetEntity = entityColumn.flatMap({ values[$0] }).flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) {
                         row.relationships[relationship.name] = [ManagedObjectID(entityName: targetEntity, storeIdentifier: identifier, primaryKey: target)]
                     } else {
                         row.relationships[relationship.name] = []
