@@ -39,15 +39,19 @@ let package = Package(
                 dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates",
                                "ObjectGraphInternals"],
                 path: "Sources/ManagedObjects", swiftSettings: strict),
+        // One predicate compiler for the SQL stores, parameterised by a dialect (SQLite,
+        // PostgreSQL): package declarations only, not a product.
+        .target(name: "SQLCompiling", dependencies: ["ManagedObjects", "Predicates"],
+                path: "Sources/SQLCompiling", swiftSettings: strict),
         // The system SQLite library (libsqlite3-dev on Linux; .ci/run installs it when missing).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "SQLiteStore", dependencies: ["ManagedObjects", "Predicates", "CSQLite", "ObjectGraphInternals"],
+        .target(name: "SQLiteStore", dependencies: ["ManagedObjects", "Predicates", "SQLCompiling", "CSQLite", "ObjectGraphInternals"],
                 path: "Sources/SQLiteStore", swiftSettings: strict),
         // The system libpq (libpq-dev on Linux; .ci/run installs it when missing).
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        .target(name: "PostgreSQLStore", dependencies: ["ManagedObjects", "Predicates", "CLibPQ", "ObjectGraphInternals"],
+        .target(name: "PostgreSQLStore", dependencies: ["ManagedObjects", "Predicates", "SQLCompiling", "CLibPQ", "ObjectGraphInternals"],
                 path: "Sources/PostgreSQLStore", swiftSettings: strict),
         .target(name: "ObjectGraph",
                 dependencies: ["KeyValueCoding", "KeyValueObserving", "UndoManagement", "Predicates",
@@ -94,7 +98,7 @@ let package = Package(
                           path: "Tests/SQLiteStoreTests/CrashHelper", swiftSettings: strict),
         // Runs against the server of OBJECTGRAPH_POSTGRES_URL, or starts one with
         // Scripts/with-postgres.sh --serve.
-        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "ManagedObjects", "TestSupport"],
+        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "SQLCompiling", "ManagedObjects", "TestSupport"],
                     path: "Tests/PostgreSQLStoreTests", swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),

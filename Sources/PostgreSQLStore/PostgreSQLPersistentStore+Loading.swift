@@ -1,6 +1,7 @@
 // Loading: create the tables on first use, or check the stored model's version hashes.
 import Foundation
 import ManagedObjects
+import SQLCompiling
 
 extension PostgreSQLPersistentStore {
     /// Creates the tables on first use, or opens them and checks that they were written by a

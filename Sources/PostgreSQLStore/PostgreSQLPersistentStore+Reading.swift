@@ -1,6 +1,7 @@
 // Reading rows: one query per inheritance root, one per join table.
 import Foundation
 import ManagedObjects
+import SQLCompiling
 import Predicates
 
 extension PostgreSQLPersistentStore {
@@ -23,40 +24,59 @@ extension PostgreSQLPersistentStore {
                 sql += " AND \(q("Z_PK")) = ANY($2::bigint[])"
                 parameters.append(.integers(keys))
             }
-            let result = try connection.execute(sql, parameters)
-            var position: [String: Int] = [:]
-            for (index, name) in result.columns.enumerated() { position[name] = index }
-            var tableRows: [StoreRow] = []
-            for values in result.rows {
-                guard let key = PostgreSQLRows.integer(values[0]), let number = values[1].flatMap({ Int($0) }),
-                      let entityName = schema.entityNames[number], let entity = schema.entities[entityName] else { continue }
-                var row = StoreRow(objectID: ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key),
-                                   version: PostgreSQLRows.integer(values[2]) ?? 0)
-                for column in entity.columns {
-                    guard let index = position[column.name] else { continue }
-                    if let attribute = column.attribute {
-                        if let value = try PostgreSQLSchema.constant(values[index], for: attribute, entity: entityName, server: connection.server) {
-                            row.attributes[attribute.name] = value
-                        }
-                    } else if let relationship = column.relationship {
-                        if let target = PostgreSQLRows.integer(values[index]),
-                           let targetEntity = position[column.name + "_ENT"].flatMap({ values[$0] }).flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) {
-                            row.relationships[relationship.name] = [ManagedObjectID(entityName: targetEntity, storeIdentifier: identifier, primaryKey: target)]
-                        } else {
-                            row.relationships[relationship.name] = []
-                        }
-                    }
-                }
-                tableRows.append(row)
-            }
+            var tableRows = try decodedRows(try connection.execute(sql, parameters), schema: schema, server: connection.server,
+                                            identifier: identifier)
             try fillToMany(&tableRows, schema: schema, connection: connection, identifier: identifier)
             rows.append(contentsOf: tableRows)
         }
         return rows
     }
 
+    /// The rows of a result whose columns are a root table's (any subset, in any order),
+    /// with attributes and to-ones; to-manys are added by ``fillToMany(_:schema:connection:identifier:)``.
+    static func decodedRows(_ result: PostgreSQLRows, schema: PostgreSQLSchema, server: String,
+                            identifier: String) throws -> [StoreRow] {
+        var position: [String: Int] = [:]
+        for (index, name) in result.columns.enumerated() { position[name] = index }
+        guard let keyIndex = position["Z_PK"], let entityIndex = position["Z_ENT"], let versionIndex = position["Z_OPT"] else { return [] }
+        // Where each entity's columns are in the result, worked out once per entity.
+        typealias Reading = (column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)
+        var readings: [Int: (name: String, columns: [Reading])] = [:]
+        var rows: [StoreRow] = []
+        rows.reserveCapacity(result.rows.count)
+        for values in result.rows {
+            guard let key = PostgreSQLRows.integer(values[keyIndex]), let number = values[entityIndex].flatMap({ Int($0) }) else { continue }
+            if readings[number] == nil {
+                guard let entityName = schema.entityNames[number], let entity = schema.entities[entityName] else { continue }
+                readings[number] = (entityName, entity.columns.compactMap { column in
+                    position[column.name].map { (column, $0, position[column.name + "_ENT"]) }
+                })
+            }
+            guard let (entityName, columns) = readings[number] else { continue }
+            var row = StoreRow(objectID: ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key),
+                               version: PostgreSQLRows.integer(values[versionIndex]) ?? 0)
+            row.attributes.reserveCapacity(columns.count)
+            for (column, index, entityColumn) in columns {
+                if let attribute = column.attribute {
+                    if let value = try PostgreSQLSchema.constant(values[index], for: attribute, entity: entityName, server: server) {
+                        row.attributes[attribute.name] = value
+                    }
+                } else if let relationship = column.relationship {
+                    if let target = PostgreSQLRows.integer(values[index]),
+                       let targetEntity = entityColumn.flatMap({ values[$0] }).flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) {
+                        row.relationships[relationship.name] = [ManagedObjectID(entityName: targetEntity, storeIdentifier: identifier, primaryKey: target)]
+                    } else {
+                        row.relationships[relationship.name] = []
+                    }
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
     /// Adds every to-many relationship to the rows (one query per join table).
-    private static func fillToMany(_ rows: inout [StoreRow], schema: PostgreSQLSchema, connection: PostgreSQLConnection,
+    static func fillToMany(_ rows: inout [StoreRow], schema: PostgreSQLSchema, connection: PostgreSQLConnection,
                                    identifier: String) throws {
         let q = schema.dialect.quoted
         var owners: [String: [Int]] = [:]   // join table → row indexes

@@ -1,6 +1,7 @@
 // Saving: one transaction, rows locked and versions checked first (optimistic locking).
 import Foundation
 import ManagedObjects
+import SQLCompiling
 import Predicates
 
 extension PostgreSQLPersistentStore {

@@ -1,6 +1,7 @@
 // The PostgreSQL store: the store interface over a PostgreSQL database.
 import Foundation
 import ManagedObjects
+import SQLCompiling
 import Predicates
 import Synchronization
 
@@ -78,13 +79,19 @@ public final class PostgreSQLPersistentStore: PersistentStore {
         return (schema, model)
     }
 
+    /// The objects a request selects: its predicate, order, offset and limit compiled to SQL
+    /// where SQL decides exactly as the in-memory evaluation does (Docs/PostgreSQLStore.md),
+    /// the rest evaluated on the selected rows.
+    ///
+    /// - Returns: Rows, IDs or a count; ``StoreFetchResult/appliedPredicate`` and
+    ///   ``StoreFetchResult/appliedOrderAndLimits`` say exactly what was applied.
+    /// - Throws: ``PostgreSQLStoreError`` for a server failure or a value that does not read
+    ///   as its attribute's type.
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        let (rows, model) = try withConnection { connection, state -> ([StoreRow], ManagedObjectModel) in
+        try withConnection { connection, state in
             let (schema, model) = try Self.loaded(state, connection)
-            return (try Self.rows(ofEntities: request.entityNames, keys: nil, schema: schema, connection: connection,
-                                  identifier: state.identifier), model)
+            return try compiledFetch(request, schema: schema, model: model, connection: connection, identifier: state.identifier)
         }
-        return try request.evaluate(over: rows, in: model)
     }
 
     public func row(for id: ManagedObjectID) throws -> StoreRow? {

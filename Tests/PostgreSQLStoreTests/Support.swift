@@ -1,6 +1,7 @@
 // A schema of its own for each test, on the test server (TestSupport/PostgreSQLTestServer).
 import Foundation
 import ManagedObjects
+import SQLCompiling
 import TestSupport
 @testable import PostgreSQLStore
 

@@ -1,5 +1,6 @@
 // The statements that create the store's tables.
 import Foundation
+import SQLCompiling
 
 extension PostgreSQLSchema {
     /// `CREATE TABLE` and `CREATE INDEX` statements for every table of the layout, the

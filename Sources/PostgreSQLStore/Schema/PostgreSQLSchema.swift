@@ -1,6 +1,7 @@
 // The store's layout: one table per inheritance root, join tables for to-many relationships.
 import Foundation
 import ManagedObjects
+import SQLCompiling
 
 /// Where each entity's objects live, in the spirit of Core Data's SQLite layout
 /// (Docs/PostgreSQLStore.md):
@@ -50,6 +51,8 @@ package struct PostgreSQLSchema: Sendable {
     package private(set) var constraints: [Constraint] = []
     /// Each root's table: its columns and types, in order.
     package private(set) var tables: [String: [(name: String, type: String)]] = [:]
+    /// Each entity's layout as the shared predicate compiler reads it (SQLCompiling).
+    package private(set) var layouts: [String: SQLEntityLayout] = [:]
 
     /// The layout of a model.
     ///
@@ -135,6 +138,7 @@ package struct PostgreSQLSchema: Sendable {
             entityNames[number] = entity.name
         }
         tables = Dictionary(uniqueKeysWithValues: tables.map { ("Z" + $0.key.uppercased(), $0.value) })
+        layouts = Self.layouts(model: model, entities: entities)
         for entity in ordered {
             for (position, properties) in entity.uniquenessConstraints.enumerated() where !properties.isEmpty {
                 guard let stored = entities[entity.name] else { continue }
@@ -158,5 +162,39 @@ package struct PostgreSQLSchema: Sendable {
             throw PostgreSQLStoreError(.unsupported("the model has no entity \(name)"), server: server)
         }
         return entity
+    }
+}
+
+extension PostgreSQLSchema {
+    /// The layouts of the entities for the predicate compiler: attributes and to-ones by
+    /// column (every to-one with its `…_ENT` column), to-manys through their join tables.
+    private static func layouts(model: ManagedObjectModel, entities: [String: Entity]) -> [String: SQLEntityLayout] {
+        var layouts: [String: SQLEntityLayout] = [:]
+        for description in model.entities {
+            guard let entity = entities[description.name] else { continue }
+            let parent = description.parentName.flatMap { entities[$0]?.number } ?? 0
+            var layout = SQLEntityLayout(name: entity.name, number: Int64(entity.number), superNumber: Int64(parent),
+                                         rootName: entity.root, isAbstract: description.isAbstract)
+            var pending = [description]
+            while let next = pending.popLast() {
+                if !next.isAbstract, let number = entities[next.name]?.number { layout.concreteNumbers.append(Int64(number)) }
+                pending += model.subentities(of: next)
+            }
+            layout.concreteNumbers.sort()
+            layout.attributes = entity.columns.compactMap { column in column.attribute.map { ($0, column.name) } }
+            var relationships: [(relationship: RelationshipDescription, storage: SQLRelationshipStorage)] = []
+            for column in entity.columns {
+                guard let relationship = column.relationship else { continue }
+                relationships.append((relationship, .foreignKey(column: column.name, entityColumn: column.name + "_ENT",
+                                                                destination: relationship.destinationEntityName)))
+            }
+            for (relationship, table) in entity.joinTables {
+                relationships.append((relationship, .joinTable(table: table, ownColumn: "Z_OWNER", otherColumn: "Z_TARGET",
+                                                               orderColumn: "Z_POS", destination: relationship.destinationEntityName)))
+            }
+            layout.relationships = relationships
+            layouts[entity.name] = layout
+        }
+        return layouts
     }
 }

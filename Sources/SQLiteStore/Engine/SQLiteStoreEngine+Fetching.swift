@@ -133,33 +133,3 @@ extension SQLiteStoreEngine {
         return rows
     }
 }
-
-extension SQLitePredicateCompiler {
-    /// `ORDER BY` terms giving the order of `descriptors` in memory (nil first ascending, last
-    /// descending; strings as Swift's `String`, or case-folded for `caseInsensitiveCompare`),
-    /// or `nil` when a key is not a number, date or string attribute (through to-ones) or the
-    /// comparison is localized or a closure.
-    func orderTerms(_ descriptors: [KeyValueSortDescriptor]) -> [String]? {
-        var terms: [String] = []
-        for descriptor in descriptors {
-            guard let key = descriptor.key,
-                  case .attribute(let sql, let attribute)? = operand(.keyPath(key), in: root, variables: [:]) else { return nil }
-            let direction = descriptor.ascending ? "" : " DESC"
-            switch (attribute.attributeType, descriptor.comparison) {
-            case (.integer16, .compare), (.integer32, .compare), (.integer64, .compare), (.boolean, .compare), (.date, .compare):
-                terms.append(sql + direction)
-            case (.double, .compare), (.float, .compare):
-                // NaN (stored as text) sorts before every number and after nil.
-                terms.append("(CASE WHEN \(sql) IS NULL THEN 0 WHEN typeof(\(sql)) = 'text' THEN 1 ELSE 2 END)" + direction)
-                terms.append(sql + direction)
-            case (.string, .compare):
-                terms.append(sql + " COLLATE \(SQLiteConnection.swiftCollation)" + direction)
-            case (.string, .caseInsensitiveCompare):
-                terms.append(sql + " COLLATE \(SQLiteConnection.caseInsensitiveCollation)" + direction)
-            default:
-                return nil
-            }
-        }
-        return terms
-    }
-}

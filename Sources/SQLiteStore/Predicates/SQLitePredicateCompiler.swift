@@ -1,226 +1,55 @@
-// Predicates to SQL: what SQL can decide exactly as the in-memory evaluation does.
+// The SQLite store's use of the shared predicate compiler (SQLCompiling).
 import Foundation
 import ManagedObjects
 import Predicates
+import SQLCompiling
 
-/// Compiles a predicate, for one entity, to an SQL condition on its table (alias `t0`).
+/// Compiles a predicate and sort descriptors, for one entity, to SQL on its table (alias
+/// `t0`) in SQLite's dialect (``SQLDialect/sqlite``), with arguments as SQLite binds them.
 ///
-/// Compiled (each exactly as the in-memory evaluation decides it):
-/// - attributes compared with constants of their kind by `==`, `!=`, `<`, `<=`, `>`, `>=`,
-///   `IN`, `BETWEEN`, and `== nil` / `!= nil`;
-/// - string attributes with `[c]`, `[d]`, `[cd]`, `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`
-///   (and `MATCHES`, as a narrowing) through the `og_compare` function, which calls the
-///   evaluator's own comparison; an ASCII `BEGINSWITH` prefix also narrows by an index range;
-/// - key paths through to-one relationships (`shelf.label`), read by key look-ups;
-/// - to-one relationships compared with object IDs or nil;
-/// - `ANY`, `ALL`, `NONE` over a to-many (`ANY books.title == 'x'`) as `EXISTS`;
-/// - `@count` of a to-many, `SUBQUERY(…).@count`, and `@sum`, `@avg`, `@min`, `@max` of an
-///   integer (and, for `@min`/`@max`, date) attribute of a to-many's members;
-/// - `AND`, `OR`, `NOT`, `TRUEPREDICATE`, `FALSEPREDICATE`.
-///
-/// Every SQL condition is 0 or 1, never NULL, following the evaluator's rules for nil (nil
-/// equals only nil; nil is neither less nor greater than anything), so `NOT` stays exact.
-/// Under `AND`, parts SQL cannot decide are left out: the SQL then returns a superset of the
-/// matching rows and the result is marked inexact (the context evaluates the predicate on the
-/// objects anyway). Under `OR` or `NOT`, such a part makes the whole compound undecided.
+/// A thin wrapper: ``SQLPredicateCompiler`` does the work for every database.
 final class SQLitePredicateCompiler {
     /// An SQL condition with its arguments, and whether it is exact.
     struct Condition {
         var sql: String
         var arguments: [SQLiteValue]
         var isExact: Bool
-
-        static let always = Condition(sql: "1", arguments: [], isExact: true)
-        static let never = Condition(sql: "0", arguments: [], isExact: true)
     }
 
-    /// A row a predicate reads: the fetched row (`t0`), a to-many's member (an alias of the
-    /// `EXISTS` subquery), or a row reached through to-ones (only its key is known, as SQL).
-    struct Scope {
-        let entity: SQLiteSchema.Entity
-        let alias: String?
-        /// SQL giving the row's `Z_PK`.
-        let key: String
-
-        /// SQL giving a column of the row (NULL when there is no row).
-        func column(_ name: String) -> String {
-            if let alias { return alias + "." + name }
-            return "(SELECT \(name) FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE Z_PK = \(key))"
-        }
-    }
-
-    let schema: SQLiteSchema
-    let storeIdentifier: String
-    let root: Scope
-    private var nextAlias = 1
-    /// Subquery depth, bounded so that huge predicates fall back instead of failing in SQLite.
-    private var depth = 0
-    /// How many `NOT`s enclose the part being compiled. Outside any, a comparison may be NULL
-    /// (WHERE treats NULL as false, and so do AND and OR around it), which lets SQLite use
-    /// indexes; under a `NOT` every comparison is made 0 or 1 (`IFNULL(…, 0)`).
-    private(set) var negations = 0
+    private let compiler: SQLPredicateCompiler
 
     init(entity: SQLiteSchema.Entity, schema: SQLiteSchema, storeIdentifier: String) {
-        self.schema = schema
-        self.storeIdentifier = storeIdentifier
-        root = Scope(entity: entity, alias: "t0", key: "t0.Z_PK")
+        compiler = SQLPredicateCompiler(entity: entity, entities: schema.entities, storeIdentifier: storeIdentifier,
+                                        dialect: .sqlite)
     }
-
-    /// SQLite refuses statements with more than 32,766 parameters (999 before 3.32) and
-    /// expressions deeper than 1,000: beyond these the predicate is left to memory.
-    static let maximumArguments = 900
-    static let maximumDepth = 200
 
     /// The condition for `predicate`, or `nil` when SQL cannot narrow the rows at all.
     func compile(_ predicate: KeyValuePredicate) -> Condition? {
-        guard let condition = condition(for: predicate, in: root, variables: [:]),
-              condition.arguments.count <= Self.maximumArguments else { return nil }
-        return condition
+        compiler.compile(predicate).map { Condition(sql: $0.sql, arguments: $0.arguments.map(SQLiteValue.init), isExact: $0.isExact) }
     }
 
-    func alias(_ prefix: String) -> String {
-        defer { nextAlias += 1 }
-        return prefix + String(nextAlias)
-    }
-
-    func condition(for predicate: KeyValuePredicate, in scope: Scope, variables: [String: Scope]) -> Condition? {
-        depth += 1
-        defer { depth -= 1 }
-        guard depth < Self.maximumDepth else { return nil }
-        switch predicate.kind {
-        case .constant(let value):
-            return value ? .always : .never
-        case .comparison(let comparison):
-            return self.comparison(comparison, in: scope, variables: variables)
-        case .and(let parts):
-            let compiled = parts.map { condition(for: $0, in: scope, variables: variables) }
-            let known = compiled.compactMap { $0 }
-            guard !known.isEmpty else { return parts.isEmpty ? .always : nil }
-            return Condition(sql: "(" + known.map(\.sql).joined(separator: " AND ") + ")",
-                             arguments: known.flatMap(\.arguments),
-                             isExact: known.count == compiled.count && known.allSatisfy(\.isExact))
-        case .or(let parts):
-            guard !parts.isEmpty else { return .never }
-            var known: [Condition] = []
-            for part in parts {
-                guard let compiled = condition(for: part, in: scope, variables: variables) else { return nil }
-                known.append(compiled)
-            }
-            return Condition(sql: "(" + known.map(\.sql).joined(separator: " OR ") + ")",
-                             arguments: known.flatMap(\.arguments), isExact: known.allSatisfy(\.isExact))
-        case .not(let inner):
-            negations += 1
-            defer { negations -= 1 }
-            guard let compiled = condition(for: inner, in: scope, variables: variables), compiled.isExact else { return nil }
-            return Condition(sql: "(NOT " + compiled.sql + ")", arguments: compiled.arguments, isExact: true)
-        case .block:
-            return nil
-        }
-    }
-
-    /// The operator with its sides swapped (`5 < x` is `x > 5`).
-    static func flipped(_ op: ComparisonOperator) -> ComparisonOperator? {
-        switch op {
-        case .equalTo, .notEqualTo: return op
-        case .lessThan: return .greaterThan
-        case .lessThanOrEqualTo: return .greaterThanOrEqualTo
-        case .greaterThan: return .lessThan
-        case .greaterThanOrEqualTo: return .lessThanOrEqualTo
-        default: return nil
-        }
-    }
-
-    /// A comparison: the left side a key path (through to-ones, a to-many's `@count` or
-    /// aggregate, or a subquery's count), the right side constants.
-    private func comparison(_ comparison: KeyValueComparison, in scope: Scope, variables: [String: Scope]) -> Condition? {
-        var op = comparison.comparisonOperator
-        var left = comparison.leftExpression
-        var right = comparison.rightExpression
-        if case .constant = left, Self.isKeyPath(right), let flipped = Self.flipped(op) {
-            (left, right, op) = (right, left, flipped)
-        }
-        if comparison.modifier == .direct, Self.isKeyPath(right) {
-            return compareKeyPaths(left, op, right, options: comparison.options, in: scope, variables: variables)
-        }
-        guard case .constant(let constant) = right.constantFolded else { return nil }
-        switch comparison.modifier {
-        case .direct:
-            guard let operand = self.operand(left, in: scope, variables: variables) else { return nil }
-            return compare(operand, op, constant, options: comparison.options)
-        case .any, .all:
-            guard let (base, path) = Self.path(of: left), let start = base.flatMap({ variables[$0] }) ?? (base == nil ? scope : nil),
-                  let (members, rest) = self.members(path, in: start) else { return nil }
-            let member: KeyValueExpression = rest.isEmpty ? .evaluatedObject : .keyPath(rest)
-            let inner = KeyValueComparison(member, op, right, modifier: .direct, options: comparison.options)
-            if comparison.modifier == .all { negations += 1 }
-            defer { if comparison.modifier == .all { negations -= 1 } }
-            guard let test = self.comparison(inner, in: members.scope, variables: variables) else { return nil }
-            // In memory the members' values are collected with nil values left out.
-            let present: String
-            switch operand(member, in: members.scope, variables: variables) {
-            case .toOne?  where rest.isEmpty: present = ""
-            case .attribute(let sql, _)?, .toOne(let sql, _, _)?: present = " AND \(sql) IS NOT NULL"
-            default: return nil
-            }
-            let from = "SELECT 1 FROM \(members.from) WHERE \(members.join)\(present)"
-            if comparison.modifier == .any {
-                return Condition(sql: "EXISTS (\(from) AND \(test.sql))", arguments: test.arguments, isExact: test.isExact)
-            }
-            guard test.isExact else { return nil }
-            return Condition(sql: "(NOT EXISTS (\(from) AND NOT \(test.sql)))", arguments: test.arguments, isExact: true)
-        }
-    }
-
-    /// Two attributes of one kind compared (`count < small`, `name == stand.label`): integers
-    /// with integers, Booleans with Booleans, dates with dates, strings with strings (no
-    /// options); doubles are left to memory (NaN).
-    private func compareKeyPaths(_ left: KeyValueExpression, _ op: ComparisonOperator, _ right: KeyValueExpression,
-                                 options: ComparisonOptions, in scope: Scope, variables: [String: Scope]) -> Condition? {
-        guard options.isEmpty || options == .normalized,
-              case .attribute(let a, let first)? = operand(left, in: scope, variables: variables),
-              case .attribute(let b, let second)? = operand(right, in: scope, variables: variables) else { return nil }
-        let integers: Set<AttributeDescription.AttributeType> = [.integer16, .integer32, .integer64]
-        let (x, y) = (first.attributeType, second.attributeType)
-        guard (integers.contains(x) && integers.contains(y)) || (x == y && [.boolean, .date, .string].contains(x)) else { return nil }
-        let collate = x == .string ? " COLLATE OG_SWIFT" : ""
-        switch op {
-        case .equalTo: return Condition(sql: "(\(a) IS \(b)\(collate))", arguments: [], isExact: true)
-        case .notEqualTo: return Condition(sql: "(\(a) IS NOT \(b)\(collate))", arguments: [], isExact: true)
-        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            let test = "\(a) \(op.rawValue) \(b)\(collate)"
-            return Condition(sql: negations == 0 ? "(" + test + ")" : "IFNULL(" + test + ", 0)", arguments: [], isExact: true)
-        default:
-            return nil
-        }
-    }
-
-    private static func isKeyPath(_ expression: KeyValueExpression) -> Bool {
-        switch expression {
-        case .keyPath, .keyPathOf, .evaluatedObject, .variable: return true
-        default: return false
-        }
-    }
-
-    /// A key path's variable (nil for the evaluated object) and components.
-    static func path(of expression: KeyValueExpression) -> (String?, [String])? {
-        switch expression {
-        case .keyPath(let path):
-            return (nil, path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
-        case .keyPathOf(.variable(let name), let path):
-            return (name, path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
-        default:
-            return nil
-        }
+    /// `ORDER BY` terms giving the order of `descriptors` in memory (nil first ascending, last
+    /// descending; NaN after nil; strings as Swift's `String`, or case-folded for
+    /// `caseInsensitiveCompare`), or `nil` when a key is not a number, date or string attribute
+    /// (through to-ones) or the comparison is localized or a closure.
+    func orderTerms(_ descriptors: [KeyValueSortDescriptor]) -> [String]? {
+        guard let terms = compiler.orderTerms(descriptors), terms.arguments.isEmpty else { return nil }
+        return terms.sql.isEmpty ? [] : [terms.sql]
     }
 }
 
-extension KeyValueExpression {
-    /// A constant, or an aggregate of constants as an array constant; other expressions as
-    /// they are.
-    fileprivate var constantFolded: KeyValueExpression {
-        guard case .aggregate(let list) = self else { return self }
-        var values: [KeyValueConstant] = []
-        for case .constant(let constant) in list { values.append(constant) }
-        return values.count == list.count ? .constant(.array(values)) : self
+extension SQLiteValue {
+    /// A compiled condition's argument as SQLite binds it (Booleans as 0 or 1, UUIDs as their
+    /// 16 bytes).
+    init(_ value: SQLValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let v): self = .integer(v)
+        case .real(let v): self = .real(v)
+        case .text(let v): self = .text(v)
+        case .blob(let v): self = .blob(v)
+        case .boolean(let v): self = .integer(v ? 1 : 0)
+        case .uuid(let uuid): self = .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        }
     }
 }

@@ -1,48 +1,19 @@
 // Core Data's SQLite layout for a model: entity numbers, tables, columns, join tables.
 import Foundation
 import ManagedObjects
+import SQLCompiling
 
 /// The tables and columns of a model in Core Data's SQLite layout (Docs/SQLiteStore.md).
 ///
 /// Built once per loaded store from the model (and, for an existing file, the entity numbers
 /// recorded in its `Z_PRIMARYKEY`); every SQL statement of the store is derived from it.
 package struct SQLiteSchema: Sendable {
-    /// One entity: its number, its table and where each of its properties is kept.
-    package struct Entity: Sendable {
-        package var name: String
-        /// `Z_ENT`.
-        package var number: Int64
-        /// The parent's `Z_ENT`, 0 for a root (`Z_SUPER`).
-        package var superNumber: Int64
-        /// The inheritance root's name; its table holds this entity's rows.
-        package var rootName: String
-        package var isAbstract: Bool
-        /// The entity and its descendants that have rows of their own (not abstract).
-        package var concreteNumbers: [Int64] = []
-        /// Attribute name → column, in the entity's property order (inherited ones included).
-        package var attributes: [(attribute: AttributeDescription, column: String)] = [] {
-            didSet { attributeKinds = attributes.map { ($0.attribute.name, $0.attribute.attributeType) } }
-        }
-        /// Each attribute's name and type, in `attributes` order (read per row without copying
-        /// the descriptions).
-        package private(set) var attributeKinds: [(name: String, type: AttributeDescription.AttributeType)] = []
-        /// Relationship name → how it is kept (inherited ones included).
-        package var relationships: [(relationship: RelationshipDescription, storage: RelationshipStorage)] = []
-    }
+    /// One entity: its number, its table and where each of its properties is kept (the
+    /// layout the shared predicate compiler reads).
+    package typealias Entity = SQLEntityLayout
 
     /// Where a relationship's members are kept.
-    package enum RelationshipStorage: Sendable {
-        /// A to-one: the target's `Z_PK` in `column` of the source row, and its `Z_ENT` in
-        /// `entityColumn` when the destination has subentities.
-        case foreignKey(column: String, entityColumn: String?, destination: String)
-        /// A to-many whose inverse is a to-one: the destination rows whose `column` holds
-        /// this row's `Z_PK`, ordered by `orderColumn` when ordered.
-        case inverseForeignKey(table: String, column: String, orderColumn: String?, destination: String)
-        /// A many-to-many (or inverse-less to-many): pairs in a join table, this row's `Z_PK`
-        /// in `ownColumn`, the target's in `otherColumn`, the order in `orderColumn`.
-        case joinTable(table: String, ownColumn: String, otherColumn: String, orderColumn: String?,
-                       destination: String)
-    }
+    package typealias RelationshipStorage = SQLRelationshipStorage
 
     /// One table and its columns in order, with declared types.
     package struct Table: Sendable {
@@ -70,7 +41,7 @@ package struct SQLiteSchema: Sendable {
     }
 
     /// `Z` + the root name in upper case.
-    package static func tableName(root: String) -> String { "Z" + root.uppercased() }
+    package static func tableName(root: String) -> String { SQLEntityLayout.tableName(root: root) }
 }
 
 extension SQLiteSchema {

@@ -3,16 +3,19 @@ import Foundation
 import ManagedObjects
 import Predicates
 
-extension SQLitePredicateCompiler {
+extension SQLPredicateCompiler {
+    /// An identifier as the dialect writes it.
+    func q(_ identifier: String) -> String { dialect.quoted(identifier) }
+
     /// What a key path reads, as SQL.
     enum Operand {
         /// An attribute's column (through to-ones: a key look-up, NULL without a row).
-        case attribute(sql: String, attribute: AttributeDescription)
+        case attribute(SQLColumnReference, attribute: AttributeDescription)
         /// A to-one relationship: the key column, and the entity column for polymorphic ones.
         case toOne(key: String, entityColumn: String?, destination: String)
         /// An integer or real number (`@count`, `@sum`, `@avg`), or a value of the attribute's
         /// type (`@min`, `@max`), that is NULL only when the evaluator's value is nil.
-        case number(sql: String, arguments: [SQLiteValue], type: AttributeDescription.AttributeType)
+        case number(sql: String, arguments: [SQLValue], type: AttributeDescription.AttributeType)
     }
 
     /// The rows of a to-many relationship of a row: the FROM clause, the condition joining them
@@ -24,21 +27,21 @@ extension SQLitePredicateCompiler {
     }
 
     /// The members of `relationship` (kept as `storage`) of the row in `scope`.
-    func members(_ storage: SQLiteSchema.RelationshipStorage, of scope: Scope) -> Members? {
+    func members(_ storage: SQLRelationshipStorage, of scope: Scope) -> Members? {
         switch storage {
         case .foreignKey:
             return nil
         case .inverseForeignKey(let table, let column, _, let destination):
-            guard let entity = schema.entities[destination] else { return nil }
+            guard let entity = entities[destination] else { return nil }
             let member = alias("m")
-            return Members(from: "\(table) \(member)", join: "\(member).\(column) = \(scope.key)",
-                           scope: Scope(entity: entity, alias: member, key: member + ".Z_PK"))
+            return Members(from: "\(q(table)) \(member)", join: "\(member).\(q(column)) = \(scope.key)",
+                           scope: Scope(entity: entity, alias: member, key: member + "." + q("Z_PK")))
         case .joinTable(let table, let own, let other, _, let destination):
-            guard let entity = schema.entities[destination], let target = schema.tableName(of: destination) else { return nil }
+            guard let entity = entities[destination] else { return nil }
             let (pair, member) = (alias("j"), alias("m"))
-            return Members(from: "\(table) \(pair) JOIN \(target) \(member) ON \(member).Z_PK = \(pair).\(other)",
-                           join: "\(pair).\(own) = \(scope.key)",
-                           scope: Scope(entity: entity, alias: member, key: member + ".Z_PK"))
+            return Members(from: "\(q(table)) \(pair) JOIN \(q(entity.tableName)) \(member) ON \(member).\(q("Z_PK")) = \(pair).\(q(other))",
+                           join: "\(pair).\(q(own)) = \(scope.key)",
+                           scope: Scope(entity: entity, alias: member, key: member + "." + q("Z_PK")))
         }
     }
 
@@ -65,7 +68,7 @@ extension SQLitePredicateCompiler {
         default: itself = nil
         }
         if let itself, let alias = itself.alias {
-            return .toOne(key: itself.key, entityColumn: alias + ".Z_ENT", destination: itself.entity.name)
+            return .toOne(key: itself.key, entityColumn: alias + "." + q("Z_ENT"), destination: itself.entity.name)
         }
         guard let (base, path) = Self.path(of: expression) else { return nil }
         guard var current = base.flatMap({ variables[$0] }) ?? (base == nil ? scope : nil) else { return nil }
@@ -75,16 +78,19 @@ extension SQLitePredicateCompiler {
             let isLast = index == path.count - 1
             if let column = current.entity.attributes.first(where: { $0.attribute.name == name }) {
                 guard isLast else { return nil }
-                return .attribute(sql: current.column(column.column), attribute: column.attribute)
+                let reference = SQLColumnReference(sql: current.column(column.column, dialect),
+                                                   table: q(current.entity.tableName), column: q(column.column))
+                return .attribute(reference, attribute: column.attribute)
             }
             guard let storage = current.entity.relationships.first(where: { $0.relationship.name == name })?.storage else { return nil }
             switch storage {
             case .foreignKey(let column, let entityColumn, let destination):
                 if isLast {
-                    return .toOne(key: current.column(column), entityColumn: entityColumn.map(current.column), destination: destination)
+                    return .toOne(key: current.column(column, dialect), entityColumn: entityColumn.map { current.column($0, dialect) },
+                                  destination: destination)
                 }
-                guard let entity = schema.entities[destination] else { return nil }
-                current = Scope(entity: entity, alias: nil, key: current.column(column))
+                guard let entity = entities[destination] else { return nil }
+                current = Scope(entity: entity, alias: nil, key: current.column(column, dialect))
             case .inverseForeignKey, .joinTable:
                 return aggregate(storage, path[(index + 1)...], of: current)
             }
@@ -94,7 +100,7 @@ extension SQLitePredicateCompiler {
     }
 
     /// `@count`, or `@sum`/`@avg`/`@min`/`@max` of an attribute, of a to-many's members.
-    private func aggregate(_ storage: SQLiteSchema.RelationshipStorage, _ rest: ArraySlice<String>, of scope: Scope) -> Operand? {
+    private func aggregate(_ storage: SQLRelationshipStorage, _ rest: ArraySlice<String>, of scope: Scope) -> Operand? {
         guard let operation = rest.first, let members = members(storage, of: scope) else { return nil }
         let from = "FROM \(members.from) WHERE \(members.join)"
         if operation == "@count" {
@@ -102,14 +108,14 @@ extension SQLitePredicateCompiler {
         }
         guard rest.count == 2, let name = rest.last,
               let column = members.scope.entity.attributes.first(where: { $0.attribute.name == name }) else { return nil }
-        let value = members.scope.column(column.column)
+        let value = members.scope.column(column.column, dialect)
         let type = column.attribute.attributeType
         let isInteger = [.integer16, .integer32, .integer64].contains(type)
         switch operation {
         case "@sum" where isInteger:
-            return .number(sql: "(SELECT IFNULL(SUM(\(value)), 0) \(from))", arguments: [], type: .integer64)
+            return .number(sql: "(SELECT \(rules.ifNull("SUM(\(value))", "0")) \(from))", arguments: [], type: .integer64)
         case "@avg" where isInteger:
-            return .number(sql: "(SELECT IFNULL(TOTAL(\(value)) / COUNT(*), 0.0) \(from))", arguments: [], type: .double)
+            return .number(sql: "(SELECT \(rules.ifNull(rules.average(of: value), "0.0")) \(from))", arguments: [], type: .double)
         case "@min" where isInteger || type == .date, "@max" where isInteger || type == .date:
             return .number(sql: "(SELECT \(operation == "@min" ? "MIN" : "MAX")(\(value)) \(from))", arguments: [], type: type)
         default:
@@ -127,8 +133,8 @@ extension SQLitePredicateCompiler {
         for (index, name) in path.enumerated() {
             guard let storage = current.entity.relationships.first(where: { $0.relationship.name == name })?.storage else { return nil }
             if case .foreignKey(let column, _, let destination) = storage {
-                guard index < path.count - 1, let entity = schema.entities[destination] else { return nil }
-                current = Scope(entity: entity, alias: nil, key: current.column(column))
+                guard index < path.count - 1, let entity = entities[destination] else { return nil }
+                current = Scope(entity: entity, alias: nil, key: current.column(column, dialect))
                 continue
             }
             guard index == path.count - 1, let members = members(storage, of: current) else { return nil }
