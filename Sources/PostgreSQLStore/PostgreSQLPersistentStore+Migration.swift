@@ -61,6 +61,8 @@ extension PostgreSQLPersistentStore: TransactionallyMigratingStore {
                 try Self.insert(rows, schema: destination, connection: connection)
             }
         }
+        // New connections: none keeps statements prepared against the old tables.
+        pool.drain()
         state.withLock { $0.schema = nil; $0.model = nil }
     }
 

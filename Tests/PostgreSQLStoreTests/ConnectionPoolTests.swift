@@ -141,6 +141,31 @@ import TestSupport
         #expect(try named.execute("SHOW application_name").rows == [["og-tls-test"]])
     }
 
+    @Test func repeatedStatementsArePreparedOnceAndBehaveTheSame() throws {
+        try TestDatabase.run { database in
+            let connection = try database.connection()
+            try connection.execute("CREATE TABLE t (v bigint, b bytea)")
+            for i in 0..<5 {
+                try connection.execute("INSERT INTO t VALUES ($1::bigint, $2::bytea)", [.integer(Int64(i)), .bytes(Data([0, UInt8(i), 39]))])
+            }
+            #expect(try connection.execute("SELECT statement FROM pg_prepared_statements").rows
+                    == [["INSERT INTO t VALUES ($1::bigint, $2::bytea)"]])
+            for _ in 0..<3 {
+                let rows = try connection.execute("SELECT v, b FROM t ORDER BY v").rows
+                #expect(rows.map { $0[0] } == ["0", "1", "2", "3", "4"])
+                #expect(rows.compactMap { $0[1].flatMap(PostgreSQLSchema.bytes) } == (0..<5).map { Data([0, UInt8($0), 39]) })
+            }
+            for _ in 0..<3 {
+                do {
+                    try connection.execute("SELECT * FROM \"NO_TABLE\"")
+                    Issue.record("no error")
+                } catch let error as PostgreSQLStoreError {
+                    #expect(error.sqlState == "42P01")
+                }
+            }
+        }
+    }
+
     @Test func thePoolOpensAtMostItsSizeAndReusesConnections() throws {
         let base = try PostgreSQLTestServer.url()
         let pool = PostgreSQLConnectionPool(configuration: PostgreSQLConnectionConfiguration(url: Self.url(base, adding: "pool_size=2")))

@@ -106,10 +106,20 @@ package final class PostgreSQLConnection: @unchecked Sendable {
                 buffers.append(data.map { CChar(bitPattern: $0) }); lengths.append(Int32(data.count)); formats.append(1)
             }
         }
+        let name = try preparedName(of: sql)
         let result = try withPointers(buffers) { pointers in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
+            if let name {
+                return PQexecPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 0)
+            }
+            return PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
         }
+        return try rows(of: result, sql)
+    }
+
+    /// The rows of a result, or its error; clears the result.
+    private func rows(of result: OpaquePointer?, _ sql: String) throws -> PostgreSQLRows {
         guard let result else {
+            isBroken = true
             throw failure(.connectionLost(configuration.scrubbed(Self.trimmed(String(cString: PQerrorMessage(handle))))), sql)
         }
         defer { PQclear(result) }
@@ -128,6 +138,31 @@ package final class PostgreSQLConnection: @unchecked Sendable {
             if state == "57014" { throw failure(.timedOut(message), sql) }
             throw failure(.statementFailed(message: message, sqlState: state, statement: sql), nil)
         }
+    }
+
+    /// Statements run more than once on this connection are prepared (`PQprepare`) on their
+    /// second run and executed by name after, so that the server parses and plans a save's
+    /// per-row `INSERT` or `UPDATE` once. At most 256 are kept.
+    private var prepared: [String: String] = [:]
+    /// Statements run once so far (forgotten when 1,024 have gathered).
+    private var seenOnce: Set<String> = []
+
+    /// The prepared statement's name for `sql` (preparing it on its second run), or `nil` to
+    /// run it unprepared. A statement that fails to prepare throws the server's error, as
+    /// running it would.
+    private func preparedName(of sql: String) throws -> String? {
+        if let name = prepared[sql] { return name }
+        guard prepared.count < 256 else { return nil }
+        guard seenOnce.contains(sql) else {
+            if seenOnce.count >= 1_024 { seenOnce.removeAll() }
+            seenOnce.insert(sql)
+            return nil
+        }
+        seenOnce.remove(sql)
+        let name = "og_\(prepared.count + 1)"
+        _ = try rows(of: PQprepare(handle, name, sql, 0, nil), sql)
+        prepared[sql] = name
+        return name
     }
 
     /// Whether the connection failed (lost, or a server shutting down closed it): it is not
