@@ -72,6 +72,7 @@ registerContextBenchmarks(in: suite)
 registerFetchedResultsBenchmarks(in: suite)
 registerSQLiteStoreBenchmarks(in: suite)
 registerSQLiteStoreWriteBenchmarks(in: suite)
+registerPostgreSQLOperationBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
 if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }
