@@ -43,6 +43,7 @@ private final class RawPostgreSQL {
     init(url: String, schema: String) {
         handle = PQconnectdb(url)!
         precondition(PQstatus(handle) == CONNECTION_OK, String(cString: PQerrorMessage(handle)))
+        run("SET client_min_messages TO warning")   // no NOTICE lines between the results
         run("CREATE SCHEMA IF NOT EXISTS \"\(schema)\"")
         run("SET search_path TO \"\(schema)\"")
     }
