@@ -59,7 +59,7 @@ let package = Package(
                 path: "Sources/ObjectGraph", swiftSettings: strict),
 
         // Benchmarks: one executable, `swift run -c release benchmarks`.
-        .executableTarget(name: "Benchmarks", dependencies: ["ObjectGraph"],
+        .executableTarget(name: "Benchmarks", dependencies: ["ObjectGraph", "CLibPQ"],
                           path: "Benchmarks", exclude: ["Peers"], swiftSettings: strict),
 
         // The peer comparison (issue 20, Benchmarks/Peers/README.md): one data set and one set
@@ -98,8 +98,13 @@ let package = Package(
                           path: "Tests/SQLiteStoreTests/CrashHelper", swiftSettings: strict),
         // Runs against the server of OBJECTGRAPH_POSTGRES_URL, or starts one with
         // Scripts/with-postgres.sh --serve.
-        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "SQLCompiling", "ManagedObjects", "TestSupport"],
-                    path: "Tests/PostgreSQLStoreTests", swiftSettings: strict),
+        .testTarget(name: "PostgreSQLStoreTests",
+                    dependencies: ["PostgreSQLStore", "SQLCompiling", "ManagedObjects", "TestSupport", "postgresql-store-stress-helper"],
+                    path: "Tests/PostgreSQLStoreTests", exclude: ["StressHelper"], swiftSettings: strict),
+        // The child processes of the PostgreSQL store's many-process test (a dependency of
+        // PostgreSQLStoreTests, so that `swift test` builds it).
+        .executableTarget(name: "postgresql-store-stress-helper", dependencies: ["PostgreSQLStore", "ManagedObjects"],
+                          path: "Tests/PostgreSQLStoreTests/StressHelper", swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 

@@ -72,6 +72,7 @@ registerContextBenchmarks(in: suite)
 registerFetchedResultsBenchmarks(in: suite)
 registerSQLiteStoreBenchmarks(in: suite)
 registerSQLiteStoreWriteBenchmarks(in: suite)
+registerPostgreSQLOperationBenchmarks(in: suite)
 registerPostgreSQLFetchBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)

@@ -13,7 +13,7 @@ extension PostgreSQLPersistentStore {
     /// - Throws: ``PostgreSQLStoreError`` for a connection or statement failure, or
     ///   ``PostgreSQLStoreError/Code/incompatibleModel(_:)`` naming the differing entities.
     public func load(for model: ManagedObjectModel) throws {
-        try withConnection { connection, state in
+        try withConnection { connection, _ in
             let q = SQLDialect.postgreSQL.quoted
             let loaded = try connection.transaction { () throws -> (PostgreSQLSchema, String) in
                 try connection.execute("SELECT pg_advisory_xact_lock(7019019)")
@@ -56,10 +56,12 @@ extension PostgreSQLPersistentStore {
                 }
                 return (schema, identifier)
             }
-            state.schema = loaded.0
-            state.model = model
-            state.identifier = loaded.1
-            state.metadata = StoreMetadata.standard(storeType: Self.type, identifier: loaded.1, model: model)
+            self.state.withLock { state in
+                state.schema = loaded.0
+                state.model = model
+                state.identifier = loaded.1
+                state.metadata = StoreMetadata.standard(storeType: Self.type, identifier: loaded.1, model: model)
+            }
         }
     }
 }

@@ -87,7 +87,7 @@ extension PostgreSQLPersistentStore {
     }
 
     /// The stored columns of a row and their parameters (a to-one as key and entity number).
-    private static func columnValues(of row: StoreRow, entity: PostgreSQLSchema.Entity, schema: PostgreSQLSchema, server: String,
+    static func columnValues(of row: StoreRow, entity: PostgreSQLSchema.Entity, schema: PostgreSQLSchema, server: String,
                                      key: (ManagedObjectID) throws -> Int64) throws -> ([String], [PostgreSQLValue]) {
         var names: [String] = []
         var values: [PostgreSQLValue] = []
@@ -111,7 +111,7 @@ extension PostgreSQLPersistentStore {
     }
 
     /// Writes a row's to-many relationships to their join tables, in order.
-    private static func writeToMany(of row: StoreRow, entity: PostgreSQLSchema.Entity, replacing: Bool,
+    static func writeToMany(of row: StoreRow, entity: PostgreSQLSchema.Entity, replacing: Bool,
                                     connection: PostgreSQLConnection, schema: PostgreSQLSchema,
                                     key: (ManagedObjectID) throws -> Int64) throws {
         let q = schema.dialect.quoted

@@ -18,19 +18,20 @@ import Synchronization
 /// ``StoreSaveError/conflicts(_:)``, which the context hands to its merge policy. Every value
 /// travels as a bound parameter.
 ///
-/// - Important: Thread safety: `Sendable`; the store's one connection is behind a lock.
+/// - Important: Thread safety: `Sendable`; calls from several threads run at once on the
+///   connections of the store's pool (``PostgreSQLStoreOptions/poolSize``).
 public final class PostgreSQLPersistentStore: PersistentStore {
     /// `"PostgreSQL"`, the store type's name.
     public static let type = "PostgreSQL"
 
-    /// The connection URL (kept for reconnecting; never put in messages).
-    private let url: String
+    /// The store's connections (its URL is kept there, for reconnecting; never put in
+    /// messages).
+    package let pool: PostgreSQLConnectionPool
     /// The schema (namespace) the store's tables live in, or `nil` for the connection's
     /// `search_path`.
     public let schemaName: String?
 
     struct State {
-        var connection: PostgreSQLConnection?
         var schema: PostgreSQLSchema?
         var model: ManagedObjectModel?
         var identifier = ""
@@ -43,31 +44,38 @@ public final class PostgreSQLPersistentStore: PersistentStore {
     /// - Parameters:
     ///   - url: A libpq connection string: `postgresql://user:password@host:port/database`,
     ///     `postgresql:///database?host=/socket/folder`, or `key=value` pairs; what it leaves
-    ///     out comes from libpq's environment variables (`PGHOST`, `PGPASSWORD`…).
+    ///     out comes from libpq's environment variables (`PGHOST`, `PGPASSWORD`…). Its query
+    ///     may also hold the store's `pool_size` and `statement_timeout` (milliseconds).
     ///   - schema: A PostgreSQL schema to keep the tables in, created when missing; `nil` for
     ///     the connection's default (`public`).
-    public init(url: String, schema: String? = nil) {
-        self.url = url
+    ///   - options: The pool size, timeouts and extra libpq keywords (TLS…); they win over
+    ///     the URL's.
+    public init(url: String, schema: String? = nil, options: PostgreSQLStoreOptions = PostgreSQLStoreOptions()) {
         self.schemaName = schema
+        self.pool = PostgreSQLConnectionPool(configuration: PostgreSQLConnectionConfiguration(url: url, options: options)) { connection in
+            guard let schema else { return }
+            let quoted = SQLDialect.postgreSQL.quoted(schema)
+            // CREATE SCHEMA IF NOT EXISTS needs the right to create schemas even when the
+            // schema exists: a role with rights on its schema only must not need it.
+            let exists = try connection.execute("SELECT 1 FROM pg_namespace WHERE nspname = $1::text", [.text(schema)])
+            if exists.rows.isEmpty { try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quoted)") }
+            try connection.execute("SET search_path TO \(quoted)")
+        }
     }
 
     public var identifier: String { state.withLock { $0.identifier } }
     public var storeType: String { Self.type }
     public var metadata: [String: any Sendable] { state.withLock { $0.metadata } }
 
-    /// Runs `body` with the connection, connecting (again) when needed.
-    func withConnection<T>(_ body: (PostgreSQLConnection, inout State) throws -> T) throws -> T {
-        try state.withLock { state in
-            if state.connection == nil || state.connection?.isConnected == false {
-                let connection = try PostgreSQLConnection(url: url)
-                if let schemaName {
-                    let quoted = SQLDialect.postgreSQL.quoted(schemaName)
-                    try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quoted)")
-                    try connection.execute("SET search_path TO \(quoted)")
-                }
-                state.connection = connection
-            }
-            return try body(state.connection!, &state)
+    /// Runs `body` with a connection of the pool and the store's state as it is now.
+    ///
+    /// - Parameters:
+    ///   - retrying: Whether `body` may run again on a new connection when the connection is
+    ///     lost (see ``PostgreSQLConnectionPool/withConnection(retrying:_:)``).
+    ///   - body: The work.
+    func withConnection<T>(retrying: Bool = true, _ body: (PostgreSQLConnection, State) throws -> T) throws -> T {
+        try pool.withConnection(retrying: retrying) { connection in
+            try body(connection, state.withLock { $0 })
         }
     }
 
@@ -137,15 +145,30 @@ public final class PostgreSQLPersistentStore: PersistentStore {
             let q = SQLDialect.postgreSQL.quoted
             if let schemaName {
                 try connection.execute("DROP SCHEMA IF EXISTS \(q(schemaName)) CASCADE")
-                state.connection = nil
             } else if let schema = state.schema {
                 var tables = Set(schema.tables.keys)
                 for entity in schema.entities.values { for (_, table) in entity.joinTables { tables.insert(table) } }
                 tables.formUnion(["Z_METADATA", "Z_PRIMARYKEY"])
                 try connection.execute("DROP TABLE IF EXISTS \(tables.sorted().map(q).joined(separator: ", "))")
             }
+        }
+        // New connections create the schema again and point their search_path at it.
+        pool.drain()
+        state.withLock { state in
             state.schema = nil
             state.model = nil
         }
+    }
+}
+
+extension PostgreSQLPersistentStore: CustomStringConvertible, CustomReflectable {
+    /// The store's type, schema and server (never the URL, which may hold a password).
+    public var description: String {
+        "PostgreSQLPersistentStore(\(schemaName.map { "schema \($0), " } ?? "")\(identifier))"
+    }
+
+    /// The store without its connection settings (a debugger or `dump` shows no password).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["schemaName": schemaName as Any, "identifier": identifier], displayStyle: .class)
     }
 }

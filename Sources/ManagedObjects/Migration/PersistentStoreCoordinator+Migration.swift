@@ -79,7 +79,14 @@ extension PersistentStoreCoordinator {
             throw StoreManagementError.noSourceModel(store: name, entities: differing)
         }
         // Every step is inferred before anything is written.
-        for step in try Self.migrationSteps(from: sourceIndex, of: sourceModels, to: model) {
+        let steps = try Self.migrationSteps(from: sourceIndex, of: sourceModels, to: model)
+        if let migrating = store as? any TransactionallyMigratingStore {
+            // A server's store migrates in place, in one transaction of its own.
+            try migrating.migrate(through: steps.map { MigrationStep(source: $0.source, destination: $0.destination, mapping: $0.mapping) })
+            try addStore(store, configuration: description.configuration)
+            return store
+        }
+        for step in steps {
             try Self.migrateInPlace(description, factory: factory, from: step.source, to: step.destination, mapping: step.mapping)
         }
         let migrated = try factory(description)
