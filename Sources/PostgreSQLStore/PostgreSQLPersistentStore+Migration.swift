@@ -3,6 +3,7 @@
 import Foundation
 import ManagedObjects
 import Predicates
+import SQLCompiling
 
 extension PostgreSQLPersistentStore: TransactionallyMigratingStore {
     /// The metadata in the database's `Z_METADATA` table (the store's UUID and the entity

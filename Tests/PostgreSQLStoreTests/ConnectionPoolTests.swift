@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import ManagedObjects
+import SQLCompiling
 import Synchronization
 import TestSupport
 @testable import PostgreSQLStore

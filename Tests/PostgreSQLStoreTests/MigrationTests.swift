@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ManagedObjects
+import SQLCompiling
 import TestSupport
 @testable import PostgreSQLStore
 
