@@ -75,9 +75,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// Whether typed (`@Managed`) reads of this class's objects report to Swift's Observation,
     /// so that `withObservationTracking` (and SwiftUI) see them. The default is `true`.
     ///
-    /// A report costs a call into the Observation registrar on every typed read (tens of
-    /// nanoseconds; see Docs/Performance.md); a class whose objects are never tracked can
-    /// override this with `false` to make a typed read a field load. Changes still tell
+    /// A report costs a call into the Observation registrar on every typed read (about as much
+    /// again as the rest of the read; see Docs/Performance.md); a class whose objects are never
+    /// tracked can override this with `false` to make a typed read a field load. Changes still tell
     /// Observation about objects that were read while tracking was enabled.
     open class var isObservationTrackingEnabled: Bool { true }
 
