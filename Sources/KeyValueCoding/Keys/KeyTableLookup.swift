@@ -14,6 +14,9 @@ final class KeyTableLookup: TypeCacheEntry {
     let classTable: KeyValueKeyTable?
     /// Reads an instance's own table, for classes whose instances supply one.
     let perObject: OwnTableReader?
+    /// The same reader, unretained (``perObject`` keeps it; entries live as long as the
+    /// process), so that finding an object's own table takes no reference counting.
+    private let unretainedPerObject: Unmanaged<OwnTableReader>?
 
     init(type: Any.Type) {
         self.type = type
@@ -25,6 +28,7 @@ final class KeyTableLookup: TypeCacheEntry {
             classTable = (type as? any KeyValueCodable.Type).map { KeyValueKeyTable.of($0) }
             perObject = nil
         }
+        unretainedPerObject = perObject.map { Unmanaged.passUnretained($0) }
     }
 
     /// The table `object`'s keys are looked up in, unretained (tables live as long as the
@@ -33,8 +37,8 @@ final class KeyTableLookup: TypeCacheEntry {
     static func table(ofObject object: AnyObject) -> Unmanaged<KeyValueKeyTable>? {
         entry(for: object)._withUnsafeGuaranteedRef { lookup in
             if let classTable = lookup.classTable { return Unmanaged.passUnretained(classTable) }
-            guard let perObject = lookup.perObject else { return nil }
-            return perObject.table(of: object)
+            guard let perObject = lookup.unretainedPerObject else { return nil }
+            return perObject._withUnsafeGuaranteedRef { $0.table(of: object) }
         }
     }
 

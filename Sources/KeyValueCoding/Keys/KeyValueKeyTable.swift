@@ -193,13 +193,16 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
 
     @usableFromInline
     func position(ofKey key: String) -> Int? {
-        if keys.count <= 16 {
-            return keys.withUnsafeBufferPointer { buffer in
-                for i in 0..<buffer.count where buffer[i] == key { return i }
+        guard keys.count <= 16 else { return index[key] }
+        // Keys of another length are passed over without a string comparison (the length of
+        // a native string is stored in it).
+        let length = key.utf8.count
+        return keys.withUnsafeBufferPointer { buffer in
+            keySpans.withUnsafeBufferPointer { spans in
+                for i in 0..<buffer.count where spans[i].count == length && buffer[i] == key { return i }
                 return nil
             }
         }
-        return index[key]
     }
 
     /// ``property(forKeyBytes:)``, unretained (properties live as long as their table).

@@ -78,6 +78,10 @@ public final class KeyValueProperty: @unchecked Sendable {
     @usableFromInline let setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?
     /// Stores nil; present only for optional properties.
     @usableFromInline let nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?
+    /// Whether stores through ``setValue(_:on:notify:)`` notify, when the table that holds the
+    /// property knows it once for all its objects (one class per table); `nil` asks the
+    /// object's class (`automaticallyNotifiesObservers(forKey:)`) on every store.
+    let automaticNotification: Bool?
 
     /// A property whose reader is built from its storage (``ReaderBuilder``).
     convenience init(key: String, valueType: Any.Type, storage: Storage, isOptional: Bool,
@@ -99,7 +103,8 @@ public final class KeyValueProperty: @unchecked Sendable {
          getter: @escaping (AnyObject) -> Any?,
          reader: @escaping (AnyObject) -> KeyValueReading,
          setter: ((any KeyValueCodable, Any, Bool) throws -> Void)?,
-         nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?) {
+         nilSetter: ((any KeyValueCodable, Bool) throws -> Void)?,
+         automaticNotification: Bool? = nil) {
         self.key = key
         self.valueType = valueType
         self.storage = storage
@@ -109,6 +114,7 @@ public final class KeyValueProperty: @unchecked Sendable {
         self.reader = reader
         self.setter = setter
         self.nilSetter = nilSetter
+        self.automaticNotification = automaticNotification
     }
 
     /// The same property without its setters (for `let` constants).
@@ -120,7 +126,8 @@ public final class KeyValueProperty: @unchecked Sendable {
         let copy = KeyValueProperty(key: key, valueType: valueType, storage: storage, isOptional: isOptional,
                                     directOffset: directOffset, getter: getter, reader: reader,
                                     setter: keepingSetters ? setter : nil,
-                                    nilSetter: keepingSetters ? nilSetter : nil)
+                                    nilSetter: keepingSetters ? nilSetter : nil,
+                                    automaticNotification: automaticNotification)
         copy.toManyMutators = toManyMutators
         return copy
     }
@@ -150,7 +157,7 @@ public final class KeyValueProperty: @unchecked Sendable {
         guard let setter else {
             throw KeyValueCodingError.readOnlyKey(key, type: typeName(type(of: object)))
         }
-        let notify = notify ?? type(of: object).automaticallyNotifiesObservers(forKey: key)
+        let notify = notify ?? automaticNotification ?? type(of: object).automaticallyNotifiesObservers(forKey: key)
         if let value, !isNSNull(value) || valueType == NSNull.self {
             try setter(object, value, notify)
         } else if let nilSetter {

@@ -171,8 +171,10 @@ final class ValueKind: @unchecked Sendable, TypeCacheEntry {
 /// (the Swift ABI). Values of at most three words, word-aligned and bitwise-takable, and class
 /// references are stored inline. When the stored type is not `T` itself (for example an `Any`
 /// wrapped in another `Any`, as generic code produces), this falls back to a dynamic cast.
-@inline(__always)
-func loadInline<T>(_ value: Any, as: T.Type) -> T {
+///
+/// `package` and inlinable: the managed-object layer unboxes exactly typed values with it.
+@inlinable @inline(__always)
+package func loadInline<T>(_ value: Any, as: T.Type) -> T {
     if MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size,
        MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment,
        _isBitwiseTakable(T.self) {

@@ -100,7 +100,8 @@ package final class EntityLayout: Sendable {
         self.objectClass = objectClass
         properties = entity.allProperties
         keys = properties.map(\.name)
-        notifiesAutomatically = keys.map { objectClass.automaticallyNotifiesObservers(forKey: $0) }
+        let notifies = keys.map { objectClass.automaticallyNotifiesObservers(forKey: $0) }
+        notifiesAutomatically = notifies
         var slots: [String: Int] = [:]
         for (slot, property) in properties.enumerated() { slots[property.name] = slot }
         slotByName = slots
@@ -111,7 +112,7 @@ package final class EntityLayout: Sendable {
         self.fields = fields
         hasFields = fields.contains { $0 != nil }
         keyTable = KeyValueKeyTable(properties: properties.enumerated().map { slot, property in
-            Self.keyValueProperty(for: property, slot: slot, field: fields[slot], kinds: kinds)
+            Self.keyValueProperty(for: property, slot: slot, field: fields[slot], kinds: kinds, notifies: notifies[slot])
         })
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
         fillPlan = properties.map { property in
@@ -143,10 +144,11 @@ package final class EntityLayout: Sendable {
     }
 
     private static func keyValueProperty(for property: PropertyDescription, slot: Int,
-                                         field: ManagedLayoutField?, kinds: [String: Set<String>]) -> KeyValueProperty {
+                                         field: ManagedLayoutField?, kinds: [String: Set<String>],
+                                         notifies: Bool) -> KeyValueProperty {
         switch property {
         case .attribute(let attribute):
-            return attributeProperty(attribute, slot: slot, field: field)
+            return attributeProperty(attribute, slot: slot, field: field, notifies: notifies)
         case .relationship(let relationship):
             let check = RelationshipCheck(relationship: relationship,
                                           allowed: kinds[relationship.destinationEntityName] ?? [relationship.destinationEntityName])
@@ -183,17 +185,21 @@ package final class EntityLayout: Sendable {
     }
 
     private static func attributeProperty(_ attribute: AttributeDescription, slot: Int,
-                                          field: ManagedLayoutField?) -> KeyValueProperty {
+                                          field: ManagedLayoutField?, notifies: Bool) -> KeyValueProperty {
         let name = attribute.name
+        // Plain value types: EntityLayout+KeyValueCoding.swift.
+        func value<Wrapped>(_ type: Wrapped.Type) -> KeyValueProperty {
+            valueSlotProperty(name, type, slot: slot, field: field, notifies: notifies)
+        }
         switch attribute.attributeType {
-        case .integer16: return slotProperty(name, Int16?.self, slot: slot, field: field)
-        case .integer32: return slotProperty(name, Int32?.self, slot: slot, field: field)
-        case .integer64: return slotProperty(name, Int64?.self, slot: slot, field: field)
-        case .decimal: return slotProperty(name, Decimal?.self, slot: slot, field: field)
-        case .double: return slotProperty(name, Double?.self, slot: slot, field: field)
-        case .float: return slotProperty(name, Float?.self, slot: slot, field: field)
-        case .string: return slotProperty(name, String?.self, slot: slot, field: field)
-        case .boolean: return slotProperty(name, Bool?.self, slot: slot, field: field)
+        case .integer16: return value(Int16.self)
+        case .integer32: return value(Int32.self)
+        case .integer64: return value(Int64.self)
+        case .decimal: return value(Decimal.self)
+        case .double: return value(Double.self)
+        case .float: return value(Float.self)
+        case .string: return value(String.self)
+        case .boolean: return value(Bool.self)
         case .date:
             // A date that is not a finite number of seconds cannot be shown, compared or stored.
             return KeyValueProperty(key: name, type: Date?.self,
@@ -205,11 +211,11 @@ package final class EntityLayout: Sendable {
                                         }
                                         unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value, slot)
                                     })
-        case .binaryData: return slotProperty(name, Data?.self, slot: slot, field: field)
-        case .uuid: return slotProperty(name, UUID?.self, slot: slot, field: field)
-        case .uri: return slotProperty(name, URL?.self, slot: slot, field: field)
-        case .objectID: return slotProperty(name, ManagedObjectID?.self, slot: slot, field: nil)
-        case .transformable, .composite, .undefined: return slotProperty(name, Any?.self, slot: slot, field: nil)
+        case .binaryData: return value(Data.self)
+        case .uuid: return value(UUID.self)
+        case .uri: return value(URL.self)
+        case .objectID: return slotProperty(name, ManagedObjectID?.self, slot: slot)
+        case .transformable, .composite, .undefined: return slotProperty(name, Any?.self, slot: slot)
         }
     }
 
@@ -219,25 +225,17 @@ package final class EntityLayout: Sendable {
         return field.valueOffset
     }
 
-    /// An optional-valued key reading and writing slot `slot`: in the value array, or, for a
-    /// `@Managed` property, typed in its storage (no boxing, no cast).
-    private static func slotProperty<Wrapped>(_ key: String, _ type: Wrapped?.Type, slot: Int,
-                                              field: ManagedLayoutField?) -> KeyValueProperty {
-        if let offset = typedOffset(field, Wrapped?.self) {
-            return KeyValueProperty(key: key, type: Wrapped?.self,
-                                    get: { object in ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee },
-                                    set: { object, value in
-                                        ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee = value
-                                    })
-        }
-        return KeyValueProperty(key: key, type: Wrapped?.self,
-                                get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Wrapped },
-                                set: { object, value in
-                                    unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value.map { $0 as Any }, slot)
-                                },
-                                // The slot holds the value boxed already (never a nested
-                                // optional): predicates and sorting read it without a cast.
-                                read: { object in KeyValueReading(unsafeDowncast(object, to: ManagedObject.self).slotValue(slot)) })
+    /// An optional-valued key reading and writing slot `slot` in the value array (object IDs
+    /// and values of any type; plain value types: ``valueSlotProperty(_:_:slot:field:notifies:)``).
+    private static func slotProperty<Wrapped>(_ key: String, _ type: Wrapped?.Type, slot: Int) -> KeyValueProperty {
+        KeyValueProperty(key: key, type: Wrapped?.self,
+                         get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Wrapped },
+                         set: { object, value in
+                             unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value.map { $0 as Any }, slot)
+                         },
+                         // The slot holds the value boxed already (never a nested optional):
+                         // predicates and sorting read it without a cast.
+                         read: { object in KeyValueReading(unsafeDowncast(object, to: ManagedObject.self).slotValue(slot)) })
     }
 
     /// A collection-valued key (empty, never nil) reading and writing slot `slot`.
@@ -314,8 +312,19 @@ package struct SlotTraits: Sendable {
 // published; the standard library only lacks the conformance for generic key paths.
 package struct TrackingKeyPaths: @unchecked Sendable {
     package let paths: [KeyPath<ManagedObject, Int>]
+    /// The same key paths, unretained (``paths`` keeps them), for reports on every typed read.
+    private let unretained: [Unmanaged<KeyPath<ManagedObject, Int>>]
+
+    package init(paths: [KeyPath<ManagedObject, Int>]) {
+        self.paths = paths
+        unretained = paths.map { Unmanaged.passUnretained($0) }
+    }
 
     package subscript(slot: Int) -> KeyPath<ManagedObject, Int> { paths[slot] }
+
+    /// The key path of `slot`, unretained: valid while this value (its layout) lives.
+    @inline(__always)
+    package func unretainedPath(_ slot: Int) -> Unmanaged<KeyPath<ManagedObject, Int>> { unretained[slot] }
 }
 
 /// A slot held in a `@Managed` property's storage inside the object.

@@ -31,7 +31,11 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// The object's identity (Apple: `objectID`): temporary until saved to a store.
     public package(set) var objectID: ManagedObjectID
     package let layout: EntityLayout
-    package var values: ContiguousArray<Any?>
+    /// The values of the slots not held in `@Managed` storage.
+    // Unchecked (as `faultFlag`): read and written by every key-value coding access of a
+    // slot (a dynamic exclusivity check costs as much as the rest of a read); only this
+    // object's own methods and its context, on its thread, touch it.
+    @exclusivity(unchecked) package var values: ContiguousArray<Any?>
     /// The context the object is registered in (Apple: `managedObjectContext`); `nil` for an
     /// object made outside a context, and after its context is gone.
     public package(set) weak var managedObjectContext: ManagedObjectContext?
@@ -39,14 +43,15 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     package var storeVersion: Int64 = 0
     /// Whether the values are not loaded yet: the first access loads them from the store.
     // Unchecked: read on every typed read (a dynamic exclusivity check would cost more than the
-    // read); only this object's own methods, on its thread, touch it.
-    @exclusivity(unchecked) @usableFromInline package var faultFlag = false
+    // read); only this object's own methods, on its thread, touch it. Final: a typed read in
+    // another module then loads it, where an overridable property is read through a call.
+    @exclusivity(unchecked) @usableFromInline package final var faultFlag = false
     /// The to-many relationships whose members are not loaded yet (relationship faults), one
     /// bit per slot (slots 0–63; later slots always load with the object): the first access
     /// of such a slot asks the store for its members.
     // Unchecked: read on every slot access, like `faultFlag`; only this object's own methods,
     // on its thread, touch it.
-    @exclusivity(unchecked) @usableFromInline package var faultedRelationshipSlots: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline package final var faultedRelationshipSlots: UInt64 = 0
     /// When the object was registered in its context, relative to the context's other objects.
     package var registrationSequence: UInt64 = 0
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
@@ -76,9 +81,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// Whether typed (`@Managed`) reads of this class's objects report to Swift's Observation,
     /// so that `withObservationTracking` (and SwiftUI) see them. The default is `true`.
     ///
-    /// A report costs a call into the Observation registrar on every typed read (tens of
-    /// nanoseconds; see Docs/Performance.md); a class whose objects are never tracked can
-    /// override this with `false` to make a typed read a field load. Changes still tell
+    /// A report costs a call into the Observation registrar on every typed read (about as much
+    /// again as the rest of the read; see Docs/Performance.md); a class whose objects are never
+    /// tracked can override this with `false` to make a typed read a field load. Changes still tell
     /// Observation about objects that were read while tracking was enabled.
     open class var isObservationTrackingEnabled: Bool { true }
 
@@ -228,10 +233,11 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // MARK: Key tables
 
     /// The entity's keys.
-    public var keyValueKeyTable: KeyValueKeyTable { layout.keyTable }
+    public final var keyValueKeyTable: KeyValueKeyTable { layout.keyTable }
 
-    /// The entity's keys, unretained (tables live for the rest of the process).
-    public var unmanagedKeyValueKeyTable: Unmanaged<KeyValueKeyTable> { Unmanaged.passUnretained(layout.keyTable) }
+    /// The entity's keys, unretained (tables live for the rest of the process). Final: every
+    /// key-value coding access reads it, and an overridable property is read through a call.
+    public final var unmanagedKeyValueKeyTable: Unmanaged<KeyValueKeyTable> { Unmanaged.passUnretained(layout.keyTable) }
 
     // MARK: Primitive access
 

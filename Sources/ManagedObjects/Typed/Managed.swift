@@ -74,10 +74,10 @@ public struct Managed<Value: ManagedPropertyValue> {
             if Value.isManagedToManyRelationship, _slowPath(instance.faultedRelationshipSlots != 0) {
                 instance.fireRelationshipFault(slot: instance[keyPath: storageKeyPath].slot)
             }
-            if _slowPath(instance.tracksObservationAccess) {
+            if instance.tracksObservationAccess {
+                // Also tells a running key-path probe (below), out of line.
                 instance.reportObservationAccess(slot: instance[keyPath: storageKeyPath].slot)
-            }
-            if _slowPath(KeyPathProbe.isProbing) {
+            } else if _slowPath(KeyPathProbe.isProbing) {
                 // `observe(\.title)` asks which key a typed property reads. The key path itself
                 // is not named here: using it on any path builds it on every read.
                 instance.recordProbedRead(slot: instance[keyPath: storageKeyPath].slot)

@@ -1,0 +1,83 @@
+// The key-value coding properties of attributes of plain value types: `value(forKey:)` and
+// `setValue(_:forKey:)` on a managed object read and write the slot with no cast and no
+// generic wrapping on the way.
+import Foundation
+import KeyValueCoding
+
+extension EntityLayout {
+    /// The key of an attribute whose values are `Wrapped` (a plain value type: numbers,
+    /// strings, data, UUIDs, URLs), reading and writing slot `slot`: in the value array, where
+    /// values are kept boxed already, or typed in a `@Managed` property's storage.
+    ///
+    /// A read returns the slot's value as it is (the array holds it boxed; a typed field is
+    /// boxed once). A store of a value of exactly the type keeps it as given (one type
+    /// compare); any other value is converted as key-value coding converts (numbers bridge, a
+    /// value of another kind is a thrown ``KeyValueCodingError/typeMismatch(key:type:expected:actual:)``
+    /// naming the key). Either fires a fault first.
+    ///
+    /// - Parameter notifies: The class's `automaticallyNotifiesObservers(forKey:)`, asked once
+    ///   per layout (the layout serves one class).
+    static func valueSlotProperty<Wrapped>(_ key: String, _: Wrapped.Type, slot: Int,
+                                           field: ManagedLayoutField?, notifies: Bool) -> KeyValueProperty {
+        if let field, field.storage.storageType == Wrapped?.self {
+            return valueFieldProperty(key, Wrapped.self, offset: field.valueOffset, notifies: notifies)
+        }
+        return KeyValueProperty(
+            boxedKey: key, valueType: Wrapped?.self, notifiesAutomatically: notifies,
+            // The array holds every value boxed (never a nested optional): returned as it is.
+            get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) },
+            read: { object in KeyValueReading(unsafeDowncast(object, to: ManagedObject.self).slotValue(slot)) },
+            set: { object, value, notify in
+                let boxed: Any?
+                if type(of: value) == Wrapped.self {
+                    boxed = value   // already the box the slot holds
+                } else {
+                    boxed = try KeyValueProperty.convertedValue(value, to: Wrapped.self, key: key, owner: object)
+                        .map { $0 as Any }
+                }
+                let managed = unsafeDowncast(object, to: ManagedObject.self)
+                guard notify else { return managed.storeSlotValue(boxed, slot) }
+                try managed.changingValue(forKey: key) { managed.storeSlotValue(boxed, slot) }
+            },
+            setNil: { object, notify in
+                let managed = unsafeDowncast(object, to: ManagedObject.self)
+                guard notify else { return managed.storeSlotValue(nil, slot) }
+                try managed.changingValue(forKey: key) { managed.storeSlotValue(nil, slot) }
+            })
+    }
+
+    /// ``valueSlotProperty(_:_:slot:field:notifies:)`` for a slot held typed (`Wrapped?`) in a
+    /// `@Managed` property's storage at byte offset `offset`.
+    private static func valueFieldProperty<Wrapped>(_ key: String, _: Wrapped.Type, offset: Int,
+                                                    notifies: Bool) -> KeyValueProperty {
+        @Sendable func typed(_ object: AnyObject) -> Wrapped? {
+            ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee
+        }
+        @inline(__always) func store(_ value: Wrapped?, into object: AnyObject) {
+            ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee = value
+        }
+        return KeyValueProperty(
+            boxedKey: key, valueType: Wrapped?.self, notifiesAutomatically: notifies,
+            get: { object in
+                guard let value = typed(object) else { return nil }
+                return value
+            },
+            read: KeyValueProperty.typedReader(typed),
+            set: { object, value, notify in
+                let converted: Wrapped?
+                if type(of: value) == Wrapped.self {
+                    converted = loadInline(value, as: Wrapped.self)
+                } else {
+                    converted = try KeyValueProperty.convertedValue(value, to: Wrapped.self, key: key, owner: object)
+                }
+                guard notify else { return store(converted, into: object) }
+                let managed = unsafeDowncast(object, to: ManagedObject.self)
+                try managed.changingValue(forKey: key) { store(converted, into: managed) }
+            },
+            setNil: { object, notify in
+                guard notify else { return store(nil, into: object) }
+                let managed = unsafeDowncast(object, to: ManagedObject.self)
+                try managed.changingValue(forKey: key) { store(nil, into: managed) }
+            })
+    }
+}
