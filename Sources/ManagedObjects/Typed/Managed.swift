@@ -82,7 +82,17 @@ public struct Managed<Value: ManagedPropertyValue> {
         }
         @inline(__always) set {
             let newStorage = Value.managedStorage(from: newValue)
-            guard let key = instance.notifyingKey(slot: instance[keyPath: storageKeyPath].slot) else {
+            let slot = instance[keyPath: storageKeyPath].slot
+            if instance.storesQuietly(slot: slot) {
+                // The context recorded this slot's change already (this event, the next save)
+                // and no key-value observer watches: only the object's hooks hear of it.
+                let key = instance.layout.keys[slot]
+                instance.keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
+                instance[keyPath: storageKeyPath].storage = newStorage
+                instance.keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
+                return
+            }
+            guard let key = instance.notifyingKey(slot: slot) else {
                 // The class sends this key's notifications itself.
                 instance[keyPath: storageKeyPath].storage = newStorage
                 return
