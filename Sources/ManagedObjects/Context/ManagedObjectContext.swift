@@ -145,8 +145,9 @@ public final class ManagedObjectContext {
         // Objects keep each other alive through relationships; a context that goes away
         // breaks those cycles, as Apple's context turns its objects into faults.
         for object in registered.values {
+            // The objects' change sink reference to this context is weak: it reads as `nil`
+            // from now on, with no need to take each object's observation lock to clear it.
             object.managedObjectContext = nil
-            object.setKeyValueChangeSink(nil)
             object.changeSetMembership = []
             object.forgetChangeRecords()
             for slot in object.layout.relationshipSlots {
