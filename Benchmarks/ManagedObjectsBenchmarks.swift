@@ -91,6 +91,12 @@ func registerManagedObjectsBenchmarks(in suite: BenchmarkSuite) {
                   withExtendedLifetime(context) {
                       for i in 0..<n { managedSetRadius(fruit, Double(i & 7)) }
                   }
+                  // The context is alive and tracked the stores: the object is updated, its
+                  // change is there, and its committed value is the one before the loop.
+                  precondition(fruit.managedObjectContext === context && fruit.isUpdated
+                                   && fruit.changedValues()["radius"] != nil
+                                   && fruit.committedValues(forKeys: ["radius"])["radius"] as? Double == 2.4,
+                               "mo_set_attr: the context did not track the stores")
               },
               baseline: { n in
                   let fruit = identity(plain)

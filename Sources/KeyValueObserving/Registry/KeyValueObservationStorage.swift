@@ -48,6 +48,12 @@ public final class KeyValueObservationStorage: Sendable {
         hasSink.load(ordering: .acquiring) || isInUse.load(ordering: .acquiring)
     }
 
+    /// Whether the object has any observer list (someone observes, or once observed, one of
+    /// its keys): what a store that skips the notification machinery must check first
+    /// (a managed object's quiet store). Lock-free: one atomic load.
+    @inlinable
+    package var hasObserverLists: Bool { isInUse.load(ordering: .acquiring) }
+
     /// Creates empty observation state for one object.
     public init() {}
 

@@ -121,8 +121,9 @@ extension ManagedObjectContext {
                 registered[id] = object
                 continue
             }
-            committed[ObjectIdentifier(object)] = nil
-            eventStart[ObjectIdentifier(object)] = nil
+            committedHolders.remove(object)
+            eventHolders.remove(object)
+            object.forgetChangeRecords()
             object.managedObjectContext = nil
             object.setKeyValueChangeSink(nil)
         }

@@ -11,15 +11,10 @@ extension ManagedObjectContext: KeyValueChangeSink {
         enterConfinement("a change of a managed object")
         guard !isRestoring, let object = object as? ManagedObject, let slot = Self.slot(of: event.key, in: object) else { return }
         object.changingSlotHint = slot
-        let id = ObjectIdentifier(object)
         let old = object.slotValue(slot)
-        pendingOldValues.append((id, slot, old))
-        if !inserted.contains(object), committed[id]?[slot] == nil {
-            committed[id, default: [:]].updateValue(old, forKey: slot)
-        }
-        if eventStart[id]?[slot] == nil {
-            eventStart[id, default: [:]].updateValue(old, forKey: slot)
-        }
+        pendingOldValues.append((ObjectIdentifier(object), slot, old))
+        if !inserted.contains(object) { recordCommittedValue(old, slot: slot, of: object) }
+        recordEventStartValue(old, slot: slot, of: object)
     }
 
     /// Marks the object updated and keeps the inverse of a changed relationship in step.
@@ -39,7 +34,12 @@ extension ManagedObjectContext: KeyValueChangeSink {
         }
         noteUpdated(object, key: event.key, old: old, isInsertedOrDeleted: isInsertedOrDeleted)
         // An attribute has no inverse: its traits say so without copying its description.
-        guard object.layout.slotTraits[slot].attributeType == nil, maintainsInverses,
+        if object.layout.slotTraits[slot].attributeType != nil {
+            // Its next stores in this event have nothing new to record.
+            allowQuietStores(of: object, slot: slot)
+            return
+        }
+        guard maintainsInverses,
               case .relationship(let relationship) = object.layout.properties[slot],
               let inverseName = relationship.inverseName else { return }
         maintainInverse(of: relationship, inverseName: inverseName, on: object, old: old, new: object.slotValue(slot))

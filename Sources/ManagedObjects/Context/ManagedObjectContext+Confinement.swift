@@ -15,8 +15,10 @@ import Darwin
 /// jobs run on whichever thread the executor picks, one at a time. So the check is not "the
 /// thread that made the context" but "no two threads at once": a thread that enters an
 /// operation while another thread is inside one is a data race, and stops the process.
+@usableFromInline
 package final class ConfinementGuard {
     /// Which threads may start using the context.
+    @usableFromInline
     package enum Admission: Sendable {
         /// Any thread, one at a time (a context made with `init(coordinator:)` or `init(model:)`).
         case anyThread
@@ -27,22 +29,35 @@ package final class ConfinementGuard {
     }
 
     /// The thread inside an operation (its `pthread_self`), or 0.
-    private let occupant = Atomic<UInt>(0)
+    @usableFromInline package let occupant = Atomic<UInt>(0)
     /// How deeply the occupant has entered (operations call each other); touched by the
     /// occupant only.
     private var depth = 0
     /// Which threads may start using the context.
-    package let admission: Admission
+    @usableFromInline package let admission: Admission
 
     package init(admission: Admission = .anyThread) { self.admission = admission }
 
-    @inline(__always)
-    private static var currentThread: UInt {
+    @inlinable @inline(__always)
+    package static var currentThread: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else
         UInt(pthread_self())
         #endif
+    }
+
+    /// Whether a change that needs no recording (a quiet store, see
+    /// ``ManagedObject/quietSlots``) may happen on the calling thread without entering: it is
+    /// inside an operation already, or nobody is and any thread may use the context. `false`
+    /// sends the change the full way, which checks (and stops a process that misuses the
+    /// context). One atomic load; unlike an operation, a quiet store does not occupy the
+    /// context, so a thread that starts an operation during one is not stopped.
+    @inlinable @inline(__always)
+    package var admitsQuietChange: Bool {
+        let current = occupant.load(ordering: .acquiring)
+        if current == 0 { return admission == .anyThread }
+        return current == Self.currentThread
     }
 
     /// Enters an operation; `false` when another thread is inside one.

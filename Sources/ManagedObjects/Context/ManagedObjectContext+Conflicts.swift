@@ -15,8 +15,13 @@ extension ManagedObjectContext {
     /// - Throws: ``ManagedObjectMergeError`` when the policy does not resolve them; the stores'
     ///   other errors.
     package func writeResolvingConflicts(storeOf: [ObjectIdentifier: any PersistentStore],
-                                         coordinator: PersistentStoreCoordinator) throws {
+                                         coordinator: PersistentStoreCoordinator,
+                                         sortedInserted: [ManagedObject]? = nil) throws {
+        // The inserted objects in save order: as given for the first write, sorted again after
+        // the merge policy changed the graph.
+        var sortedInserted = sortedInserted
         for round in 1...Self.conflictRounds {
+            defer { sortedInserted = nil }
             let constraintConflicts = try self.constraintConflicts(coordinator: coordinator)
             if !constraintConflicts.isEmpty {
                 if round == Self.conflictRounds { throw ManagedObjectMergeError(constraintConflicts: constraintConflicts) }
@@ -24,7 +29,7 @@ extension ManagedObjectContext {
                 continue
             }
             do {
-                try writeChanges(newObjects: inserted.sorted(by: Self.saveOrder), storeOf: storeOf, coordinator: coordinator)
+                try writeChanges(newObjects: sortedInserted ?? inserted.sorted(by: Self.saveOrder), storeOf: storeOf, coordinator: coordinator)
                 return
             } catch StoreSaveError.conflicts(let found) {
                 let conflicts = mergeConflicts(from: found, coordinator: coordinator)
@@ -87,14 +92,13 @@ extension ManagedObjectContext {
             forgetObjectDeletedElsewhere(object)
             return
         }
-        let id = ObjectIdentifier(object)
         if deleted.contains(object) {
             switch kind {
             case .mergeByPropertyObjectTrump, .overwrite, .error:
                 object.storeVersion = persisted.version              // the delete wins
             case .mergeByPropertyStoreTrump, .rollback:
                 deleted.remove(object)                                // the store's row wins
-                committed[id] = nil
+                forgetCommittedValues(of: object)
                 takeValues(of: persisted, into: object, keeping: [])
                 pendingEvent.refreshed.insert(object)
             }
@@ -102,7 +106,7 @@ extension ManagedObjectContext {
         }
         var keeping = Set<Int>()
         for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
-            let changedHere = committed[id]?.keys.contains(slot) ?? false
+            let changedHere = hasCommittedValue(of: object, slot: slot)
             if changedHere, kind == .mergeByPropertyObjectTrump || kind == .mergeByPropertyStoreTrump,
                mergeToMany(slot, of: object, with: persisted) {
                 keeping.insert(slot)

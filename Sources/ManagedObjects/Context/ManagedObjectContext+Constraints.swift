@@ -17,7 +17,7 @@ extension ManagedObjectContext {
         var groups: [String: (declaring: String, properties: [String], objects: [ManagedObject])] = [:]
         for object in inserted.union(updated).sorted(by: Self.saveOrder) {
             // A saved object is checked only for constraints whose values it changed.
-            let changedSlots = inserted.contains(object) ? nil : committed[ObjectIdentifier(object)].map { Set($0.keys) } ?? []
+            let changedSlots = inserted.contains(object) ? nil : object.committedRecord?.slotSet ?? []
             var entity: EntityDescription? = object.entity
             while let next = entity {
                 for constraint in next.uniquenessConstraints where !constraint.isEmpty {

@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         }
         let changes = pendingEvent
         pendingEvent = Changes()
-        eventStart.removeAll()
+        forgetAllEventStartValues()
         guard !changes.isEmpty else { return }
         postObjectsDidChange(changes)
     }

@@ -165,9 +165,7 @@ extension ManagedObjectContext {
                 target.willChangeValue(forKey: inverseName)
                 target.storeLoadedSlotValue(remaining, inverseSlot)
                 target.didChangeValue(forKey: inverseName)
-                if committed[ObjectIdentifier(target)]?.keys.contains(inverseSlot) == true {
-                    committed[ObjectIdentifier(target)]?.updateValue(remaining, forKey: inverseSlot)
-                }
+                updateCommittedValue(remaining, slot: inverseSlot, of: target)
             }
         }
     }

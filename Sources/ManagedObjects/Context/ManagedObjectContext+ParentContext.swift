@@ -133,13 +133,13 @@ extension ManagedObjectContext {
         processPendingChanges()
         guard hasChanges else { return }
         notificationCenter.post(name: Self.willSaveNotification, object: self)
-        for object in inserted.union(updated).union(deleted) { object.willSave() }
+        callWillSave()
         processPendingChanges()
         try validateForSave()
         let order = { (a: ManagedObject, b: ManagedObject) in a.registrationSequence < b.registrationSequence }
         let insertedObjects = inserted.sorted(by: order)
         let pushedInserts = insertedObjects.map { pushed($0, slots: nil) }
-        let pushedUpdates = updated.sorted(by: order).map { pushed($0, slots: committed[ObjectIdentifier($0)].map { Set($0.keys) } ?? []) }
+        let pushedUpdates = updated.sorted(by: order).map { pushed($0, slots: $0.committedRecord?.slotSet ?? []) }
         let deletedIDs = deleted.sorted(by: order).map(\.objectID)
         try parent.performAndWait { () throws -> Void in
             try parent.applyChildChanges(inserted: pushedInserts, updated: pushedUpdates, deleted: deletedIDs)

@@ -21,16 +21,15 @@ extension ManagedObjectContext {
         enterConfinement("refresh(_:mergeChanges:)")
         defer { exitConfinement() }
         guard object.managedObjectContext === self, !inserted.contains(object) else { return }
-        let id = ObjectIdentifier(object)
         if !mergeChanges {
             object.willTurnIntoFault()
             updated.remove(object)
-            committed[id] = nil
+            forgetCommittedValues(of: object)
             object.faultFlag = true
             object.clearSlotValues()
             object.didTurnIntoFault()
         } else if !object.faultFlag, let row = try? sourceRow(for: object.objectID) {   // the parent's values, or the store's
-            takeValues(of: row, into: object, keeping: Set(committed[id]?.keys.map { $0 } ?? []))
+            takeValues(of: row, into: object, keeping: object.committedRecord?.slotSet ?? [])
         }
         pendingEvent.refreshed.insert(object)
     }
@@ -56,12 +55,13 @@ extension ManagedObjectContext {
         enterConfinement("reset()")
         defer { exitConfinement() }
         undoManager?.removeAllActions()
+        forgetChanges()
         for object in registered.values {
             object.managedObjectContext = nil
             object.setKeyValueChangeSink(nil)
+            object.forgetChangeRecords()
         }
         registered.removeAll()
-        forgetChanges()
         var changes = Changes()
         changes.invalidatedAll = true
         postObjectsDidChange(changes)
@@ -74,7 +74,6 @@ extension ManagedObjectContext {
     /// of every value that changes, nothing is recorded as a change. The object's version
     /// becomes the row's; a kept change equal to the row's value stops being a change.
     package func takeValues(of row: StoreRow, into object: ManagedObject, keeping: Set<Int>) {
-        let id = ObjectIdentifier(object)
         let wasRestoring = isRestoring
         isRestoring = true
         var stillChanged: [Int: Any?] = [:]
@@ -95,12 +94,8 @@ extension ManagedObjectContext {
         }
         isRestoring = wasRestoring
         object.storeVersion = row.version
-        if stillChanged.isEmpty {
-            committed[id] = nil
-            if !deleted.contains(object) { updated.remove(object) }
-        } else {
-            committed[id] = stillChanged
-        }
+        replaceCommittedValues(of: object, with: stillChanged)
+        if stillChanged.isEmpty, !deleted.contains(object) { updated.remove(object) }
     }
 
     /// Whether a row's attribute constant is certainly the value a slot holds (same type,

@@ -28,17 +28,16 @@ extension ManagedObjectContext {
         report.invalidated = wasInserted
         report.inserted = wasDeleted.subtracting(wasInserted)
         report.refreshed = updated.objects.subtracting(wasInserted).subtracting(wasDeleted)
-        for object in registered.values where committed[ObjectIdentifier(object)] != nil
-            && !wasInserted.contains(object) && !wasDeleted.contains(object) {
+        for object in committedHolders where !wasInserted.contains(object) && !wasDeleted.contains(object) {
             report.refreshed.insert(object)
         }
         defer { if !report.isEmpty { postObjectsDidChange(report) } }
         isRestoring = true
         defer { isRestoring = false }
         for object in inserted { unregister(object) }
-        for object in registered.values {
-            guard let values = committed[ObjectIdentifier(object)] else { continue }
-            for (slot, value) in values.sorted(by: { $0.key < $1.key }) {
+        for object in committedHolders.objects {
+            guard let values = object.committedRecord else { continue }
+            for (slot, value) in values.entries {
                 let key = object.layout.properties[slot].name
                 object.willChangeValue(forKey: key)
                 object.storeSlotValue(value, slot)
@@ -53,8 +52,8 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
-        committed.removeAll()
-        eventStart.removeAll()
+        forgetAllCommittedValues()
+        forgetAllEventStartValues()
         pendingOldValues.removeAll()
         pendingEvent = Changes()
     }
@@ -66,13 +65,15 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
-        committed.removeAll()
+        forgetAllCommittedValues()
+        // The current event's later stores record their objects as updated again.
+        endQuietStores()
     }
 
     /// The committed value of `slot` of `object`: the value at the last save, or the current
     /// value if it did not change since.
     package func committedValue(of object: ManagedObject, slot: Int) -> Any? {
-        if let values = committed[ObjectIdentifier(object)], let value = values[slot] { return value }
+        if let value = object.committedRecord?[slot] { return value }
         return object.slotValue(slot)
     }
 }

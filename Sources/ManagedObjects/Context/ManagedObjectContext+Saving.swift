@@ -24,7 +24,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         guard hasChanges else { return }
         notificationCenter.post(name: Self.willSaveNotification, object: self)
-        for object in inserted.union(updated).union(deleted) { object.willSave() }
+        callWillSave()
         processPendingChanges()
         guard let coordinator else {
             throw ManagedObjectContextError.noStore((inserted.first ?? updated.first ?? deleted.first)?.entity.name ?? "")
@@ -37,10 +37,16 @@ extension ManagedObjectContext {
             newObjects = inserted.sorted(by: Self.saveOrder)
         }
         var storeOf: [ObjectIdentifier: any PersistentStore] = [:]
+        storeOf.reserveCapacity(newObjects.count)
+        // Objects come in runs of one entity: the store is asked once per run (a locked search).
+        var lastLayout: EntityLayout?
+        var lastStore: (any PersistentStore)?
         for object in newObjects {
-            guard let store = coordinator.store(forEntityNamed: object.entity.name) else {
-                throw ManagedObjectContextError.noStore(object.entity.name)
+            if object.layout !== lastLayout {
+                lastLayout = object.layout
+                lastStore = coordinator.store(forEntityNamed: object.entity.name)
             }
+            guard let store = lastStore else { throw ManagedObjectContextError.noStore(object.entity.name) }
             storeOf[ObjectIdentifier(object)] = store
         }
         let temporaryIDs = newObjects.map(\.objectID)
@@ -48,7 +54,7 @@ extension ManagedObjectContext {
         do {
             // Conflicts are resolved by the merge policy and the write tried again
             // (ManagedObjectContext+Conflicts.swift).
-            try writeResolvingConflicts(storeOf: storeOf, coordinator: coordinator)
+            try writeResolvingConflicts(storeOf: storeOf, coordinator: coordinator, sortedInserted: newObjects)
         } catch {
             for (object, id) in zip(newObjects, temporaryIDs) where inserted.contains(object) { reassign(object, to: id) }
             throw error
@@ -60,8 +66,21 @@ extension ManagedObjectContext {
                                 deletedObjectIDs: Set(deleted.map(\.objectID)))
         commitChanges()
         conflictChecked.removeAll()
-        for object in saved.inserted.union(saved.updated).union(saved.deleted) { object.didSave() }
+        // Each set on its own (an object is in one of them): no union of thousands of objects.
+        for object in saved.inserted { object.didSave() }
+        for object in saved.updated { object.didSave() }
+        for object in saved.deleted { object.didSave() }
         postDidSave(result, saved)
+    }
+
+    /// Calls `willSave()` of every inserted, updated and deleted object (Apple: once per
+    /// object about to be saved). The sets as they are now (an object is in one of them at a
+    /// time): changes the calls make are saved, they do not add calls.
+    package func callWillSave() {
+        let (insertedNow, updatedNow, deletedNow) = (inserted.objects, updated.objects, deleted.objects)
+        for object in insertedNow { object.willSave() }
+        for object in updatedNow { object.willSave() }
+        for object in deletedNow { object.willSave() }
     }
 
     /// Checks the changes before a save: derived attributes computed, then
@@ -121,14 +140,23 @@ extension ManagedObjectContext {
     }
 
     private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {
-        var groups: [ObjectIdentifier: [ManagedObject]] = [:]
-        for object in objects where object.objectID.isTemporaryID { groups[ObjectIdentifier(storeOf[ObjectIdentifier(object)]!), default: []].append(object) }
-        var assigned: [(ManagedObject, ManagedObjectID)] = []
-        for group in groups.values {
-            let store = storeOf[ObjectIdentifier(group[0])]!
-            let ids = try checkedNewObjectIDs(from: store, for: group.map { $0.entity.name })
-            assigned += zip(group, ids).map { ($0, $1) }
+        // A context saves to few stores: each group is found by a short search, in the order
+        // the stores are first met.
+        var groups: [(store: any PersistentStore, objects: [ManagedObject])] = []
+        for object in objects where object.objectID.isTemporaryID {
+            let store = storeOf[ObjectIdentifier(object)]!
+            if let index = groups.firstIndex(where: { $0.store === store }) {
+                groups[index].objects.append(object)
+            } else {
+                groups.append((store, [object]))
+            }
         }
+        var assigned: [(ManagedObject, ManagedObjectID)] = []
+        for group in groups {
+            let ids = try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name })
+            assigned += zip(group.objects, ids).map { ($0, $1) }
+        }
+        registered.reserveCapacity(registered.count + assigned.count)
         for (object, id) in assigned { reassign(object, to: id) }
     }
 

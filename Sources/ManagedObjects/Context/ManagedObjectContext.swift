@@ -25,19 +25,24 @@ public final class ManagedObjectContext {
     /// The coordinator whose stores the context fetches from and saves to
     /// (Apple: `persistentStoreCoordinator`); `nil` for a scratch context.
     public let coordinator: PersistentStoreCoordinator?
+    // The change-tracking state below is touched on every tracked change and insert, by the
+    // context's own thread only (see ConfinementGuard): unchecked, as a dynamic exclusivity
+    // check per access would cost more than most of the accesses.
     /// Registered objects by ID.
-    package var registered: [ManagedObjectID: ManagedObject] = [:]
-    package var inserted = TrackedObjectSet(.inserted)
-    package var updated = TrackedObjectSet(.updated)
-    package var deleted = TrackedObjectSet(.deleted)
-    /// Committed values of changed slots, per object: what `rollback()` restores and
-    /// `committedValues(forKeys:)` answers.
-    package var committed: [ObjectIdentifier: [Int: Any?]] = [:]
-    /// Values of changed slots at the start of the current user event, per object: what
-    /// `changedValuesForCurrentEvent()` compares with. Cleared by `processPendingChanges()`.
-    package var eventStart: [ObjectIdentifier: [Int: Any?]] = [:]
+    @exclusivity(unchecked) package var registered: [ManagedObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) package var inserted = TrackedObjectSet(.inserted)
+    @exclusivity(unchecked) package var updated = TrackedObjectSet(.updated)
+    @exclusivity(unchecked) package var deleted = TrackedObjectSet(.deleted)
+    /// The objects with committed values of changed slots (``ManagedObject/committedRecord``):
+    /// what `rollback()` restores and `committedValues(forKeys:)` answers. See
+    /// ManagedObjectContext+ChangeRecords.swift.
+    @exclusivity(unchecked) package var committedHolders = TrackedObjectSet(.committedValues)
+    /// The objects with values of changed slots at the start of the current user event
+    /// (``ManagedObject/eventRecord``): what `changedValuesForCurrentEvent()` compares with.
+    /// Emptied by `processPendingChanges()`.
+    @exclusivity(unchecked) package var eventHolders = TrackedObjectSet(.eventValues)
     /// Values of slots announced by `willChange`, awaiting their `didChange`.
-    package var pendingOldValues: [(object: ObjectIdentifier, slot: Int, value: Any?)] = []
+    @exclusivity(unchecked) package var pendingOldValues: [(object: ObjectIdentifier, slot: Int, value: Any?)] = []
     /// Depth of relationship maintenance in progress: changes made by it do not maintain again.
     package var maintenanceDepth = 0
     /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
@@ -45,7 +50,7 @@ public final class ManagedObjectContext {
     /// Whether the context is putting committed values back (rollback): not a change.
     package var isRestoring = false
     /// Objects inserted, updated and deleted since the last `processPendingChanges()`.
-    package var pendingEvent = Changes()
+    @exclusivity(unchecked) package var pendingEvent = Changes()
     /// Typed callbacks, by the identity of their token.
     package var changeHandlers: [(token: ObjectIdentifier, handler: (Changes) -> Void)] = []
     package var saveHandlers: [(token: ObjectIdentifier, handler: (SaveResult, Changes) -> Void)] = []
@@ -87,7 +92,10 @@ public final class ManagedObjectContext {
     }
     /// The undo manager that records the context's changes, or `nil` (the default, as Apple's
     /// contexts on iOS and Linux have none) (Apple: `undoManager`).
-    public var undoManager: UndoHistory?
+    public var undoManager: UndoHistory? {
+        // Every change registers an undo action from now on: no store is quiet.
+        didSet { endQuietStores() }
+    }
     /// How a save resolves conflicts with the store (Apple: `mergePolicy`); the default,
     /// ``MergePolicy/error``, makes a save with conflicts throw ``ManagedObjectMergeError``.
     /// See ``MergePolicy``.
@@ -140,9 +148,11 @@ public final class ManagedObjectContext {
         // Objects keep each other alive through relationships; a context that goes away
         // breaks those cycles, as Apple's context turns its objects into faults.
         for object in registered.values {
+            // The objects' change sink reference to this context is weak: it reads as `nil`
+            // from now on, with no need to take each object's observation lock to clear it.
             object.managedObjectContext = nil
-            object.setKeyValueChangeSink(nil)
             object.changeSetMembership = []
+            object.forgetChangeRecords()
             for slot in object.layout.relationshipSlots {
                 object.storeLoadedSlotValue(object.layout.emptyValue(slot), slot)
             }
@@ -265,8 +275,9 @@ public final class ManagedObjectContext {
         deleted.remove(object)
         pendingEvent.updated.remove(object)
         registered[object.objectID] = nil
-        committed[ObjectIdentifier(object)] = nil
-        eventStart[ObjectIdentifier(object)] = nil
+        committedHolders.remove(object)
+        eventHolders.remove(object)
+        object.forgetChangeRecords()
         object.managedObjectContext = nil
         object.setKeyValueChangeSink(nil)
     }

@@ -13,9 +13,17 @@ package struct ChangeSetMembership: OptionSet, Sendable {
     package static let updated = ChangeSetMembership(rawValue: 1 << 1)
     /// In the context's deleted objects.
     package static let deleted = ChangeSetMembership(rawValue: 1 << 2)
+    /// In the context's objects with recorded committed values.
+    package static let committedValues = ChangeSetMembership(rawValue: 1 << 3)
+    /// In the context's objects with values recorded at the start of the current event.
+    package static let eventValues = ChangeSetMembership(rawValue: 1 << 4)
 }
 
-/// One of a context's change sets (inserted, updated or deleted objects).
+/// One of a context's change sets (inserted, updated or deleted objects, or the objects with
+/// recorded values).
+///
+/// Every insertion and removal also clears the object's ``ManagedObject/quietSlots``: what a
+/// quiet store skips depends on these sets.
 ///
 /// Every object in the set has the set's ``ChangeSetMembership`` bit on
 /// (``ManagedObject/changeSetMembership``), and no object outside it has: every insertion and
@@ -48,6 +56,7 @@ package struct TrackedObjectSet: Sequence {
     package mutating func insert(_ object: ManagedObject) -> Bool {
         if object.changeSetMembership.contains(bit) { return false }
         object.changeSetMembership.insert(bit)
+        object.quietSlots = 0
         objects.insert(object)
         return true
     }
@@ -57,12 +66,16 @@ package struct TrackedObjectSet: Sequence {
     package mutating func remove(_ object: ManagedObject) -> ManagedObject? {
         guard object.changeSetMembership.contains(bit) else { return nil }
         object.changeSetMembership.remove(bit)
+        object.quietSlots = 0
         return objects.remove(object)
     }
 
     /// Empties the set, clearing its bit on every object. O(*n*).
     package mutating func removeAll() {
-        for object in objects { object.changeSetMembership.remove(bit) }
+        for object in objects {
+            object.changeSetMembership.remove(bit)
+            object.quietSlots = 0
+        }
         objects.removeAll()
     }
 

@@ -9,6 +9,7 @@ import Synchronization
 /// property, in the property's own storage inside the object (reached by byte offset). A key
 /// table of accessor properties reads and writes the slots. One layout per entity and class
 /// per model, built on first use and kept by the model graph.
+@usableFromInline
 package final class EntityLayout: Sendable {
     /// The resolved entity.
     package let entity: EntityDescription
@@ -17,7 +18,7 @@ package final class EntityLayout: Sendable {
     /// The properties in slot order (the entity's `allProperties`).
     package let properties: [PropertyDescription]
     /// The property names in slot order.
-    package let keys: [String]
+    @usableFromInline package let keys: [String]
     /// The slot of each property name.
     package let slotByName: [String: Int]
     /// Per slot, whether the class notifies its key automatically

@@ -24,17 +24,19 @@ extension ManagedObject {
     public func changedValues() -> [String: Any?] {
         var result: [String: Any?] = [:]
         guard let context = managedObjectContext else { return result }
-        let isNew = context.inserted.contains(self)
-        let committed = context.committed[ObjectIdentifier(self)] ?? [:]
-        for (slot, property) in layout.properties.enumerated() where !property.isTransient {
-            if isNew {
+        if context.inserted.contains(self) {
+            for (slot, property) in layout.properties.enumerated() where !property.isTransient {
                 let current = slotValue(slot)
                 if !Self.isEmpty(current) { result[property.name] = current }
-            } else if let old = committed[slot] {
-                // Only changed slots are read: an unchanged relationship fault stays one.
-                let current = slotValue(slot)
-                if !Self.sameValue(old, current) { result[property.name] = current }
             }
+            return result
+        }
+        // Only the slots changed since the last save can differ from their committed values.
+        guard let committed = committedRecord else { return result }
+        for slot in committed.slots where !layout.properties[slot].isTransient {
+            guard let old = committed[slot] else { continue }
+            let current = slotValue(slot)
+            if !Self.sameValue(old, current) { result[layout.keys[slot]] = current }
         }
         return result
     }
@@ -46,9 +48,9 @@ extension ManagedObject {
     /// - Returns: Old values by key; `nil` values as `nil`.
     public func changedValuesForCurrentEvent() -> [String: Any?] {
         var result: [String: Any?] = [:]
-        guard let context = managedObjectContext, let start = context.eventStart[ObjectIdentifier(self)] else { return result }
-        for (slot, old) in start where !layout.properties[slot].isTransient && !Self.sameValue(old, slotValue(slot)) {
-            result[layout.properties[slot].name] = old
+        guard managedObjectContext != nil, let start = eventRecord else { return result }
+        for (slot, old) in start.entries where !layout.properties[slot].isTransient && !Self.sameValue(old, slotValue(slot)) {
+            result[layout.keys[slot]] = old
         }
         return result
     }

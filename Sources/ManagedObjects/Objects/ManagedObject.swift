@@ -30,7 +30,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     public let model: ManagedObjectModel
     /// The object's identity (Apple: `objectID`): temporary until saved to a store.
     public package(set) var objectID: ManagedObjectID
-    package let layout: EntityLayout
+    @usableFromInline package let layout: EntityLayout
     /// The values of the slots not held in `@Managed` storage.
     // Unchecked (as `faultFlag`): read and written by every key-value coding access of a
     // slot (a dynamic exclusivity check costs as much as the rest of a read); only this
@@ -64,6 +64,26 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// The slot of the key last announced to the context (a hint that spares the did-change
     /// half of a change the key look-up; checked against the key before use).
     @exclusivity(unchecked) package var changingSlotHint = -1
+    /// The committed values of the slots changed since the last save (what `rollback()`
+    /// restores and `committedValues(forKeys:)` answers), recorded by the context on a slot's
+    /// first change; `nil` when nothing changed (see ManagedObjectContext+ChangeRecords.swift).
+    // Unchecked (as `changeSetMembership`): only the object's context, on its thread.
+    @exclusivity(unchecked) package var committedRecord: SlotRecord?
+    /// The values of the slots changed in the current user event, as they were at its start
+    /// (what `changedValuesForCurrentEvent()` compares with); `nil` when none changed.
+    @exclusivity(unchecked) package var eventRecord: SlotRecord?
+    /// The slots (below 64, one bit each) whose change the context has fully recorded for the
+    /// current event and the next save: a typed store into one tells only the object's hooks
+    /// (Swift's Observation) while no key-value observer watches the object. Set by the
+    /// context after a slot's first change in an event; cleared whenever what it stands for
+    /// may change (a new event, a save, a rollback, a change-set membership change, an undo
+    /// manager, a refresh, leaving the context).
+    // Unchecked: read on every typed store; only the object's context writes it, on its thread.
+    // Final: read by inlined setters of subclasses in other modules (no accessor call).
+    @usableFromInline @exclusivity(unchecked) final package var quietSlots: UInt64 = 0
+    /// The confinement guard of the context while ``quietSlots`` is not empty (unretained: the
+    /// context clears it before it goes away, and when the object leaves it).
+    @usableFromInline @exclusivity(unchecked) final package var quietConfinement: Unmanaged<ConfinementGuard>?
     /// The registrar that reports typed reads and every change to Swift's Observation; made by
     /// the first typed read (nobody can track an object before it).
     // Unchecked: read on every change (a dynamic exclusivity check would cost more than the

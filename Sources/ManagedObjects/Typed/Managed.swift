@@ -86,14 +86,24 @@ public struct Managed<Value: ManagedPropertyValue> {
         }
         @inline(__always) set {
             let newStorage = Value.managedStorage(from: newValue)
+            let slot = instance[keyPath: storageKeyPath].slot
             if Value.isManagedToManyRelationship {
                 // The members it replaces are loaded first (the change records them).
                 instance.willReadManagedValue()
                 if _slowPath(instance.faultedRelationshipSlots != 0) {
-                    instance.fireRelationshipFault(slot: instance[keyPath: storageKeyPath].slot)
+                    instance.fireRelationshipFault(slot: slot)
                 }
             }
-            guard let key = instance.notifyingKey(slot: instance[keyPath: storageKeyPath].slot) else {
+            if instance.storesQuietly(slot: slot) {
+                // The context recorded this slot's change already (this event, the next save)
+                // and no key-value observer watches: only the object's hooks hear of it.
+                let key = instance.layout.keys[slot]
+                instance.keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
+                instance[keyPath: storageKeyPath].storage = newStorage
+                instance.keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
+                return
+            }
+            guard let key = instance.notifyingKey(slot: slot) else {
                 // The class sends this key's notifications itself.
                 instance[keyPath: storageKeyPath].storage = newStorage
                 return
