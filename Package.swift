@@ -107,12 +107,13 @@ let package = Package(
         .testTarget(name: "AccelerometerFilterTests", dependencies: ["AccelerometerFilter", "TestSupport"],
                     path: "Tests/AccelerometerFilterTests", swiftSettings: strict),
         .target(name: "Theater",
-                dependencies: ["KeyValueCoding", "UndoManagement", "Predicates", "ManagedObjects", "SQLiteStore"],
+                dependencies: ["KeyValueCoding", "UndoManagement", "Predicates", "ManagedObjects", "SQLiteStore",
+                               "PostgreSQLStore"],
                 path: "Samples/Theater", resources: [.copy("Resources/Theater.xcdatamodeld")],
                 swiftSettings: strict),
         .executableTarget(name: "theater", dependencies: ["Theater"],
                           path: "Samples/theater", swiftSettings: strict),
-        .testTarget(name: "TheaterTests", dependencies: ["Theater", "theater", "ManagedObjects", "TestSupport"],
+        .testTarget(name: "TheaterTests", dependencies: ["Theater", "theater", "ManagedObjects", "PostgreSQLStore", "TestSupport"],
                     path: "Tests/TheaterTests", swiftSettings: strict),
         // The fruit stand (issue 18): undo and redo on a persisted graph. Its model is an Xcode
         // data model file, copied unchanged into the library's resource bundle. The tests run the
