@@ -94,8 +94,15 @@ let package = Package(
                           path: "Tests/SQLiteStoreTests/CrashHelper", swiftSettings: strict),
         // Runs against the server of OBJECTGRAPH_POSTGRES_URL, or starts one with
         // Scripts/with-postgres.sh --serve.
-        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "ManagedObjects", "TestSupport"],
+        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "ManagedObjects", "TestSupport", "FanOutSupport", "pg-fanout-helper"],
                     path: "Tests/PostgreSQLStoreTests", swiftSettings: strict),
+        // The other process of the fan-out tests (a dependency of PostgreSQLStoreTests, so that
+        // `swift test` builds it).
+        .executableTarget(name: "pg-fanout-helper", dependencies: ["PostgreSQLStore", "ManagedObjects", "Predicates", "FanOutSupport"],
+                          path: "Tests/PostgreSQLFanOutHelper", swiftSettings: strict),
+        // What the fan-out tests and their child process share (a model, a history follower);
+        // no Testing, so that the child process can link it.
+        .target(name: "FanOutSupport", dependencies: ["ManagedObjects"], path: "Tests/FanOutSupport", swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 

@@ -95,6 +95,8 @@ public final class TheaterSession {
     var quitWasWarned = false
     /// What this session last knew of the store file, to notice other processes' saves.
     var storeWatch: StoreWatch?
+    /// On PostgreSQL: the other processes' saves the fan-out announced (TheaterSession+FanOut).
+    var fanOutWatch: FanOutWatch?
 
     /// Opens (or creates) the store, makes the context with its undo manager, and fetches the
     /// listing.
@@ -145,6 +147,7 @@ public final class TheaterSession {
             throw .unreadableStore(path: store.displayName, reason: "\(error)")
         }
         if case .file(let url) = store { storeWatch = StoreWatch(url: url, session: self) }
+        if case .postgreSQL = store { fanOutWatch = FanOutWatch(session: self) }
     }
 
     /// Runs one command line and returns what to print (no trailing newline; empty for a blank

@@ -55,6 +55,7 @@ extension PostgreSQLPersistentStore {
                 }
                 return (schema, identifier)
             }
+            try prepareHistory(on: connection)
             state.schema = loaded.0
             state.model = model
             state.identifier = loaded.1

@@ -7,13 +7,17 @@ extension PostgreSQLPersistentStore {
     /// ``StoreDescription``s of that type open a ``PostgreSQLPersistentStore`` at their URL.
     /// Calling it again does nothing new.
     ///
-    /// Description options understood: `"schema"`, the PostgreSQL schema to keep the tables in.
+    /// Description options understood: `"schema"`, the PostgreSQL schema to keep the tables in;
+    /// ``StoreDescription/persistentHistoryTrackingKey`` and
+    /// ``StoreDescription/remoteChangeNotificationPostOptionKey`` (history and fan-out).
     public static func registerStoreType() {
         PersistentStoreCoordinator.registerStoreType(type) { description in
             guard let url = description.url else {
                 throw PostgreSQLStoreError(.unsupported("a PostgreSQL store description needs a connection URL"), server: "(none)")
             }
-            return PostgreSQLPersistentStore(url: url.absoluteString, schema: description.options["schema"])
+            return PostgreSQLPersistentStore(url: url.absoluteString, schema: description.options["schema"],
+                                             tracksPersistentHistory: description.tracksPersistentHistory,
+                                             postsRemoteChangeNotifications: description.postsRemoteChangeNotifications)
         }
     }
 }

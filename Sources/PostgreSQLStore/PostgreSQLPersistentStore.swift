@@ -23,7 +23,7 @@ public final class PostgreSQLPersistentStore: PersistentStore {
     public static let type = "PostgreSQL"
 
     /// The connection URL (kept for reconnecting; never put in messages).
-    private let url: String
+    let url: String
     /// The schema (namespace) the store's tables live in, or `nil` for the connection's
     /// `search_path`.
     public let schemaName: String?
@@ -36,6 +36,9 @@ public final class PostgreSQLPersistentStore: PersistentStore {
         var metadata: [String: any Sendable] = [:]
     }
     let state = Mutex(State())
+    /// Persistent history and fan-out (History/, Notifications/); never locked inside `state`'s
+    /// lock the other way round: `state` first when both are needed.
+    let fanOut = Mutex(PostgreSQLFanOutState())
 
     /// Creates a store (not connected until ``load(for:)``).
     ///
@@ -134,7 +137,7 @@ public final class PostgreSQLPersistentStore: PersistentStore {
             } else if let schema = state.schema {
                 var tables = Set(schema.tables.keys)
                 for entity in schema.entities.values { for (_, table) in entity.joinTables { tables.insert(table) } }
-                tables.formUnion(["Z_METADATA", "Z_PRIMARYKEY"])
+                tables.formUnion(["Z_METADATA", "Z_PRIMARYKEY"] + PostgreSQLHistoryTables.all)
                 try connection.execute("DROP TABLE IF EXISTS \(tables.sorted().map(q).joined(separator: ", "))")
             }
             state.schema = nil
