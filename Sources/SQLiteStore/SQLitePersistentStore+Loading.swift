@@ -31,7 +31,10 @@ extension SQLitePersistentStore {
             } else {
                 state.engine = try SQLiteStoreEngine.create(path: path, model: model, identifier: state.identifier)
             }
-            if let engine = state.engine { state.identifier = engine.identifier }
+            if let engine = state.engine {
+                state.identifier = engine.identifier
+                state.history = tracksPersistentHistory ? try SQLiteHistoryLayout.prepare(engine.connection, schema: engine.schema) : nil
+            }
         }
     }
 }

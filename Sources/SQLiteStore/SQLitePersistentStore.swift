@@ -32,11 +32,26 @@ public final class SQLitePersistentStore: PersistentStore {
     struct State {
         var identifier: String
         var engine: SQLiteStoreEngine?
+        /// The history tables, once loaded with ``tracksPersistentHistory``.
+        var history: SQLiteHistoryLayout?
     }
     let state: Mutex<State>
+    /// The coordinator's remote-change handler, the watcher of other processes' commits, and
+    /// the newest transaction announced (SQLitePersistentStore+History.swift).
+    let remoteChanges = Mutex(RemoteChangeState())
 
     /// Whether fetches apply their predicates in SQL (see ``init(url:evaluatesPredicatesInSQL:)``).
     public let evaluatesPredicatesInSQL: Bool
+    /// Whether every save records a transaction in the file's persistent history (Apple:
+    /// `NSPersistentHistoryTrackingKey`); see ``PersistentHistoryStore``.
+    public let tracksPersistentHistory: Bool
+    /// Whether the store reports its own and other processes' transactions to its coordinator,
+    /// which posts ``PersistentStoreCoordinator/remoteChangeNotification`` (Apple:
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
+    public let postsRemoteChangeNotifications: Bool
+    /// How often the store checks the file for transactions of other processes while it posts
+    /// remote changes (the longest delay before a remote change is noticed).
+    public let remoteChangeCheckInterval: Duration
 
     /// Creates a store for a file; nothing is read or written until it is loaded (added to a
     /// coordinator).
@@ -47,9 +62,20 @@ public final class SQLitePersistentStore: PersistentStore {
     ///     limits to SQL where SQL decides them exactly as the in-memory evaluation (the
     ///     default; Docs/SQLiteStore.md lists what is compiled). With `false` every row of
     ///     the requested entities is read and the context filters, sorts and limits.
-    public init(url: URL, evaluatesPredicatesInSQL: Bool = true) {
+    ///   - tracksPersistentHistory: Whether saves record persistent history in the file's
+    ///     `ATRANSACTION`/`ACHANGE` tables (created when the store loads); default `false`.
+    ///   - postsRemoteChangeNotifications: Whether the coordinator posts a remote-change
+    ///     notification for every transaction, this process's and others'; default `false`.
+    ///   - remoteChangeCheckInterval: How often the file is checked for other processes'
+    ///     transactions while remote changes are posted (one `PRAGMA data_version` per check);
+    ///     default 50 milliseconds.
+    public init(url: URL, evaluatesPredicatesInSQL: Bool = true, tracksPersistentHistory: Bool = false,
+                postsRemoteChangeNotifications: Bool = false, remoteChangeCheckInterval: Duration = .milliseconds(50)) {
         self.url = url
         self.evaluatesPredicatesInSQL = evaluatesPredicatesInSQL
+        self.tracksPersistentHistory = tracksPersistentHistory
+        self.postsRemoteChangeNotifications = postsRemoteChangeNotifications
+        self.remoteChangeCheckInterval = remoteChangeCheckInterval
         state = Mutex(State(identifier: UUID().uuidString))
     }
 
@@ -148,12 +174,21 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Throws: ``StoreSaveError`` (conflicts, objects of other stores or already inserted),
     ///   ``SQLiteStoreError`` (a value that does not fit its attribute, SQLite's errors, such as
     ///   a uniqueness constraint); the transaction is rolled back.
+    ///
+    /// With ``tracksPersistentHistory``, the save's transaction and changes are written in the
+    /// same SQLite transaction (``PersistentHistoryStore``).
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
-        try withEngine { engine in
+        let path = url.path
+        let (versions, transaction) = try state.withLock { state throws -> ([ManagedObjectID: Int64], Int64?) in
+            guard var engine = state.engine else { throw SQLiteStoreError(.notLoaded, path: path) }
+            defer { state.engine = engine }
             engine.rowCache.remove(changes.updated.map(\.objectID))
             engine.rowCache.remove(changes.deleted.map(\.objectID))
-            return try engine.save(changes)
+            guard let history = state.history else { return (try engine.save(changes), nil) }
+            return try engine.saveRecordingHistory(changes, layout: history)
         }
+        if let transaction { announceTransaction(transaction) }
+        return versions
     }
 
     /// Replaces the store's metadata and writes it to `Z_METADATA` (Apple:

@@ -42,13 +42,18 @@ extension ManagedObjectContext {
     /// Brings the changes of another context's ``didSaveNotification`` into this one (Apple:
     /// `mergeChanges(fromContextDidSave:)`); see ``mergeChanges(from:)``.
     ///
-    /// A did-save of a context on another coordinator (of the same stores) is merged as a
-    /// remote save: this coordinator's cached rows of the saved objects are dropped first.
+    /// A did-save of a context on another coordinator (of the same stores), and a notification
+    /// without a context (a history transaction's
+    /// ``PersistentHistoryTransaction/objectIDNotification()``), is merged as a remote save:
+    /// this coordinator's cached rows of the saved objects are dropped first.
     ///
     /// - Parameter notification: A did-save notification of another context.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         let result = Self.saveResult(from: notification.userInfo ?? [:], coordinator: coordinator)
-        if let saver = notification.object as? ManagedObjectContext, saver.coordinator !== coordinator {
+        // A did-save of another coordinator, or one with no context (a history transaction's
+        // objectIDNotification()), is a save made elsewhere: cached rows are stale.
+        let saver = notification.object as? ManagedObjectContext
+        if saver == nil || saver?.coordinator !== coordinator {
             mergeRemoteSave(result)
         } else {
             mergeChanges(from: result)

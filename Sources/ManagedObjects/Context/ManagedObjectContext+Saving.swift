@@ -150,12 +150,18 @@ extension ManagedObjectContext {
             let row = row(of: object)
             add(storeOf[ObjectIdentifier(object)]!) { $0.inserted.append(row) }
         }
-        for object in updated where object.hasPersistentChangedValues {
+        for object in updated {
+            let changedValues = object.changedValues()
+            if changedValues.isEmpty { continue }
             guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else {
                 throw ManagedObjectContextError.noStore(object.entity.name)
             }
             let row = row(of: object)
-            add(store) { $0.updated.append(row) }
+            let names = Self.recordsHistory(store) ? Set(changedValues.keys) : nil
+            add(store) {
+                $0.updated.append(row)
+                if let names { $0.updatedPropertyNames[row.objectID] = names }
+            }
         }
         for object in deleted {
             guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
@@ -168,11 +174,18 @@ extension ManagedObjectContext {
             let entry = (object.objectID, object.storeVersion)
             add(store) { $0.locked.append(entry) }
         }
-        for (key, storeChanges) in changes where !storeChanges.isEmpty {
+        for (key, var storeChanges) in changes where !storeChanges.isEmpty {
+            storeChanges.transactionAuthor = transactionAuthor
+            storeChanges.contextName = name
             let versions = try stores[key]!.save(storeChanges)
             for (id, version) in versions { registered[id]?.storeVersion = version }
             coordinator.rowCache.store(saved: storeChanges, versions: versions)
         }
+    }
+
+    /// Whether a store records persistent history (and wants the changed property names).
+    private static func recordsHistory(_ store: any PersistentStore) -> Bool {
+        (store as? any PersistentHistoryStore)?.tracksPersistentHistory ?? false
     }
 
     /// The row of an object's saved properties, with its current version.

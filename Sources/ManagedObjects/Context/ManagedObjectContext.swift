@@ -55,6 +55,9 @@ public final class ManagedObjectContext {
     public var notificationCenter: NotificationCenter = .default
     /// A name for messages and debugging (Apple: `name`).
     public var name: String?
+    /// The author recorded with this context's saves in the persistent history of stores that
+    /// track it (Apple: `transactionAuthor`); see ``PersistentHistoryTransaction/author``.
+    public var transactionAuthor: String?
     /// Which thread is inside an operation of the context.
     package let confinement: ConfinementGuard
     /// How the context runs its work (Apple: `concurrencyType`).

@@ -228,6 +228,17 @@ public struct StoreSaveChanges: Sendable {
     /// save is a conflict (Apple: `lockedObjects`, from `detectConflicts(for:)`). Nothing is
     /// written for them.
     public var locked: [(objectID: ManagedObjectID, version: Int64)]
+    /// The saving context's ``ManagedObjectContext/transactionAuthor``, for a store that
+    /// records persistent history.
+    public var transactionAuthor: String?
+    /// The saving context's ``ManagedObjectContext/name``, for a store that records persistent
+    /// history.
+    public var contextName: String?
+    /// For each updated row, the names of the saved properties whose values changed since the
+    /// context last saved or read it. Filled only for stores whose
+    /// ``PersistentHistoryStore/tracksPersistentHistory`` is on (they record it in
+    /// ``PersistentHistoryChange/updatedPropertyNames``); empty otherwise.
+    public var updatedPropertyNames: [ManagedObjectID: Set<String>] = [:]
 
     /// Creates a save.
     public init(inserted: [StoreRow] = [], updated: [StoreRow] = [],

@@ -33,6 +33,8 @@ public final class PersistentStoreCoordinator: Sendable {
     package let autoMergingContexts = ContextRegistry()
     /// The last rows read or saved by the coordinator's contexts (see ``RowCache``).
     package let rowCache = RowCache()
+    /// The handlers of ``onRemoteChange(_:)``, by the identity of their registration.
+    package let remoteChangeObservers = Mutex<[(token: ObjectIdentifier, handler: RemoteChangeHandler)]>([])
 
     /// Creates a coordinator for a model and marks the model in use.
     ///
@@ -57,11 +59,13 @@ public final class PersistentStoreCoordinator: Sendable {
         try store.load(for: model)
         let entry = Entry(store: store, configuration: configuration, entities: Set(members.map(\.name)))
         entries.withLock { $0.append(entry) }
+        startRemoteChanges(of: store)
     }
 
     /// Removes a store (Apple: `remove(_:)`). Its objects become unreachable.
     public func removeStore(_ store: any PersistentStore) {
         entries.withLock { $0.removeAll { $0.store === store } }
+        stopRemoteChanges(of: store)
     }
 
     /// The stores, in the order they were added (Apple: `persistentStores`).

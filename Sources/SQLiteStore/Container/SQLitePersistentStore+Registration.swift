@@ -8,12 +8,16 @@ extension SQLitePersistentStore {
     /// registers its SQLite store from the start). Containers call it; calling it again does
     /// nothing new.
     ///
-    /// Description options understood: `"evaluatesPredicatesInSQL"` = `"YES"`.
+    /// Description options understood: `"evaluatesPredicatesInSQL"` = `"YES"`,
+    /// ``StoreDescription/persistentHistoryTrackingKey`` and
+    /// ``StoreDescription/remoteChangeNotificationPostOptionKey``.
     public static func registerStoreType() {
         PersistentStoreCoordinator.registerStoreType(type) { description in
             guard let url = description.url else { throw SQLiteStoreError(.unsupported("an SQLite store description needs a URL"), path: "") }
             let inSQL = description.options["evaluatesPredicatesInSQL"].map { $0 == "YES" || $0 == "1" } ?? false
-            return SQLitePersistentStore(url: url, evaluatesPredicatesInSQL: inSQL)
+            return SQLitePersistentStore(url: url, evaluatesPredicatesInSQL: inSQL,
+                                         tracksPersistentHistory: description.tracksPersistentHistory,
+                                         postsRemoteChangeNotifications: description.postsRemoteChangeNotifications)
         }
     }
 }

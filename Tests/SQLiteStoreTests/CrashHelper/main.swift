@@ -7,6 +7,9 @@
 //     sqlite-store-crash-helper increment <store path> <writer> <saves>
 //         Makes <saves> saves, each inserting an Entry named after the writer and adding 1 to
 //         the Tally's count, refreshing and retrying on conflicts; prints "done <conflicts>".
+//     sqlite-store-crash-helper history-insert <store path> <writer>
+//         With persistent history on, saves one Entry named after the writer (author
+//         "helper", context name "child"); prints "saved <transaction number>".
 import Foundation
 import ManagedObjects
 import SQLiteStore
@@ -33,7 +36,8 @@ func run() throws -> Int32 {
         return 2
     }
     let coordinator = PersistentStoreCoordinator(model: try model())
-    try coordinator.addStore(SQLitePersistentStore(url: URL(fileURLWithPath: arguments[2])))
+    let tracksHistory = arguments[1] == "history-insert"
+    try coordinator.addStore(SQLitePersistentStore(url: URL(fileURLWithPath: arguments[2]), tracksPersistentHistory: tracksHistory))
     let context = ManagedObjectContext(coordinator: coordinator)
     switch arguments[1] {
     case "save-loop":
@@ -70,6 +74,17 @@ func run() throws -> Int32 {
             }
         }
         print("done \(conflicts)")
+        return 0
+    case "history-insert":
+        guard arguments.count == 4 else { return 2 }
+        context.transactionAuthor = "helper"
+        context.name = "child"
+        let entry = try context.insertNewObject(forEntityNamed: "Entry")
+        try entry.setValue(arguments[3], forKey: "writer")
+        try entry.setValue(Int64(1), forKey: "serial")
+        try context.save()
+        let token = try coordinator.currentPersistentHistoryToken()
+        print("saved \(token?.transactionNumber ?? 0)")
         return 0
     default:
         return 2
