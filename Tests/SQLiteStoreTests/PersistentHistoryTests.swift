@@ -249,7 +249,7 @@ import ManagedObjects
         #expect(try store.currentHistoryToken() == nil)
     }
 
-    @Test func aRemoteChangeIsPostedForThisCoordinatorsSaveAndAnothers() async throws {
+    @Test func aRemoteChangeIsPostedForThisCoordinatorsSaveAndAnothers() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.file("Movies.sqlite")
@@ -260,7 +260,7 @@ import ManagedObjects
         try context.save()
         // Announced by the save (or by the watcher, if it saw the commit first): once.
         let deadline = ContinuousClock.now + .seconds(10)
-        while received.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while received.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
         let own = try #require(received.withLock { $0.first })
         #expect(own.historyToken?.transactionNumber == 1)
         #expect(own.storeIdentifier == store.identifier)
@@ -269,13 +269,13 @@ import ManagedObjects
         let (_, _, other) = try Self.stack(at: url, model: try Self.model())
         try Self.movie("Ronin", in: other)
         try other.save()
-        while received.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while received.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
         #expect(received.withLock { $0.map(\.historyToken?.transactionNumber) } == [1, 2])
         observation.cancel()
         coordinator.removeStore(store)
     }
 
-    @Test func aRemovedStoreStopsPostingAndAStoreWithoutHistoryPostsWithoutToken() async throws {
+    @Test func aRemovedStoreStopsPostingAndAStoreWithoutHistoryPostsWithoutToken() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.file("Movies.sqlite")
@@ -288,17 +288,17 @@ import ManagedObjects
         try Self.movie("Heat", in: other)
         try other.save()
         let deadline = ContinuousClock.now + .seconds(10)
-        while received.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while received.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
         let change = try #require(received.withLock { $0.first })
         #expect(change.historyToken == nil)
         #expect(change.storeIdentifier == store.identifier)
 
         coordinator.removeStore(store)
-        try await Task.sleep(for: .milliseconds(30))   // a check under way finishes
+        Thread.sleep(forTimeInterval: 0.03)   // a check under way finishes
         let before = received.withLock { $0.count }
         try Self.movie("Ronin", in: other)
         try other.save()
-        try await Task.sleep(for: .milliseconds(100))   // ten check intervals
+        Thread.sleep(forTimeInterval: 0.1)   // ten check intervals
         #expect(received.withLock { $0.count } == before)
         observation.cancel()
     }

@@ -9,7 +9,7 @@ import Predicates
 /// (`sqlite-store-crash-helper history-insert`) saves; this process's coordinator posts the
 /// remote-change notification with the new token, and merging the history shows the insert.
 @Suite(.serialized) struct RemoteChangeProcessTests {
-    @Test func anotherProcessesSaveIsPostedAndMergedIntoAController() async throws {
+    @Test func anotherProcessesSaveIsPostedAndMergedIntoAController() throws {
         let helper = try #require(ReliabilityTests.helper(), "sqlite-store-crash-helper is not built")
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -45,7 +45,7 @@ import Predicates
         #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "saved 1")
 
         let deadline = ContinuousClock.now + .seconds(10)
-        while notified.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while notified.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
         let change = try #require(notified.withLock { $0.first })
         #expect(change.storeIdentifier == store.identifier)
         #expect(change.storeURL == url)

@@ -141,6 +141,14 @@ extension ManagedObjectContext {
                               coordinator: PersistentStoreCoordinator) throws {
         var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
         var stores: [ObjectIdentifier: any PersistentStore] = [:]
+        // Whether each store records persistent history (one dynamic cast per store, not per object).
+        var tracking: [ObjectIdentifier: Bool] = [:]
+        func recordsHistory(_ store: any PersistentStore) -> Bool {
+            if let known = tracking[ObjectIdentifier(store)] { return known }
+            let answer = (store as? any PersistentHistoryStore)?.tracksPersistentHistory ?? false
+            tracking[ObjectIdentifier(store)] = answer
+            return answer
+        }
         func add(_ store: any PersistentStore, _ edit: (inout StoreSaveChanges) -> Void) {
             let key = ObjectIdentifier(store)
             stores[key] = store
@@ -157,7 +165,7 @@ extension ManagedObjectContext {
                 throw ManagedObjectContextError.noStore(object.entity.name)
             }
             let row = row(of: object)
-            let names = Self.recordsHistory(store) ? Set(changedValues.keys) : nil
+            let names = recordsHistory(store) ? Set(changedValues.keys) : nil
             add(store) {
                 $0.updated.append(row)
                 if let names { $0.updatedPropertyNames[row.objectID] = names }
@@ -181,11 +189,6 @@ extension ManagedObjectContext {
             for (id, version) in versions { registered[id]?.storeVersion = version }
             coordinator.rowCache.store(saved: storeChanges, versions: versions)
         }
-    }
-
-    /// Whether a store records persistent history (and wants the changed property names).
-    private static func recordsHistory(_ store: any PersistentStore) -> Bool {
-        (store as? any PersistentHistoryStore)?.tracksPersistentHistory ?? false
     }
 
     /// The row of an object's saved properties, with its current version.

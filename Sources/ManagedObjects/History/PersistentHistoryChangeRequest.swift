@@ -114,6 +114,17 @@ public struct PersistentHistoryChangeRequest: Sendable, Hashable {
         PersistentHistoryChangeRequest(.deleteBeforeToken(token))
     }
 
+    /// Deletes the transactions older than `transaction` (the transaction itself stays); every
+    /// transaction for `nil` (Apple: `deleteHistory(before:)` with a transaction).
+    ///
+    /// - Parameter transaction: The oldest transaction to keep, or `nil` to delete all.
+    /// - Returns: The request.
+    public static func deleteHistory(before transaction: PersistentHistoryTransaction?) -> PersistentHistoryChangeRequest {
+        guard let transaction else { return PersistentHistoryChangeRequest(.deleteBeforeToken(nil)) }
+        let previous = PersistentHistoryToken(storeIdentifier: transaction.storeIdentifier, transactionNumber: transaction.transactionNumber - 1)
+        return PersistentHistoryChangeRequest(.deleteBeforeToken(previous))
+    }
+
     /// Deletes the transactions written before `date` (Apple: `deleteHistory(before:)` with a
     /// date).
     ///

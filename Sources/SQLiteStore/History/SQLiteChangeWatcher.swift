@@ -32,8 +32,13 @@ final class SQLiteChangeWatcher: Sendable {
     init(path: String, interval: Duration, readsTransactions: Bool, report: @escaping @Sendable (Int64) -> Bool) {
         let stopped = self.stopped
         let seconds = max(0.001, Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+        // The connection and its first readings are made here, before `init` returns: a commit
+        // made after the store starts posting is never mistaken for the starting state, however
+        // late the thread starts.
+        guard let connection = try? SQLiteConnection(path: path, mode: .readWrite) else { return }
+        let start = Start(connection: connection, readsTransactions: readsTransactions)
         let thread = Thread {
-            Self.watch(path: path, seconds: seconds, readsTransactions: readsTransactions, stopped: stopped, report: report)
+            Self.watch(start, seconds: seconds, readsTransactions: readsTransactions, stopped: stopped, report: report)
         }
         thread.name = "SQLiteStore remote changes"
         thread.start()
@@ -44,18 +49,43 @@ final class SQLiteChangeWatcher: Sendable {
 
     deinit { stop() }
 
-    private static func watch(path: String, seconds: Double, readsTransactions: Bool, stopped: StopFlag,
-                              report: @Sendable (Int64) -> Bool) {
-        guard let connection = try? SQLiteConnection(path: path, mode: .readWrite) else { return }
-        func dataVersion() -> Int64? { (try? connection.scalar("PRAGMA data_version"))??.integerValue }
-        func newestTransaction() -> Int64 {
+    /// The watcher's connection with its first readings, handed from the starting thread to
+    /// the watcher's thread.
+    ///
+    /// `@unchecked Sendable` because `SQLiteConnection` is not `Sendable`: the starting thread
+    /// makes it and never touches it after handing it over; from then on only the watcher's
+    /// thread uses it.
+    private struct Start: @unchecked Sendable {
+        let connection: SQLiteConnection
+        let version: Int64?
+        let newest: Int64
+
+        init(connection: SQLiteConnection, readsTransactions: Bool) {
+            self.connection = connection
+            version = Self.dataVersion(connection)
+            newest = readsTransactions ? Self.newestTransaction(connection) : 0
+        }
+
+        static func dataVersion(_ connection: SQLiteConnection) -> Int64? {
+            (try? connection.scalar("PRAGMA data_version"))??.integerValue
+        }
+
+        static func newestTransaction(_ connection: SQLiteConnection) -> Int64 {
             let sql = "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(SQLiteHistoryLayout.transactionEntity)"
             return (try? connection.scalar(sql))??.integerValue ?? 0
         }
-        var version = dataVersion()
-        var newest = readsTransactions ? newestTransaction() : 0
+    }
+
+    private static func watch(_ start: Start, seconds: Double, readsTransactions: Bool, stopped: StopFlag,
+                              report: @Sendable (Int64) -> Bool) {
+        let connection = start.connection
+        func dataVersion() -> Int64? { Start.dataVersion(connection) }
+        func newestTransaction() -> Int64 { Start.newestTransaction(connection) }
+        var version = start.version
+        var newest = start.newest
         while !stopped.isSet.load(ordering: .relaxed) {
             Thread.sleep(forTimeInterval: seconds)
+            if stopped.isSet.load(ordering: .relaxed) { return }
             let current = dataVersion()
             guard current != version else { continue }
             version = current

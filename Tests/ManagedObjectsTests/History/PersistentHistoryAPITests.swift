@@ -36,6 +36,10 @@ import TestSupport
         let transaction = PersistentHistoryTransaction(transactionNumber: 9, timestamp: date, storeIdentifier: "S")
         #expect(PersistentHistoryChangeRequest.fetchHistory(after: transaction).token == transaction.token)
         #expect(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?).operation == .fetchAfterToken(nil))
+        // Before a transaction: the transaction itself stays.
+        #expect(PersistentHistoryChangeRequest.deleteHistory(before: transaction).operation
+            == .deleteBeforeToken(PersistentHistoryToken(storeIdentifier: "S", transactionNumber: 8)))
+        #expect(PersistentHistoryChangeRequest.deleteHistory(before: nil as PersistentHistoryTransaction?).operation == .deleteBeforeToken(nil))
     }
 
     @Test func authorFilters() {
