@@ -99,12 +99,20 @@ let package = Package(
         // Runs against the server of OBJECTGRAPH_POSTGRES_URL, or starts one with
         // Scripts/with-postgres.sh --serve.
         .testTarget(name: "PostgreSQLStoreTests",
-                    dependencies: ["PostgreSQLStore", "SQLCompiling", "ManagedObjects", "TestSupport", "postgresql-store-stress-helper"],
+                    dependencies: ["PostgreSQLStore", "SQLCompiling", "ManagedObjects", "TestSupport", "FanOutSupport",
+                                   "postgresql-store-stress-helper", "pg-fanout-helper"],
                     path: "Tests/PostgreSQLStoreTests", exclude: ["StressHelper"], swiftSettings: strict),
         // The child processes of the PostgreSQL store's many-process test (a dependency of
         // PostgreSQLStoreTests, so that `swift test` builds it).
         .executableTarget(name: "postgresql-store-stress-helper", dependencies: ["PostgreSQLStore", "ManagedObjects"],
                           path: "Tests/PostgreSQLStoreTests/StressHelper", swiftSettings: strict),
+        // The other process of the fan-out tests (a dependency of PostgreSQLStoreTests, so that
+        // `swift test` builds it).
+        .executableTarget(name: "pg-fanout-helper", dependencies: ["PostgreSQLStore", "ManagedObjects", "Predicates", "FanOutSupport"],
+                          path: "Tests/PostgreSQLFanOutHelper", swiftSettings: strict),
+        // What the fan-out tests and their child process share (a model, a history follower);
+        // no Testing, so that the child process can link it.
+        .target(name: "FanOutSupport", dependencies: ["ManagedObjects"], path: "Tests/FanOutSupport", swiftSettings: strict),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "ObjectGraphInternals", "TestSupport"],
                     path: "Tests/PredicatesTests", swiftSettings: strict),
 
@@ -116,12 +124,13 @@ let package = Package(
         .testTarget(name: "AccelerometerFilterTests", dependencies: ["AccelerometerFilter", "TestSupport"],
                     path: "Tests/AccelerometerFilterTests", swiftSettings: strict),
         .target(name: "Theater",
-                dependencies: ["KeyValueCoding", "UndoManagement", "Predicates", "ManagedObjects", "SQLiteStore"],
+                dependencies: ["KeyValueCoding", "UndoManagement", "Predicates", "ManagedObjects", "SQLiteStore",
+                               "PostgreSQLStore"],
                 path: "Samples/Theater", resources: [.copy("Resources/Theater.xcdatamodeld")],
                 swiftSettings: strict),
         .executableTarget(name: "theater", dependencies: ["Theater"],
                           path: "Samples/theater", swiftSettings: strict),
-        .testTarget(name: "TheaterTests", dependencies: ["Theater", "theater", "ManagedObjects", "TestSupport"],
+        .testTarget(name: "TheaterTests", dependencies: ["Theater", "theater", "ManagedObjects", "PostgreSQLStore", "TestSupport"],
                     path: "Tests/TheaterTests", swiftSettings: strict),
         // The fruit stand (issue 18): undo and redo on a persisted graph. Its model is an Xcode
         // data model file, copied unchanged into the library's resource bundle. The tests run the

@@ -5,6 +5,9 @@
 
 import Foundation
 
+// A listening process of pg_fanout_latency (this executable, started by it) never returns.
+PostgreSQLFanOutBenchmark.runListenerIfAsked()
+
 let usage = """
     usage: benchmarks [--filter TEXT] [--quick] [--check] [--json FILE] [--list]
 
@@ -76,9 +79,12 @@ registerPostgreSQLOperationBenchmarks(in: suite)
 registerPostgreSQLFetchBenchmarks(in: suite)
 
 let selected = suite.workloads(matching: filter)
-if selected.isEmpty { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }
+// pg_fanout_latency measures latencies (median, p99), not ns/op beside a baseline: its own lines.
+let runsFanOut = PostgreSQLFanOutBenchmark.isSelected(by: filter)
+if selected.isEmpty && !runsFanOut { fail("no workload name contains '\(filter ?? "")' (see --list)", status: 2) }
 if listOnly {
     for workload in selected { print(BenchmarkSuite.listing(workload)) }
+    if runsFanOut { print(PostgreSQLFanOutBenchmark.listing) }
     exit(0)
 }
 
@@ -91,6 +97,7 @@ func loadAverage() -> String? {
 if let load = loadAverage() { print("# load average at start: \(load)") }
 print(BenchmarkSuite.header)
 let results = suite.run(filter: filter)
+if runsFanOut { PostgreSQLFanOutBenchmark.run(quick: quick) }
 print(BenchmarkSuite.summary(results, repetitions: suite.repetitions))
 if let load = loadAverage() { print("# load average at end: \(load)") }
 

@@ -5,7 +5,8 @@ import Foundation
 /// The options of the `theater` program.
 public struct TheaterOptions: Equatable, Sendable {
     /// Where the objects are kept: `--store PATH` (default `theater.sqlite` in the current
-    /// directory) or `--in-memory`.
+    /// directory), `--store postgres://…` (a PostgreSQL database; also `postgresql://`) or
+    /// `--in-memory`.
     public var store: TheaterStoreLocation = .file(URL(fileURLWithPath: "theater.sqlite"))
     /// `--autosave`: quitting (or the end of input) saves instead of warning.
     public var autosave = false
@@ -15,7 +16,7 @@ public struct TheaterOptions: Equatable, Sendable {
     public var showsHelp = false
 
     /// The usage line.
-    public static let usage = "usage: theater [--store PATH | --in-memory] [--autosave] [--script FILE]"
+    public static let usage = "usage: theater [--store PATH | --store postgres://… | --in-memory] [--autosave] [--script FILE]"
 
     /// Creates the default options.
     public init() {}
@@ -41,7 +42,9 @@ public struct TheaterOptions: Equatable, Sendable {
         while index < arguments.count {
             switch arguments[index] {
             case "--store":
-                options.store = .file(URL(fileURLWithPath: try value(of: "--store")))
+                let store = try value(of: "--store")
+                let isPostgreSQL = store.hasPrefix("postgres://") || store.hasPrefix("postgresql://")
+                options.store = isPostgreSQL ? .postgreSQL(store) : .file(URL(fileURLWithPath: store))
                 storeGiven = true
             case "--in-memory":
                 inMemory = true

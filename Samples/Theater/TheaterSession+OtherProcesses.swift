@@ -51,7 +51,7 @@ extension TheaterSession {
     /// looked, and returns the rows and sections the listing redrew for them (empty when
     /// there were none).
     func mergeChangesOfOtherProcesses() -> String {
-        guard var watch = storeWatch else { return "" }
+        guard var watch = storeWatch else { return mergeAnnouncedChanges() }
         let marker = StoreWatch.marker(of: watch.url)
         guard marker != watch.marker else { return "" }
         guard let versions = try? StoreWatch.versions(in: context) else { return "" }

@@ -5,6 +5,7 @@
 import Foundation
 import KeyValueCoding
 import ManagedObjects
+import PostgreSQLStore
 import SQLiteStore
 import UndoManagement
 
@@ -14,13 +15,29 @@ public enum TheaterStoreLocation: Equatable, Sendable {
     case file(URL)
     /// An in-memory store: nothing outlives the session.
     case inMemory
+    /// A PostgreSQL database, by its libpq connection URL (`postgres://user@host/database`):
+    /// every session on the same database sees the others' saves (Docs/PostgreSQLStore.md,
+    /// "Fan-out").
+    case postgreSQL(String)
 
-    /// The store as messages name it: the file's path as given, or `memory`.
+    /// The store as messages name it: the file's path as given, `memory`, or the connection
+    /// URL without its password.
     public var displayName: String {
         switch self {
         case .file(let url): return url.relativePath
         case .inMemory: return "memory"
+        case .postgreSQL(let url): return Self.withoutPassword(url)
         }
+    }
+
+    /// A connection URL with its password (in the user part or a `password=` query item) left
+    /// out.
+    static func withoutPassword(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "(a PostgreSQL URL)" }
+        components.password = nil
+        components.queryItems = components.queryItems?.filter { $0.name.lowercased() != "password" }
+        if components.queryItems?.isEmpty == true { components.queryItems = nil }
+        return components.string ?? "(a PostgreSQL URL)"
     }
 }
 
@@ -78,6 +95,8 @@ public final class TheaterSession {
     var quitWasWarned = false
     /// What this session last knew of the store file, to notice other processes' saves.
     var storeWatch: StoreWatch?
+    /// On PostgreSQL: the other processes' saves the fan-out announced (TheaterSession+FanOut).
+    var fanOutWatch: FanOutWatch?
 
     /// Opens (or creates) the store, makes the context with its undo manager, and fetches the
     /// listing.
@@ -96,6 +115,11 @@ public final class TheaterSession {
             container.storeDescriptions = [.sqlite(at: url)]
         case .inMemory:
             container.storeDescriptions = [StoreDescription(type: InMemoryStore.type)]
+        case .postgreSQL(let text):
+            guard let url = URL(string: text) else {
+                throw .unreadableStore(path: store.displayName, reason: "it is not a connection URL")
+            }
+            container.storeDescriptions = [Self.postgreSQLDescription(at: url)]
         }
         do {
             try container.loadPersistentStores()
@@ -105,6 +129,10 @@ public final class TheaterSession {
             let text = error.description
             throw .unreadableStore(path: store.displayName,
                                    reason: text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
+        } catch let error as PostgreSQLStoreError {
+            // libpq's messages span lines (a hint on the second): one line here.
+            let words = error.description.split(whereSeparator: \.isWhitespace)
+            throw .unreadableStore(path: store.displayName, reason: words.joined(separator: " "))
         } catch {
             throw .unreadableStore(path: store.displayName, reason: "\(error)")
         }
@@ -119,6 +147,7 @@ public final class TheaterSession {
             throw .unreadableStore(path: store.displayName, reason: "\(error)")
         }
         if case .file(let url) = store { storeWatch = StoreWatch(url: url, session: self) }
+        if case .postgreSQL = store { fanOutWatch = FanOutWatch(session: self) }
     }
 
     /// Runs one command line and returns what to print (no trailing newline; empty for a blank

@@ -51,6 +51,7 @@ if let path = options.script {
         if !interactive && !trimmed.isEmpty && !trimmed.hasPrefix("#") { print("> " + line) }
         let output = session.execute(line)
         if !output.isEmpty { print(output) }
+        fflush(nil)   // each command's output at once, also into a pipe
     }
     let ending = session.finishInput()
     if !ending.isEmpty { print(ending) }

@@ -56,6 +56,7 @@ extension PostgreSQLPersistentStore {
                 }
                 return (schema, identifier)
             }
+            try prepareHistory(on: connection)
             self.state.withLock { state in
                 state.schema = loaded.0
                 state.model = model

@@ -10,14 +10,19 @@ extension PostgreSQLPersistentStore {
     /// Description options understood: `"schema"`, the PostgreSQL schema to keep the tables in;
     /// `"pool_size"`; `"connect_timeout"` (seconds) and `"statement_timeout"` (milliseconds);
     /// and libpq's TLS keywords `"sslmode"`, `"sslrootcert"`, `"sslcert"`, `"sslkey"`,
-    /// `"sslcrl"` (see ``PostgreSQLStoreOptions``).
+    /// `"sslcrl"` (see ``PostgreSQLStoreOptions``);
+
+    /// ``StoreDescription/persistentHistoryTrackingKey`` and
+    /// ``StoreDescription/remoteChangeNotificationPostOptionKey`` (history and fan-out).
     public static func registerStoreType() {
         PersistentStoreCoordinator.registerStoreType(type) { description in
             guard let url = description.url else {
                 throw PostgreSQLStoreError(.unsupported("a PostgreSQL store description needs a connection URL"), server: "(none)")
             }
             return PostgreSQLPersistentStore(url: url.absoluteString, schema: description.options["schema"],
-                                             options: options(of: description))
+                                             options: options(of: description),
+                                             tracksPersistentHistory: description.tracksPersistentHistory,
+                                             postsRemoteChangeNotifications: description.postsRemoteChangeNotifications)
         }
     }
 

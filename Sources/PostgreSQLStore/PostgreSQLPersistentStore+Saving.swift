@@ -16,9 +16,13 @@ extension PostgreSQLPersistentStore {
     ///   ``PostgreSQLStoreError`` for a server failure (the transaction is rolled back).
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         guard !changes.isEmpty else { return [:] }
-        return try withConnection { connection, state in
-            let (schema, _) = try Self.loaded(state, connection)
+        var recorded = PostgreSQLRecordedSave()
+        let saved = try withConnection { connection, state in
+            let (schema, model) = try Self.loaded(state, connection)
             let identifier = state.identifier
+            // History and fan-out (History/, Notifications/).
+            let recordsHistory = tracksPersistentHistory
+            let notification = fanOutNotification(identifier: identifier)
             func key(_ id: ManagedObjectID) throws -> Int64 {
                 guard id.storeIdentifier == identifier, schema.entities[id.entityName] != nil,
                       case .integer(let key) = id.referenceObject else {
@@ -46,6 +50,9 @@ extension PostgreSQLPersistentStore {
                     versions[try schema.entity(id.entityName, server: connection.server).table]?[try key(id)]
                 }
                 guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
+                let tombstones = recordsHistory && !changes.deleted.isEmpty
+                    ? try Self.tombstones(of: changes.deleted.map(\.objectID), model: model, schema: schema, connection: connection, identifier: identifier)
+                    : [:]
 
                 var saved: [ManagedObjectID: Int64] = [:]
                 for (id, _) in changes.deleted {
@@ -81,9 +88,15 @@ extension PostgreSQLPersistentStore {
                     try Self.writeToMany(of: row, entity: entity, replacing: false, connection: connection, schema: schema, key: key)
                     saved[row.objectID] = 1
                 }
+                // Last: the history counter's lock is held until the commit.
+                recorded = try Self.recordHistory(of: changes, recordsHistory: recordsHistory, tombstones: tombstones,
+                                                  notification: notification, model: model, schema: schema,
+                                                  connection: connection, identifier: identifier)
                 return saved
             }
         }
+        if recorded.wasAnnounced { reportSave(token: recorded.token) }
+        return saved
     }
 
     /// The stored columns of a row and their parameters (a to-one as key and entity number).

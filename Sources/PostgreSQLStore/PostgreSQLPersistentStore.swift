@@ -27,6 +27,9 @@ public final class PostgreSQLPersistentStore: PersistentStore {
     /// The store's connections (its URL is kept there, for reconnecting; never put in
     /// messages).
     package let pool: PostgreSQLConnectionPool
+    /// The libpq connection string of the store's listening connection (the URL without the
+    /// store's own query keys; never put in messages).
+    let url: String
     /// The schema (namespace) the store's tables live in, or `nil` for the connection's
     /// `search_path`.
     public let schemaName: String?
@@ -38,6 +41,9 @@ public final class PostgreSQLPersistentStore: PersistentStore {
         var metadata: [String: any Sendable] = [:]
     }
     let state = Mutex(State())
+    /// Persistent history and fan-out (History/, Notifications/); never locked inside `state`'s
+    /// lock the other way round: `state` first when both are needed.
+    let fanOut = Mutex(PostgreSQLFanOutState())
 
     /// Creates a store (not connected until ``load(for:)``).
     ///
@@ -52,7 +58,9 @@ public final class PostgreSQLPersistentStore: PersistentStore {
     ///     the URL's.
     public init(url: String, schema: String? = nil, options: PostgreSQLStoreOptions = PostgreSQLStoreOptions()) {
         self.schemaName = schema
-        self.pool = PostgreSQLConnectionPool(configuration: PostgreSQLConnectionConfiguration(url: url, options: options)) { connection in
+        let configuration = PostgreSQLConnectionConfiguration(url: url, options: options)
+        self.url = configuration.libpqURL
+        self.pool = PostgreSQLConnectionPool(configuration: configuration) { connection in
             guard let schema else { return }
             let quoted = SQLDialect.postgreSQL.quoted(schema)
             // CREATE SCHEMA IF NOT EXISTS needs the right to create schemas even when the
@@ -148,7 +156,7 @@ public final class PostgreSQLPersistentStore: PersistentStore {
             } else if let schema = state.schema {
                 var tables = Set(schema.tables.keys)
                 for entity in schema.entities.values { for (_, table) in entity.joinTables { tables.insert(table) } }
-                tables.formUnion(["Z_METADATA", "Z_PRIMARYKEY"])
+                tables.formUnion(["Z_METADATA", "Z_PRIMARYKEY"] + PostgreSQLHistoryTables.all)
                 try connection.execute("DROP TABLE IF EXISTS \(tables.sorted().map(q).joined(separator: ", "))")
             }
         }

@@ -107,7 +107,7 @@ public final class PersistentContainer {
     public func loadPersistentStores() throws {
         try checkName()
         for description in storeDescriptions {
-            if let url = description.url {
+            if let url = description.url, url.isFileURL {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             }
             try coordinator.addStore(with: description)
@@ -120,7 +120,7 @@ public final class PersistentContainer {
         for description in storeDescriptions {
             do {
                 try checkName()
-                if let url = description.url {
+                if let url = description.url, url.isFileURL {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
                 try coordinator.addStore(with: description)
