@@ -28,6 +28,21 @@ package struct SQLiteSchema: Sendable {
         package private(set) var attributeKinds: [(name: String, type: AttributeDescription.AttributeType)] = []
         /// Relationship name → how it is kept (inherited ones included).
         package var relationships: [(relationship: RelationshipDescription, storage: RelationshipStorage)] = []
+        /// The order of packed rows (``StoreRowColumns``) of the entity; `nil` when an
+        /// attribute's values are not plain `Sendable` values (transformable and the like),
+        /// whose rows are read as dictionaries.
+        package var rowShape: StoreRowShape?
+
+        /// Sets ``rowShape`` for the entity's description.
+        mutating func makeRowShape(_ description: EntityDescription) {
+            let plain = attributes.allSatisfy { pair in
+                switch pair.attribute.attributeType {
+                case .transformable, .objectID, .composite, .undefined: return false
+                default: return true
+                }
+            }
+            rowShape = plain ? StoreRowShape(entity: description, names: attributes.map(\.attribute.name)) : nil
+        }
     }
 
     /// Where a relationship's members are kept.
