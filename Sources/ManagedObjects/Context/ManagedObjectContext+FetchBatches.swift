@@ -2,25 +2,16 @@
 // at a time, and only the batches touched last keep their values.
 import Foundation
 
-/// One batch of a plain fetch with a ``EntityFetchRequest/fetchBatchSize``: the IDs of its
-/// objects, in the result's order. Each fault of the batch holds it; firing one fills every
-/// fault of the batch with one store query.
-///
-/// - Important: Thread safety: not `Sendable`; used where its context is used.
-package final class FetchBatch {
-    /// The members: integer keys of one entity and store (8 bytes each) or whole IDs.
-    private enum Members {
+/// Object IDs in order, kept as integer keys (8 bytes each) when they are all of one entity
+/// and store, as whole IDs otherwise.
+struct CompactObjectIDs {
+    private enum Storage {
         case keys(template: ManagedObjectID, [Int64])
         case ids([ManagedObjectID])
     }
-    private let members: Members
-    /// The batches of the same fetch.
-    let group: FetchBatchGroup
-    /// Whether the batch's values are loaded (it is among the group's kept batches).
-    var isLoaded = false
+    private let storage: Storage
 
-    init(_ ids: some Collection<ManagedObjectID>, group: FetchBatchGroup) {
-        self.group = group
+    init(_ ids: some Collection<ManagedObjectID>) {
         if let first = ids.first, case .integer = first.referenceObject,
            ids.allSatisfy({ $0.entityName == first.entityName && $0.storeIdentifier == first.storeIdentifier }) {
             var keys: [Int64] = []
@@ -29,20 +20,53 @@ package final class FetchBatch {
                 if case .integer(let key) = id.referenceObject { keys.append(key) }
             }
             if keys.count == ids.count {
-                members = .keys(template: first, keys)
+                storage = .keys(template: first, keys)
                 return
             }
         }
-        members = .ids(Array(ids))
+        storage = .ids(Array(ids))
+    }
+
+    var count: Int {
+        switch storage {
+        case .keys(_, let keys): return keys.count
+        case .ids(let ids): return ids.count
+        }
+    }
+
+    subscript(position: Int) -> ManagedObjectID {
+        switch storage {
+        case .keys(let template, let keys): return template.withPrimaryKey(keys[position])
+        case .ids(let ids): return ids[position]
+        }
+    }
+
+    /// The IDs at `range`.
+    func ids(in range: Range<Int>) -> [ManagedObjectID] { range.map { self[$0] } }
+
+    /// Every ID, in order.
+    var all: [ManagedObjectID] { ids(in: 0..<count) }
+}
+
+/// One batch of a plain fetch with a ``EntityFetchRequest/fetchBatchSize``: the IDs of its
+/// objects, in the result's order. Each fault of the batch holds it; firing one fills every
+/// fault of the batch with one store query.
+///
+/// - Important: Thread safety: not `Sendable`; used where its context is used.
+package final class FetchBatch {
+    private let members: CompactObjectIDs
+    /// The batches of the same fetch.
+    let group: FetchBatchGroup
+    /// Whether the batch's values are loaded (it is among the group's kept batches).
+    var isLoaded = false
+
+    init(_ ids: some Collection<ManagedObjectID>, group: FetchBatchGroup) {
+        self.group = group
+        members = CompactObjectIDs(ids)
     }
 
     /// The members' IDs, in order.
-    var ids: [ManagedObjectID] {
-        switch members {
-        case .keys(let template, let keys): return keys.map(template.withPrimaryKey)
-        case .ids(let ids): return ids
-        }
-    }
+    var ids: [ManagedObjectID] { members.all }
 }
 
 @available(*, unavailable)

@@ -121,6 +121,14 @@ public struct StoreRow: Sendable, Hashable {
     /// setting replaces the packed values.
     public var attributes: [String: KeyValueConstant] {
         get { columns?.attributeDictionary ?? storedAttributes }
+        // In place, so that building a row key by key does not copy the dictionary each time.
+        _modify {
+            if let columns {
+                storedAttributes = columns.attributeDictionary
+                self.columns = nil
+            }
+            yield &storedAttributes
+        }
         set {
             storedAttributes = newValue
             columns = nil
