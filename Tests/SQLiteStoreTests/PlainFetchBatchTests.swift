@@ -20,15 +20,15 @@ import Predicates
         let (context, store) = try FaultingTests.stack(directory)
         let objects = try context.fetch(Self.fruitRequest(batchSize: 8, ascending: false))
         #expect(objects.count == 60)
-        #expect(objects.allSatisfy(\.isFault))
+        #expect(objects.allSatisfy { $0.isFault })
         #expect(store.counts.withLock { $0.fetches } == 1)
         #expect(store.counts.withLock { $0.rowBatches } == 0)
 
         #expect(objects[17].stored("serial") as? Int64 == 42)   // batch 2: positions 16..<24
         #expect(store.counts.withLock { $0.rowBatches } == 1)
         #expect(objects[16..<24].allSatisfy { !$0.isFault })
-        #expect(objects[0..<16].allSatisfy(\.isFault))
-        #expect(objects[24...].allSatisfy(\.isFault))
+        #expect(objects[0..<16].allSatisfy { $0.isFault })
+        #expect(objects[24...].allSatisfy { $0.isFault })
 
         let serials = objects.map { $0.stored("serial") as? Int64 }
         #expect(serials == (0..<60).reversed().map { Int64($0) })
@@ -89,7 +89,7 @@ import Predicates
         var request = Self.fruitRequest(batchSize: 10)
         request.relationshipKeyPathsForPrefetching = ["stand"]
         let objects = try context.fetch(request)
-        #expect(objects.allSatisfy(\.isFault))
+        #expect(objects.allSatisfy { $0.isFault })
         let stand = objects[0].stored("stand") as? ManagedObject
         let stands = objects[0..<10].compactMap { $0.primitiveValue(forKey: "stand") as? ManagedObject }
         #expect(!stands.isEmpty)
