@@ -28,6 +28,10 @@ package struct SQLEntityLayout: Sendable {
     package private(set) var attributeKinds: [(name: String, type: AttributeDescription.AttributeType)] = []
     /// Relationship name → how it is kept (inherited ones included).
     package var relationships: [(relationship: RelationshipDescription, storage: SQLRelationshipStorage)] = []
+    /// The order of packed rows (``StoreRowColumns``) of the entity; `nil` when an
+    /// attribute's values are not plain `Sendable` values (transformable and the like),
+    /// whose rows are read as dictionaries.
+    package var rowShape: StoreRowShape?
 
     package init(name: String, number: Int64, superNumber: Int64, rootName: String, isAbstract: Bool) {
         self.name = name
@@ -35,6 +39,17 @@ package struct SQLEntityLayout: Sendable {
         self.superNumber = superNumber
         self.rootName = rootName
         self.isAbstract = isAbstract
+    }
+
+    /// Sets ``rowShape`` for the entity's description.
+    package mutating func makeRowShape(_ description: EntityDescription) {
+        let plain = attributes.allSatisfy { pair in
+            switch pair.attribute.attributeType {
+            case .transformable, .objectID, .composite, .undefined: return false
+            default: return true
+            }
+        }
+        rowShape = plain ? StoreRowShape(entity: description, names: attributes.map(\.attribute.name)) : nil
     }
 
     /// The table of the entity's rows (unquoted): `Z` + the root's name in capitals.

@@ -15,8 +15,11 @@ import Predicates
 ///
 /// - Important: Thread safety: not `Sendable`; use it where its context is used.
 public struct BatchedFetchResults: RandomAccessCollection {
-    /// The matching objects' IDs, in the request's order.
-    public let objectIDs: [ManagedObjectID]
+    /// The matching objects' IDs, in the request's order (made on each call from a compact
+    /// copy: integer keys when all are of one entity and store).
+    public var objectIDs: [ManagedObjectID] { members.all }
+    /// The IDs, 8 bytes each for one entity's integer keys.
+    private let members: CompactObjectIDs
     /// Objects filled per store query.
     public let batchSize: Int
     private let context: ManagedObjectContext
@@ -33,18 +36,18 @@ public struct BatchedFetchResults: RandomAccessCollection {
     static let keptBatches = 2
 
     private func range(of batch: Int) -> Range<Int> {
-        (batch * batchSize)..<Swift.min(objectIDs.count, (batch + 1) * batchSize)
+        (batch * batchSize)..<Swift.min(members.count, (batch + 1) * batchSize)
     }
 
     init(objectIDs: [ManagedObjectID], batchSize: Int, context: ManagedObjectContext) {
-        self.objectIDs = objectIDs
+        members = CompactObjectIDs(objectIDs)
         self.batchSize = Swift.max(1, batchSize)
         self.context = context
         loaded = LoadedBatches(count: (objectIDs.count + self.batchSize - 1) / self.batchSize)
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { objectIDs.count }
+    public var endIndex: Int { members.count }
 
     /// The object at `position`, its batch filled first when this is the batch's first access.
     ///
@@ -55,13 +58,13 @@ public struct BatchedFetchResults: RandomAccessCollection {
             if loaded.order.count >= Self.keptBatches {
                 let oldest = loaded.order.removeFirst()
                 loaded.flags[oldest] = false
-                context.releaseUnreferenced(objectIDs[range(of: oldest)])
+                context.releaseUnreferenced(members.ids(in: range(of: oldest)))
             }
             loaded.flags[batch] = true
             loaded.order.append(batch)
-            context.fillFaults(objectIDs[range(of: batch)])
+            context.fillFaults(members.ids(in: range(of: batch)))
         }
-        return context.registeredOrFault(objectIDs[position])
+        return context.registeredOrFault(members[position])
     }
 }
 

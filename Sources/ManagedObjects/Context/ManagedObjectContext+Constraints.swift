@@ -74,7 +74,7 @@ extension ManagedObjectContext {
         var values: [KeyValueConstant] = []
         values.reserveCapacity(properties.count)
         for name in properties {
-            if let value = row.attributes[name] {
+            if let value = row.attributeValue(named: name) {
                 if case .null = value { return nil }
                 values.append(value)
             } else if let ids = row.relationships[name], let id = ids.first {

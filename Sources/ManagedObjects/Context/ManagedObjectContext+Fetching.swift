@@ -13,11 +13,21 @@ extension ManagedObjectContext {
     /// have them: inserted objects are left out and deleted ones still match (the predicate and
     /// the order still read the objects' current values).
     ///
-    /// - Parameter request: The entity, predicate, order and limits.
+    /// With a ``EntityFetchRequest/fetchBatchSize`` greater than 0 (in a context on a
+    /// coordinator), the objects the store matched in SQL come back as faults grouped in
+    /// batches of that size: firing one fills its whole batch with one store query, and only
+    /// the two batches touched last keep their values (the objects of older ones without
+    /// unsaved changes turn back into faults). See Docs/Porting.md for how this differs from
+    /// Apple's batch-faulting array.
+    ///
+    /// - Parameter request: The entity, predicate, order, limits and batch size.
     /// - Returns: The matching objects, registered in this context.
     /// - Throws: ``ManagedObjectContextError/unknownEntity(_:)``, the stores' errors, and
     ///   predicate evaluation errors.
     public func fetch(_ request: EntityFetchRequest) throws -> [ManagedObject] {
+        if request.fetchBatchSize > 0 && parent == nil {
+            return try fetchInBatches(request)
+        }
         let objects = try fetch(request, storeResultType: .rows)
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             prefetchRelationships(request.relationshipKeyPathsForPrefetching, of: objects)
@@ -104,6 +114,12 @@ extension ManagedObjectContext {
             applied.predicate = applied.predicate && (result.appliedPredicate || request.predicate == nil)
             applied.orderAndLimits = applied.orderAndLimits && result.appliedOrderAndLimits
             storesOrdered = storesOrdered && clean && result.appliedOrderAndLimits
+            // Room for the answer at once, not by doubling.
+            let answered = result.rows.count + result.objectIDs.count
+            objects.reserveCapacity(objects.count + answered)
+            seen.reserveCapacity(seen.count + answered)
+            registered.reserveCapacity(registered.count + answered)
+            filled.reserveCapacity(filled.count + result.rows.count)
             for row in result.rows {
                 if let known = registered[row.objectID], !known.faultFlag, known.storeVersion != row.version {
                     stale.insert(ObjectIdentifier(known))
@@ -303,6 +319,7 @@ extension ManagedObjectContext {
     /// A row younger than ``stalenessInterval`` comes from the coordinator's row cache.
     package func fulfillFault(_ object: ManagedObject) {
         checkConfinement("firing a fault")
+        if let batch = object.fetchBatch, fillBatch(batch, firing: object) { return }
         guard let row = try? sourceRow(for: object.objectID) else { return }
         fill(object, from: row)
     }
@@ -340,28 +357,62 @@ extension ManagedObjectContext {
         object.faultedRelationshipSlots = 0
         object.storeVersion = row.version
         let layout = object.layout
+        if let columns = row.columns, columns.shape.slotKeys == layout.keys {
+            fillPackedValues(object, from: row, columns: columns)
+            return
+        }
         for slot in layout.fillPlan.indices {
             switch layout.fillPlan[slot] {
             case .attribute(let fill):
                 let value = row.attributes[layout.keys[slot]].flatMap { fill.attribute.typedValue(from: $0) ?? nil }
                 object.storeLoadedSlotValue(value, slot)
             case .relationship(let name, let cardinality, let destination):
-                // A to-many the row left out is a relationship fault, loaded on first access.
-                guard let ids = row.relationships[name] ?? missingRelationship(name, cardinality, slot: slot, of: object) else { continue }
-                // A store (a custom one, a damaged file) may name an object of another entity:
-                // such IDs are dropped, so that a typed read never meets an object of the wrong class.
-                let related = ids.compactMap { id -> ManagedObject? in
-                    guard id.entityName == destination || model.graph.isKind(id.entityName, of: destination) else { return nil }
-                    return try? self.object(with: id)
-                }
-                switch cardinality {
-                case .toOne: object.storeLoadedSlotValue(related.first, slot)
-                case .toMany: object.storeLoadedSlotValue(Set(related), slot)
-                case .orderedToMany: object.storeLoadedSlotValue(related, slot)
-                }
+                fillRelationship(object, slot: slot, from: row, name: name, cardinality: cardinality, destination: destination)
             case .none:
                 break
             }
+        }
+    }
+
+    /// ``fillValues(_:from:)`` for a packed row of the object's entity: the slot values are
+    /// taken as one array (shared with the row until the object changes), then the
+    /// relationships are filled.
+    private func fillPackedValues(_ object: ManagedObject, from row: StoreRow, columns: StoreRowColumns) {
+        let layout = object.layout
+        let shape = columns.shape
+        if layout.hasFields {
+            for slot in shape.slots where slot >= 0 {
+                object.storeLoadedSlotValue(columns.slotValues[slot], slot)
+            }
+            // Transient attributes hold nothing after a load, as with an unpacked row.
+            for slot in shape.otherSlots {
+                if case .attribute = layout.fillPlan[slot] { object.storeLoadedSlotValue(nil, slot) }
+            }
+        } else {
+            var values = columns.slotValues
+            // Fetched properties keep what they hold; relationships are filled below.
+            for slot in shape.otherSlots {
+                if case .none = layout.fillPlan[slot] { values[slot] = object.values[slot] }
+            }
+            object.values = values
+        }
+        for slot in shape.otherSlots {
+            if case .relationship(let name, let cardinality, let destination) = layout.fillPlan[slot] {
+                fillRelationship(object, slot: slot, from: row, name: name, cardinality: cardinality, destination: destination)
+            }
+        }
+    }
+
+    /// Puts a row's related objects into a relationship's slot.
+    private func fillRelationship(_ object: ManagedObject, slot: Int, from row: StoreRow, name: String,
+                                  cardinality: RelationshipDescription.Cardinality, destination: String) {
+        // A to-many the row left out is a relationship fault, loaded on first access.
+        guard let ids = row.relationships[name] ?? missingRelationship(name, cardinality, slot: slot, of: object) else { return }
+        let related = relatedObjects(ids, destination: destination)
+        switch cardinality {
+        case .toOne: object.storeLoadedSlotValue(related.first, slot)
+        case .toMany: object.storeLoadedSlotValue(Set(related), slot)
+        case .orderedToMany: object.storeLoadedSlotValue(related, slot)
         }
     }
 }

@@ -82,7 +82,7 @@ extension ManagedObjectContext {
             if object.isRelationshipFaulted(slot: slot), row.relationships[property.name] == nil { continue }
             let current = object.slotValue(slot)
             // Most values of a merged row are the object's already: seen without converting.
-            if case .attribute = property, Self.constant(row.attributes[object.layout.keys[slot]], isSurely: current) { continue }
+            if case .attribute = property, Self.constant(row.attributeValue(named: object.layout.keys[slot]), isSurely: current) { continue }
             guard let rowValue = value(of: row, for: property) else { continue }
             if keeping.contains(slot) {
                 if !ManagedObject.sameValue(current, rowValue) { stillChanged.updateValue(rowValue, forKey: slot) }
@@ -120,7 +120,7 @@ extension ManagedObjectContext {
     package func value(of row: StoreRow, for property: PropertyDescription) -> Any?? {
         switch property {
         case .attribute(let attribute):
-            return .some(row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil })
+            return .some(row.attributeValue(named: attribute.name).flatMap { attribute.typedValue(from: $0) ?? nil })
         case .relationship(let relationship):
             // A relationship the row left out (a store serving to-many lazily): asked for now.
             let ids = row.relationships[relationship.name]

@@ -54,6 +54,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     @exclusivity(unchecked) @usableFromInline package final var faultedRelationshipSlots: UInt64 = 0
     /// When the object was registered in its context, relative to the context's other objects.
     package var registrationSequence: UInt64 = 0
+    /// The batch of a batched fetch (`fetchBatchSize`) the fault belongs to: firing it fills
+    /// the batch's faults with one store query.
+    package var fetchBatch: FetchBatch?
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
     package var hasAwokenFromInsert = false
     /// Which of its context's inserted, updated and deleted sets hold the object (kept by

@@ -66,6 +66,19 @@ public struct ManagedObjectID: Sendable, Hashable {
         self.entityNameHash = entityName.hashValue
     }
 
+    private init(copying template: ManagedObjectID, reference: ReferenceObject) {
+        entityName = template.entityName
+        storeIdentifier = template.storeIdentifier
+        referenceObject = reference
+        entityNameHash = template.entityNameHash
+    }
+
+    /// The ID of another object of the same entity and store, with the integer key `key`
+    /// (a store reading many rows hashes the entity's name once).
+    package func withPrimaryKey(_ key: Int64) -> ManagedObjectID {
+        ManagedObjectID(copying: self, reference: .integer(key))
+    }
+
     /// Whether both name the same object: same entity, store and reference.
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
         lhs.referenceObject == rhs.referenceObject && lhs.entityNameHash == rhs.entityNameHash

@@ -122,13 +122,39 @@ extension PersistentStore {
 
 /// One object's saved state: its ID, its version (Core Data's `Z_OPT`), its attribute values
 /// and its relationships as object IDs (Apple: `NSIncrementalStoreNode`).
+///
+/// A store may hand back rows in a packed form (``StoreRowColumns``: the values in an order
+/// shared by every row of the entity, and already as the attributes' Swift types), which a
+/// context copies into an object's slots without looking a key up; ``attributes`` reads the
+/// same values by name either way.
 public struct StoreRow: Sendable, Hashable {
     /// The object.
     public var objectID: ManagedObjectID
     /// Increases with every save of the row; 1 after the insert.
     public var version: Int64
     /// Attribute values by name (`nil` values are absent or ``KeyValueConstant/null``).
-    public var attributes: [String: KeyValueConstant]
+    ///
+    /// For a packed row, reading makes the dictionary from the packed values (O(attributes));
+    /// setting replaces the packed values.
+    public var attributes: [String: KeyValueConstant] {
+        get { columns?.attributeDictionary ?? storedAttributes }
+        // In place, so that building a row key by key does not copy the dictionary each time.
+        _modify {
+            if let columns {
+                storedAttributes = columns.attributeDictionary
+                self.columns = nil
+            }
+            yield &storedAttributes
+        }
+        set {
+            storedAttributes = newValue
+            columns = nil
+        }
+    }
+    /// The attributes of a row made with a dictionary.
+    private var storedAttributes: [String: KeyValueConstant]
+    /// The packed values of a row a store read (`nil` for a row made with a dictionary).
+    package private(set) var columns: StoreRowColumns?
     /// Relationships by name: the related objects' IDs (none or one for a to-one), in order for
     /// an ordered relationship. A store may leave a relationship out: a to-many one left out
     /// becomes a relationship fault, whose members the context asks
@@ -142,8 +168,38 @@ public struct StoreRow: Sendable, Hashable {
                 relationships: [String: [ManagedObjectID]] = [:]) {
         self.objectID = objectID
         self.version = version
-        self.attributes = attributes
+        self.storedAttributes = attributes
         self.relationships = relationships
+    }
+
+    /// A packed row (see ``StoreRowColumns``).
+    package init(objectID: ManagedObjectID, version: Int64, columns: StoreRowColumns,
+                 relationships: [String: [ManagedObjectID]] = [:]) {
+        self.objectID = objectID
+        self.version = version
+        self.storedAttributes = [:]
+        self.columns = columns
+        self.relationships = relationships
+    }
+
+    /// The value of one attribute (`nil` for none or NULL), without making the dictionary of
+    /// a packed row.
+    package func attributeValue(named name: String) -> KeyValueConstant? {
+        guard let columns else { return storedAttributes[name] }
+        return columns.constant(named: name)
+    }
+
+    /// Whether both rows have the same object, version, attribute values and relationships,
+    /// packed or not.
+    public static func == (lhs: StoreRow, rhs: StoreRow) -> Bool {
+        lhs.objectID == rhs.objectID && lhs.version == rhs.version && lhs.relationships == rhs.relationships
+            && lhs.attributes == rhs.attributes
+    }
+
+    /// Hashes the object and the version (equal rows have equal ones).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(objectID)
+        hasher.combine(version)
     }
 }
 

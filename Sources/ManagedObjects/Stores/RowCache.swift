@@ -49,6 +49,8 @@ package final class RowCache: Sendable {
         state.withLock { state in
             let time = Self.now(state)
             if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
+            // Room for the rows at once, not by doubling.
+            state.entries.reserveCapacity(Swift.min(state.entries.count + rows.underestimatedCount, Self.capacity + 1))
             for row in rows { state.entries[row.objectID] = Entry(row: row, time: time) }
         }
     }

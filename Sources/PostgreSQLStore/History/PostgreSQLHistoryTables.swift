@@ -2,6 +2,7 @@
 // changed object, and the counters that number them in commit order.
 import Foundation
 import ManagedObjects
+import SQLCompiling
 import Predicates
 
 /// The layout of a PostgreSQL store's persistent history (Docs/PostgreSQLStore.md, "Persistent

@@ -2,6 +2,7 @@
 // or a date, and deleting it before one.
 import Foundation
 import ManagedObjects
+import SQLCompiling
 import Predicates
 
 extension PostgreSQLPersistentStore: PersistentHistoryStore {

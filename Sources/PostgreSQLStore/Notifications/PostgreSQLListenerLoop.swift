@@ -7,6 +7,7 @@ import Darwin
 #endif
 import CLibPQ
 import Foundation
+import SQLCompiling
 import Synchronization
 
 /// The state and the thread of a ``PostgreSQLNotificationListener``.

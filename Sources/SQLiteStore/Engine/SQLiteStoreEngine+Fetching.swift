@@ -107,8 +107,9 @@ extension SQLiteStoreEngine {
             let statement = try connection.statement("SELECT t0.Z_PK FROM \(table) t0 WHERE \(part.condition)\(part.order)\(limits)")
             try statement.bind(part.arguments + limitArguments)
             defer { statement.reset() }
+            let template = objectID(part.entity.name, 0)
             while try statement.step() {
-                ids.append(objectID(part.entity.name, statement.integer(at: 0)))
+                ids.append(template.withPrimaryKey(statement.integer(at: 0)))
             }
         }
         selection.objectIDs = ids

@@ -37,70 +37,125 @@ extension SQLiteStoreEngine {
         return key
     }
 
-    /// The stored version (`Z_OPT`) of an object, 0 when the row is gone.
-    private func storedVersion(of id: ManagedObjectID) throws -> Int64 {
-        let entity = try entity(id.entityName)
-        let sql = "SELECT Z_OPT FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE Z_PK = ? AND Z_ENT = ?"
-        return try connection.scalar(sql, [.integer(try key(of: id)), .integer(entity.number)])?.integerValue ?? 0
-    }
-
-    /// The values of an entity's value columns for a row.
-    private func columnValues(of row: StoreRow, entity: SQLiteSchema.Entity) throws -> [SQLiteValue] {
-        var values: [SQLiteValue] = []
-        values.reserveCapacity(entity.attributes.count + entity.relationships.count)
+    /// Binds the values of an entity's value columns for a row to `statement`, from parameter
+    /// `first` on; returns the next parameter's index.
+    private func bindColumnValues(of row: StoreRow, entity: SQLiteSchema.Entity, to statement: SQLiteStatement,
+                                  from first: Int) throws -> Int {
+        var index = first
         for position in entity.attributes.indices {
             let kind = entity.attributeKinds[position]
-            let constant = row.attributes[kind.name]
+            let constant = row.attributeValue(named: kind.name)
             // The common kinds directly (without copying the description); the rest, and every
             // value of another kind (an error), through the schema's full conversion.
+            let value: SQLiteValue
             switch (kind.type, constant) {
-            case (_, nil), (_, .null?): values.append(.null)
-            case (.integer16, .integer(let v)?), (.integer32, .integer(let v)?), (.integer64, .integer(let v)?): values.append(.integer(v))
-            case (.boolean, .bool(let v)?): values.append(.integer(v ? 1 : 0))
-            case (.double, .double(let v)?) where !v.isNaN, (.float, .double(let v)?) where !v.isNaN: values.append(.real(v))
-            case (.string, .string(let text)?): values.append(.text(text))
-            case (.date, .date(let date)?): values.append(.real(date.timeIntervalSinceReferenceDate))
+            case (_, nil), (_, .null?): value = .null
+            case (.integer16, .integer(let v)?), (.integer32, .integer(let v)?), (.integer64, .integer(let v)?): value = .integer(v)
+            case (.boolean, .bool(let v)?): value = .integer(v ? 1 : 0)
+            case (.double, .double(let v)?) where !v.isNaN, (.float, .double(let v)?) where !v.isNaN: value = .real(v)
+            case (.string, .string(let text)?): value = .text(text)
+            case (.date, .date(let date)?): value = .real(date.timeIntervalSinceReferenceDate)
             default:
-                values.append(try SQLiteSchema.sqlValue(constant, for: entity.attributes[position].attribute, entity: entity.name, path: path))
+                value = try SQLiteSchema.sqlValue(constant, for: entity.attributes[position].attribute, entity: entity.name, path: path)
             }
+            try statement.bind(value, at: index)
+            index += 1
         }
         for position in entity.relationships.indices {
             guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { continue }
             let target = row.relationships[entity.relationships[position].relationship.name]?.first
-            values.append(try target.map { .integer(try key(of: $0)) } ?? .null)
+            try statement.bind(try target.map { .integer(try key(of: $0)) } ?? .null, at: index)
+            index += 1
             if entityColumn != nil {
-                values.append(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null)
+                try statement.bind(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null, at: index)
+                index += 1
             }
         }
-        return values
+        return index
     }
 
+    /// The stored versions (`Z_OPT`) of objects, one query per entity; an object whose row is
+    /// gone has none.
+    private func storedVersions(of ids: [ManagedObjectID]) throws -> [ManagedObjectID: Int64] {
+        var keysByEntity: [String: [Int64]] = [:]
+        for id in ids { keysByEntity[id.entityName, default: []].append(try key(of: id)) }
+        var versions: [ManagedObjectID: Int64] = [:]
+        versions.reserveCapacity(ids.count)
+        for (name, keys) in keysByEntity {
+            let entity = try entity(name)
+            let sql = "SELECT Z_PK, Z_OPT FROM \(SQLiteSchema.tableName(root: entity.rootName)) "
+                + "WHERE Z_PK IN (SELECT value FROM json_each(?)) AND Z_ENT = ?"
+            let statement = try connection.statement(sql)
+            try statement.bind([.text("[" + keys.map(String.init).joined(separator: ",") + "]"), .integer(entity.number)])
+            defer { statement.reset() }
+            let template = objectID(name, 0)
+            while try statement.step() {
+                versions[template.withPrimaryKey(statement.integer(at: 0))] = statement.integer(at: 1)
+            }
+        }
+        return versions
+    }
+
+    /// An entity's cached save statements.
+    private struct SaveStatements {
+        var insert: SQLiteStatement
+        var update: SQLiteStatement
+        var delete: SQLiteStatement
+        /// Whether the entity has to-many relationships (join tables or ordered members).
+        var hasToMany: Bool
+    }
+
+    /// The INSERT, UPDATE and DELETE statements of an entity (prepared once per connection).
+    private func saveStatements(for entity: SQLiteSchema.Entity) throws -> SaveStatements {
+        let table = SQLiteSchema.tableName(root: entity.rootName)
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + valueColumns(of: entity)
+        let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let update = "UPDATE \(table) SET " + (["Z_OPT"] + valueColumns(of: entity)).map { "\($0) = ?" }
+            .joined(separator: ", ") + " WHERE Z_PK = ?"
+        let hasToMany = entity.relationships.contains { pair in
+            if case .foreignKey = pair.storage { return false }
+            return true
+        }
+        return SaveStatements(insert: try connection.statement(insert), update: try connection.statement(update),
+                              delete: try connection.statement("DELETE FROM \(table) WHERE Z_PK = ?"), hasToMany: hasToMany)
+    }
+
+
     /// Writes one save in one transaction; conflicts are found before anything is written.
+    ///
+    /// The versions are checked with one query per entity; rows are written through each
+    /// entity's cached statements, values bound one by one.
     func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         try connection.transaction {
+            let checked = changes.updated.map(\.objectID) + changes.deleted.map(\.objectID) + changes.locked.map(\.objectID)
+            let stored = checked.isEmpty ? [:] : try storedVersions(of: checked)
             var conflicts: [StoreConflict] = []
-            for row in changes.updated {
-                let stored = try storedVersion(of: row.objectID)
-                if stored != row.version {
-                    conflicts.append(StoreConflict(objectID: row.objectID, expectedVersion: row.version, storeVersion: stored))
-                }
+            func check(_ id: ManagedObjectID, _ expected: Int64) {
+                let current = stored[id] ?? 0
+                if current != expected { conflicts.append(StoreConflict(objectID: id, expectedVersion: expected, storeVersion: current)) }
             }
-            for (id, version) in changes.deleted {
-                let stored = try storedVersion(of: id)
-                if stored != version { conflicts.append(StoreConflict(objectID: id, expectedVersion: version, storeVersion: stored)) }
-            }
-            for (id, version) in changes.locked {   // unchanged objects checked for conflicts
-                let stored = try storedVersion(of: id)
-                if stored != version { conflicts.append(StoreConflict(objectID: id, expectedVersion: version, storeVersion: stored)) }
-            }
+            for row in changes.updated { check(row.objectID, row.version) }
+            for (id, version) in changes.deleted { check(id, version) }
+            for (id, version) in changes.locked { check(id, version) }   // unchanged objects checked for conflicts
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
 
+            var statementsByEntity: [String: SaveStatements] = [:]
+            func statements(for entity: SQLiteSchema.Entity) throws -> SaveStatements {
+                if let made = statementsByEntity[entity.name] { return made }
+                let made = try saveStatements(for: entity)
+                statementsByEntity[entity.name] = made
+                return made
+            }
             // Deletes first: a value of a uniqueness constraint a deleted row held is free for
             // the rows this save inserts or updates.
             for (id, _) in changes.deleted {
                 let entity = try entity(id.entityName)
                 let key = try key(of: id)
-                try connection.run("DELETE FROM \(SQLiteSchema.tableName(root: entity.rootName)) WHERE Z_PK = ?", [.integer(key)])
+                let delete = try statements(for: entity).delete
+                delete.start()
+                try delete.bind(.integer(key), at: 1)
+                try delete.runBound()
                 for (_, storage) in entity.relationships {
                     if case .joinTable(let table, let own, _, _, _) = storage {
                         try connection.run("DELETE FROM \(table) WHERE \(own) = ?", [.integer(key)])
@@ -109,27 +164,18 @@ extension SQLiteStoreEngine {
             }
             var versions: [ManagedObjectID: Int64] = [:]
             versions.reserveCapacity(changes.inserted.count + changes.updated.count)
-            // Each entity's INSERT and UPDATE text, made once per save (the connection caches
-            // the prepared statements by text).
-            var statements: [String: (insert: String, update: String)] = [:]
-            func sql(for entity: SQLiteSchema.Entity) -> (insert: String, update: String) {
-                if let made = statements[entity.name] { return made }
-                let table = SQLiteSchema.tableName(root: entity.rootName)
-                let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + valueColumns(of: entity)
-                let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
-                    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-                let update = "UPDATE \(table) SET " + (["Z_OPT"] + valueColumns(of: entity)).map { "\($0) = ?" }
-                    .joined(separator: ", ") + " WHERE Z_PK = ?"
-                statements[entity.name] = (insert, update)
-                return (insert, update)
-            }
             for row in changes.inserted {
                 let entity = try entity(row.objectID.entityName)
                 let key = try key(of: row.objectID)
-                let sql = sql(for: entity).insert
+                let insert = try statements(for: entity).insert
                 do {
                     try reportingUniqueness(of: row.objectID, entity: entity) {
-                        try connection.run(sql, [.integer(key), .integer(entity.number), .integer(1)] + columnValues(of: row, entity: entity))
+                        insert.start()
+                        try insert.bind(.integer(key), at: 1)
+                        try insert.bind(.integer(entity.number), at: 2)
+                        try insert.bind(.integer(1), at: 3)
+                        _ = try bindColumnValues(of: row, entity: entity, to: insert, from: 4)
+                        try insert.runBound()
                     }
                 } catch let error as SQLiteStoreError {
                     // SQLITE_CONSTRAINT_PRIMARYKEY: the key is taken (no query per row to check first).
@@ -140,15 +186,23 @@ extension SQLiteStoreEngine {
             }
             for row in changes.updated {
                 let entity = try entity(row.objectID.entityName)
-                let sql = sql(for: entity).update
+                let update = try statements(for: entity).update
                 let (version, overflow) = row.version.addingReportingOverflow(1)
                 if overflow { throw fail(.unsupported("the version (Z_OPT) of \(row.objectID) cannot grow")) }
                 try reportingUniqueness(of: row.objectID, entity: entity) {
-                    try connection.run(sql, [.integer(version)] + columnValues(of: row, entity: entity) + [.integer(try key(of: row.objectID))])
+                    update.start()
+                    try update.bind(.integer(version), at: 1)
+                    let next = try bindColumnValues(of: row, entity: entity, to: update, from: 2)
+                    try update.bind(.integer(try key(of: row.objectID)), at: next)
+                    try update.runBound()
                 }
                 versions[row.objectID] = version
             }
-            for row in changes.inserted + changes.updated { try writeToManyRelationships(of: row) }
+            for rows in [changes.inserted, changes.updated] {
+                for row in rows where try statements(for: entity(row.objectID.entityName)).hasToMany {
+                    try writeToManyRelationships(of: row)
+                }
+            }
             return versions
         }
     }

@@ -90,32 +90,15 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     }
 
     /// A store row (attributes and to-ones) from the columns of `SELECT Z_PK, Z_OPT,
-    /// <valueColumns>`, read one at a time through `column`.
+    /// <valueColumns>`, read one at a time through `column`: packed (``StoreRowColumns``) when
+    /// the entity has a row shape, with a dictionary otherwise.
     @inline(__always)
-    func row(of entity: SQLiteSchema.Entity, column: (Int) -> SQLiteValue) throws -> StoreRow {
+    func row(of entity: SQLiteSchema.Entity, template: ManagedObjectID? = nil, column: (Int) -> SQLiteValue) throws -> StoreRow {
         guard case .integer(let key) = column(0) else { throw fail(.notAStore("a row of \(entity.name) has no integer Z_PK")) }
-        var row = StoreRow(objectID: objectID(entity.name, key), version: column(1).integerValue ?? 0)
-        row.attributes.reserveCapacity(entity.attributes.count)
-        var index = 2
-        for position in entity.attributes.indices {
-            let value = column(index)
-            index += 1
-            let kind = entity.attributeKinds[position]
-            let constant: KeyValueConstant?
-            // The common kinds directly; the rest (and every value of an unexpected storage
-            // class, which is an error) through the schema's full conversion.
-            switch (kind.type, value) {
-            case (_, .null): continue
-            case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)): constant = .integer(v)
-            case (.boolean, .integer(let v)): constant = .bool(v != 0)
-            case (.double, .real(let v)), (.float, .real(let v)): constant = .double(v)
-            case (.string, .text(let text)): constant = .string(text)
-            case (.date, .real(let seconds)): constant = .date(Date(timeIntervalSinceReferenceDate: seconds))
-            default:
-                constant = try SQLiteSchema.constant(value, for: entity.attributes[position].attribute, entity: entity.name, path: path)
-            }
-            if let constant { row.attributes[kind.name] = constant }
-        }
+        let id = template?.withPrimaryKey(key) ?? objectID(entity.name, key)
+        let version = column(1).integerValue ?? 0
+        var relationships: [String: [ManagedObjectID]] = [:]
+        var index = 2 + entity.attributes.count
         for position in entity.relationships.indices {
             guard case .foreignKey(_, let entityColumn, let destination) = entity.relationships[position].storage else { continue }
             let target = column(index).integerValue
@@ -125,9 +108,64 @@ struct SQLiteStoreEngine: @unchecked Sendable {
                 if let number = column(index).integerValue, let name = schema.entityNamesByNumber[number] { targetEntity = name }
                 index += 1
             }
-            row.relationships[entity.relationships[position].relationship.name] = target.map { [objectID(targetEntity, $0)] } ?? []
+            relationships[entity.relationships[position].relationship.name] = target.map { [objectID(targetEntity, $0)] } ?? []
         }
-        return row
+        guard let shape = entity.rowShape else {
+            var row = StoreRow(objectID: id, version: version, relationships: relationships)
+            for position in entity.attributes.indices {
+                if let constant = try decode(column(2 + position), entity: entity, position: position).constant {
+                    row.attributes[entity.attributeKinds[position].name] = constant
+                }
+            }
+            return row
+        }
+        var constants = ContiguousArray<KeyValueConstant>()
+        constants.reserveCapacity(entity.attributes.count)
+        var slotValues = ContiguousArray<Any?>(repeating: nil, count: shape.slotKeys.count)
+        for position in entity.attributes.indices {
+            let (constant, typed) = try decode(column(2 + position), entity: entity, position: position)
+            constants.append(constant ?? .null)
+            let slot = shape.slots[position]
+            if slot >= 0 { slotValues[slot] = typed }
+        }
+        return StoreRow(objectID: id, version: version,
+                        columns: StoreRowColumns(shape: shape, constants: constants, slotValues: slotValues),
+                        relationships: relationships)
+    }
+
+    /// A stored value of the attribute at `position` as a constant (`nil` for NULL) and as
+    /// the Swift value an object's slot holds (what `AttributeDescription.slotValue(from:)`
+    /// makes of the constant). The common kinds directly; the rest (and every value of an
+    /// unexpected storage class, which is an error) through the schema's full conversion.
+    @inline(__always)
+    private func decode(_ value: SQLiteValue, entity: SQLiteSchema.Entity,
+                        position: Int) throws -> (constant: KeyValueConstant?, typed: Any?) {
+        switch (entity.attributeKinds[position].type, value) {
+        case (_, .null):
+            return (nil, nil)
+        case (.integer64, .integer(let v)):
+            return (.integer(v), v)
+        case (.integer32, .integer(let v)):
+            return (.integer(v), Int32(exactly: v).map { $0 as Any })
+        case (.integer16, .integer(let v)):
+            return (.integer(v), Int16(exactly: v).map { $0 as Any })
+        case (.boolean, .integer(let v)):
+            return (.bool(v != 0), v != 0)
+        case (.double, .real(let v)):
+            return (.double(v), v)
+        case (.float, .real(let v)):
+            let fits = !v.isFinite || abs(v) <= Double(Float.greatestFiniteMagnitude)
+            return (.double(v), fits ? Float(v) : nil)
+        case (.string, .text(let text)):
+            return (.string(text), text)
+        case (.date, .real(let seconds)):
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            return (.date(date), date)
+        default:
+            let attribute = entity.attributes[position].attribute
+            let constant = try SQLiteSchema.constant(value, for: attribute, entity: entity.name, path: path)
+            return (constant, constant.flatMap { attribute.slotValue(from: $0) })
+        }
     }
 
     /// The rows a query of `SELECT Z_PK, Z_OPT, <valueColumns>` selects, read straight from
@@ -137,8 +175,9 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         try statement.bind(arguments)
         defer { statement.reset() }
         var rows: [StoreRow] = []
+        let template = objectID(entity.name, 0)
         while try statement.step() {
-            rows.append(try row(of: entity) { statement.value(at: $0) })
+            rows.append(try row(of: entity, template: template) { statement.value(at: $0) })
         }
         return rows
     }

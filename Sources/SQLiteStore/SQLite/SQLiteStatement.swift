@@ -29,31 +29,50 @@ package final class SQLiteStatement {
         guard values.count == expected else {
             throw connection.error(.unsupported("\(values.count) values for \(expected) parameters"), sql: sql)
         }
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch value {
-            case .null:
-                code = sqlite3_bind_null(handle, index)
-            case .integer(let integer):
-                code = sqlite3_bind_int64(handle, index, integer)
-            case .real(let real):
-                code = sqlite3_bind_double(handle, index, real)
-            case .text(let text):
-                // The byte count keeps text with NUL characters whole.
-                code = sqlite3_bind_text64(handle, index, text, sqlite3_uint64(text.utf8.count), csqlite_transient(),
-                                           UInt8(SQLITE_UTF8))
-            case .blob(let data):
-                code = data.withUnsafeBytes { bytes in
-                    // A zero-length blob needs a non-null pointer, or SQLite binds NULL.
-                    guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                        return sqlite3_bind_zeroblob(handle, index, 0)
-                    }
-                    return sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), csqlite_transient())
+        for (offset, value) in values.enumerated() { try bind(value, at: offset + 1) }
+    }
+
+    /// Binds one value to the parameter at `index` (1-based), keeping the other bindings:
+    /// for a statement run many times with values bound one by one (``start()``, binds,
+    /// ``runBound()``), without an array of values per run.
+    ///
+    /// - Throws: ``SQLiteStoreError`` when the value cannot be bound (an index out of range…).
+    package func bind(_ value: SQLiteValue, at index: Int) throws {
+        let index = Int32(index)
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .integer(let integer):
+            code = sqlite3_bind_int64(handle, index, integer)
+        case .real(let real):
+            code = sqlite3_bind_double(handle, index, real)
+        case .text(let text):
+            // The byte count keeps text with NUL characters whole.
+            code = sqlite3_bind_text64(handle, index, text, sqlite3_uint64(text.utf8.count), csqlite_transient(),
+                                       UInt8(SQLITE_UTF8))
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                // A zero-length blob needs a non-null pointer, or SQLite binds NULL.
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_zeroblob(handle, index, 0)
                 }
+                return sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), csqlite_transient())
             }
-            guard code == SQLITE_OK else { throw connection.lastError(code: code, sql: sql) }
         }
+        guard code == SQLITE_OK else { throw connection.lastError(code: code, sql: sql) }
+    }
+
+    /// Ends the last run so that values can be bound for the next (the bindings stay until
+    /// each is bound again).
+    package func start() { sqlite3_reset(handle) }
+
+    /// Runs the statement with the values bound since ``start()``, ignoring any rows.
+    ///
+    /// - Throws: ``SQLiteStoreError``.
+    package func runBound() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
     }
 
     /// Advances to the next row.

@@ -205,6 +205,7 @@ extension SQLiteSchema {
                     continue
                 }
             }
+            info.makeRowShape(entity)
             entities[entity.name] = info
         }
 
