@@ -160,7 +160,7 @@ extension ManagedObjectContext {
             guard let member = registered[id], !member.faultFlag, member.fetchBatch === batch,
                   !inserted.contains(member), !updated.contains(member), !deleted.contains(member) else { continue }
             member.willTurnIntoFault()
-            committed[ObjectIdentifier(member)] = nil
+            forgetCommittedValues(of: member)
             member.faultFlag = true
             member.clearSlotValues()
             member.didTurnIntoFault()
