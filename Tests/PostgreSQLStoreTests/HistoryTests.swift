@@ -121,6 +121,26 @@ import Testing
         }
     }
 
+    @Test func aCounterTableDroppedByHandStartsAfterTheNumbersInUse() throws {
+        try TestDatabase.run { database in
+            do {
+                let (context, _) = try Self.context(database)
+                let item = try context.insertNewObject(forEntityNamed: "Item")
+                try item.setValue("Alien", forKey: "title")
+                try context.save()
+            }
+            try database.connection().execute("DROP TABLE \"ATRANSACTIONCOUNTER\"")
+            let (context, _) = try Self.context(database)
+            let item = try context.insertNewObject(forEntityNamed: "Item")
+            try item.setValue("Brazil", forKey: "title")
+            try context.save()
+            let transactions = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+            #expect(transactions.map(\.transactionNumber) == [1, 2])
+            let ids = transactions.flatMap(\.changes).map(\.changeIdentifier)
+            #expect(Set(ids).count == 2)
+        }
+    }
+
     @Test func withoutTrackingNothingIsRecorded() throws {
         try TestDatabase.run { database in
             let (context, store) = try Self.context(database, tracking: false)

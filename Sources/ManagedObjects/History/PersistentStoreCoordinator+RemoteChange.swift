@@ -86,6 +86,46 @@ extension PersistentStoreCoordinator {
         return observation
     }
 
+    /// The coordinator's remote changes as an async sequence: the same events as
+    /// ``onRemoteChange(_:)``, from the moment of the call until the sequence's consumer stops
+    /// (the registration is cancelled when the iteration ends or its task is cancelled).
+    ///
+    /// This is the form for Swift 6 code whose context is isolated to an actor: the handler
+    /// of ``onRemoteChange(_:)`` is `@Sendable` and cannot capture a context, which is not
+    /// `Sendable`, while a loop on the main actor can use the main actor's context directly:
+    ///
+    /// ```swift
+    /// @MainActor func followRemoteChanges(_ changes: AsyncStream<PersistentStoreCoordinator.RemoteChange>,
+    ///                                     into viewContext: ManagedObjectContext,
+    ///                                     after token: PersistentHistoryToken?) async throws {
+    ///     var lastToken = token
+    ///     for await _ in changes {
+    ///         let transactions = try viewContext.execute(.fetchHistory(after: lastToken)).transactions
+    ///         guard let last = transactions.last else { continue }
+    ///         viewContext.mergeChanges(fromHistory: transactions)   // fetched results controllers update
+    ///         lastToken = last.token
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Call it before the saves you want to hear of: changes committed earlier are not
+    /// replayed (fetch the history after your last token for those).
+    ///
+    /// - Parameter bufferingPolicy: What the sequence keeps while its consumer is busy
+    ///   (all changes by default; each change's token is the newest at that moment, so keeping
+    ///   only the newest, `.bufferingNewest(1)`, loses nothing a history fetch cannot recover).
+    /// - Returns: The changes, in the order the coordinator learned of them.
+    /// - Complexity: O(1) per change.
+    /// - Important: Thread safety: the sequence may be iterated from any isolation.
+    public func remoteChanges(
+        bufferingPolicy: AsyncStream<RemoteChange>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<RemoteChange> {
+        AsyncStream(bufferingPolicy: bufferingPolicy) { continuation in
+            let observation = onRemoteChange { change in continuation.yield(change) }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
+
     /// Installs this coordinator's handler in a history store that posts remote changes.
     package func startRemoteChanges(of store: any PersistentStore) {
         guard let history = store as? any PersistentHistoryStore else { return }

@@ -50,7 +50,12 @@ enum PostgreSQLHistoryTables {
             CREATE TABLE IF NOT EXISTS \(q(counter)) (\(q("Z_MAXTRANSACTION")) bigint NOT NULL, \(q("Z_MAXCHANGE")) bigint NOT NULL, \
             \(q("Z_PURGED")) bigint NOT NULL)
             """)
-        try connection.execute("INSERT INTO \(q(counter)) SELECT 0, 0, 0 WHERE NOT EXISTS (SELECT 1 FROM \(q(counter)))")
+        // A counter made anew (a first load, or a table dropped by hand) starts after the
+        // numbers already used, so that a save never reuses a transaction's or change's key.
+        try connection.execute("""
+            INSERT INTO \(q(counter)) SELECT COALESCE((SELECT max(\(q("Z_PK"))) FROM \(q(transactions))), 0), \
+            COALESCE((SELECT max(\(q("Z_PK"))) FROM \(q(changes))), 0), 0 WHERE NOT EXISTS (SELECT 1 FROM \(q(counter)))
+            """)
     }
 
     /// The names of the history tables, for dropping them with the store.
