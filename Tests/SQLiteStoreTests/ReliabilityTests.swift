@@ -72,11 +72,19 @@ import Darwin
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Let it get going (opening the store takes a moment), then kill it mid-save.
-            usleep(UInt32.random(in: 20_000...90_000, using: &generator))
+            // Odd rounds: a kill 20–90 ms after the start, which may fall while it opens the
+            // store. Even rounds: once its first save is reported (however long opening takes
+            // on a loaded machine), a kill at a random moment of the save loop.
+            var text = ""
+            if round.isMultiple(of: 2) {
+                text = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+                usleep(UInt32.random(in: 0...40_000, using: &generator))
+            } else {
+                usleep(UInt32.random(in: 20_000...90_000, using: &generator))
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             // Only whole lines: a save is complete once its number is printed.
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             if let last = lines.last.flatMap({ Int64($0) }) { reported = last }
