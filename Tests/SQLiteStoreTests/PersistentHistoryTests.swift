@@ -142,6 +142,24 @@ import ManagedObjects
         #expect(try query(url, "SELECT COUNT(*) FROM ACHANGE") == [[.integer(2)]])
     }
 
+    @Test func aCounterSetBackByHandContinuesAfterTheLargestTransaction() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("Movies.sqlite")
+        do {
+            let (_, _, context) = try Self.stack(at: url, model: try Self.model())
+            try Self.movie("Heat", in: context)
+            try context.save()
+        }
+        try SQLiteConnection(path: url.path, mode: .readWrite).execute("UPDATE Z_PRIMARYKEY SET Z_MAX = -1 WHERE Z_ENT > 16000")
+        let (_, _, context) = try Self.stack(at: url, model: try Self.model())
+        try Self.movie("Ronin", in: context)
+        try context.save()
+        let transactions = try context.execute(.fetchHistory(after: Self.noToken)).transactions
+        #expect(transactions.map(\.transactionNumber) == [1, 2])
+        #expect(Set(transactions.flatMap(\.changes).map(\.changeIdentifier)).count == 2)
+    }
+
     @Test func fetchAfterTokenAndDateAndLimitsAndAuthors() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

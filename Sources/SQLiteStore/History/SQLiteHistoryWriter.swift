@@ -27,9 +27,13 @@ extension SQLiteStoreEngine {
         return result
     }
 
-    /// Takes `count` keys from a history table's `Z_MAX` counter; returns the first.
+    /// Takes `count` keys from a history table's `Z_MAX` counter; returns the first. A counter
+    /// behind the table's largest key (edited by hand, or damaged) continues after that key,
+    /// so that a new transaction is never hidden behind or clashes with an old one.
     private func takeHistoryKeys(_ number: Int64, count: Int64) throws -> Int64 {
-        try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", [.integer(count), .integer(number)])
+        let table = SQLiteHistoryLayout.table(of: number)
+        try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), IFNULL((SELECT MAX(Z_PK) FROM \(table)), 0)) + ? "
+                           + "WHERE Z_ENT = ?", [.integer(count), .integer(number)])
         guard let maximum = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(number)])?.integerValue else {
             throw fail(.notAStore("Z_PRIMARYKEY has no usable Z_MAX for the history rows \(number)"))
         }
