@@ -30,6 +30,16 @@ import TestSupport
         return result.rows.count
     }
 
+    @Test func errorsWithoutSQLStateOrOfConnectionClassesMeanTheConnectionIsLost() {
+        // libpq's own errors ("server closed the connection unexpectedly") carry no SQLSTATE.
+        for state in ["", "08006", "08003", "57P01", "57P02", "57P03"] {
+            #expect(PostgreSQLConnection.meansConnectionLoss(state), "\(state)")
+        }
+        for state in ["23505", "40001", "57014", "42P01"] {
+            #expect(!PostgreSQLConnection.meansConnectionLoss(state), "\(state)")
+        }
+    }
+
     @Test func urlKeysOfTheStoreAreTakenOutAndTheRestReachesLibpq() throws {
         var own: [String: String] = [:]
         let stripped = PostgreSQLConnectionConfiguration.removingOwnKeys(

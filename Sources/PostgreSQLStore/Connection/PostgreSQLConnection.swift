@@ -174,11 +174,12 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         PostgreSQLStoreError(code, server: server, statement: statement)
     }
 
-    /// SQLSTATEs meaning the session is gone: connection exceptions (class 08) and the
-    /// server's shutdown (`57P01` admin shutdown, `57P02` crash shutdown, `57P03` cannot
-    /// connect now).
-    private static func meansConnectionLoss(_ state: String) -> Bool {
-        state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03"
+    /// SQLSTATEs meaning the session is gone: connection exceptions (class 08), the server's
+    /// shutdown (`57P01` admin shutdown, `57P02` crash shutdown, `57P03` cannot connect now),
+    /// and no SQLSTATE at all: an error libpq made itself ("server closed the connection
+    /// unexpectedly"), which it may report before the connection's status turns bad.
+    package static func meansConnectionLoss(_ state: String) -> Bool {
+        state.isEmpty || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03"
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
