@@ -27,9 +27,9 @@ public final class PostgreSQLPersistentStore: PersistentStore {
     /// The store's connections (its URL is kept there, for reconnecting; never put in
     /// messages).
     package let pool: PostgreSQLConnectionPool
-    /// The libpq connection string of the store's listening connection (the URL without the
-    /// store's own query keys; never put in messages).
-    let url: String
+    /// The libpq connection string of the store's listening connection: the pool's URL
+    /// without the store's own query keys (never put in messages).
+    var url: String { pool.configuration.libpqURL }
     /// The schema (namespace) the store's tables live in, or `nil` for the connection's
     /// `search_path`.
     public let schemaName: String?
@@ -58,9 +58,7 @@ public final class PostgreSQLPersistentStore: PersistentStore {
     ///     the URL's.
     public init(url: String, schema: String? = nil, options: PostgreSQLStoreOptions = PostgreSQLStoreOptions()) {
         self.schemaName = schema
-        let configuration = PostgreSQLConnectionConfiguration(url: url, options: options)
-        self.url = configuration.libpqURL
-        self.pool = PostgreSQLConnectionPool(configuration: configuration) { connection in
+        self.pool = PostgreSQLConnectionPool(configuration: PostgreSQLConnectionConfiguration(url: url, options: options)) { connection in
             guard let schema else { return }
             let quoted = SQLDialect.postgreSQL.quoted(schema)
             // CREATE SCHEMA IF NOT EXISTS needs the right to create schemas even when the
