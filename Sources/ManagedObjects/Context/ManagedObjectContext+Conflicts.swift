@@ -12,6 +12,8 @@ extension ManagedObjectContext {
     /// Writes the changes, resolving constraint conflicts (found before writing) and
     /// optimistic-locking conflicts (reported by a store) with ``mergePolicy`` and trying again.
     ///
+    /// `storeOf` gives the store of the inserted objects of each layout, by the layout's identity.
+    ///
     /// - Throws: ``ManagedObjectMergeError`` when the policy does not resolve them; the stores'
     ///   other errors.
     package func writeResolvingConflicts(storeOf: [ObjectIdentifier: any PersistentStore],
@@ -29,7 +31,7 @@ extension ManagedObjectContext {
                 continue
             }
             do {
-                try writeChanges(newObjects: sortedInserted ?? inserted.sorted(by: Self.saveOrder), storeOf: storeOf, coordinator: coordinator)
+                try writeChanges(newObjects: sortedInserted ?? Self.inSaveOrder(inserted), storeOf: storeOf, coordinator: coordinator)
                 return
             } catch StoreSaveError.conflicts(let found) {
                 let conflicts = mergeConflicts(from: found, coordinator: coordinator)

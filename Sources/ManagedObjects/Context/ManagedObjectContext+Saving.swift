@@ -29,25 +29,25 @@ extension ManagedObjectContext {
         guard let coordinator else {
             throw ManagedObjectContextError.noStore((inserted.first ?? updated.first ?? deleted.first)?.entity.name ?? "")
         }
-        var newObjects = inserted.sorted(by: Self.saveOrder)
+        var newObjects = Self.inSaveOrder(inserted)
         try validateForSave(inserted: newObjects)
         // Validation computes derived attributes (never inserts), yet it runs user code
         // (`validateForInsert` overrides): take the inserted objects again if they changed.
         if newObjects.count != inserted.count || !newObjects.allSatisfy(inserted.contains) {
-            newObjects = inserted.sorted(by: Self.saveOrder)
+            newObjects = Self.inSaveOrder(inserted)
         }
+        // The store of each entity's objects, by the identity of their layout (one per entity
+        // and class): a handful of entries, not one per object. Objects come in runs of one
+        // entity: the store is asked once per run (a locked search).
         var storeOf: [ObjectIdentifier: any PersistentStore] = [:]
-        storeOf.reserveCapacity(newObjects.count)
-        // Objects come in runs of one entity: the store is asked once per run (a locked search).
         var lastLayout: EntityLayout?
-        var lastStore: (any PersistentStore)?
-        for object in newObjects {
-            if object.layout !== lastLayout {
-                lastLayout = object.layout
-                lastStore = coordinator.store(forEntityNamed: object.entity.name)
+        for object in newObjects where object.layout !== lastLayout {
+            lastLayout = object.layout
+            guard storeOf[ObjectIdentifier(object.layout)] == nil else { continue }
+            guard let store = coordinator.store(forEntityNamed: object.entity.name) else {
+                throw ManagedObjectContextError.noStore(object.entity.name)
             }
-            guard let store = lastStore else { throw ManagedObjectContextError.noStore(object.entity.name) }
-            storeOf[ObjectIdentifier(object)] = store
+            storeOf[ObjectIdentifier(object.layout)] = store
         }
         let temporaryIDs = newObjects.map(\.objectID)
         try assignPermanentIDs(to: newObjects, storeOf: storeOf)
@@ -89,27 +89,28 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``ManagedObjectValidationError`` (one, or a multiple-errors error).
     package func validateForSave() throws {
-        try validateForSave(inserted: inserted.sorted(by: Self.saveOrder))
+        try validateForSave(inserted: Self.inSaveOrder(inserted))
     }
 
     /// ``validateForSave()`` with the inserted objects already in save order.
     private func validateForSave(inserted newObjects: [ManagedObject]) throws {
         var errors: [ManagedObjectValidationError] = []
-        func check(_ body: () throws -> Void) throws {
-            do { try body() } catch let error as ManagedObjectValidationError { errors += error.errors }
-        }
-        let changed = updated.sorted(by: Self.saveOrder)
+        // Validation errors are collected; any other error ends the save (written out, not as
+        // a closure: one call per object, no dynamic exclusivity check of `errors`).
+        let changed = Self.inSaveOrder(updated)
         for object in newObjects {
-            try object.computeDerivedAttributes()
-            try check(object.validateForInsert)
+            if !object.layout.derivedSlots.isEmpty { try object.computeDerivedAttributes() }
+            do { try object.validateForInsert() } catch let error as ManagedObjectValidationError { errors += error.errors }
         }
         for object in changed {
-            try object.computeDerivedAttributes()
-            try check(object.validateForUpdate)
+            if !object.layout.derivedSlots.isEmpty { try object.computeDerivedAttributes() }
+            do { try object.validateForUpdate() } catch let error as ManagedObjectValidationError { errors += error.errors }
         }
-        for object in deleted.sorted(by: Self.saveOrder) { try check(object.validateForDelete) }
+        for object in Self.inSaveOrder(deleted) {
+            do { try object.validateForDelete() } catch let error as ManagedObjectValidationError { errors += error.errors }
+        }
         // Only objects with relationships can relate to foreign objects (no sort of the others).
-        let related = (newObjects + changed).filter { !$0.layout.relationshipSlots.isEmpty }
+        let related = newObjects.filter { !$0.layout.relationshipSlots.isEmpty } + changed.filter { !$0.layout.relationshipSlots.isEmpty }
         for object in related.sorted(by: Self.saveOrder) { errors += foreignRelationshipErrors(of: object) }
         if let error = ManagedObjectValidationError.combining(errors) { throw error }
     }
@@ -139,25 +140,54 @@ extension ManagedObjectContext {
         a.registrationSequence < b.registrationSequence
     }
 
+    /// The objects of `set` in save order (``saveOrder(_:_:)``).
+    ///
+    /// Registration sequences are distinct (one counter per context); when they span at most
+    /// four times as many numbers as there are objects (the usual case: objects inserted since
+    /// the last save), each object is put at its place directly, O(*n*) with no comparisons;
+    /// otherwise they are sorted.
+    package static func inSaveOrder(_ set: TrackedObjectSet) -> [ManagedObject] {
+        guard set.count > 1 else { return Array(set.objects) }
+        var lowest = UInt64.max, highest = UInt64.min
+        for object in set {
+            lowest = Swift.min(lowest, object.registrationSequence)
+            highest = Swift.max(highest, object.registrationSequence)
+        }
+        let span = highest - lowest
+        guard span < UInt64(4 * set.count) else { return set.sorted(by: saveOrder) }
+        var places = [ManagedObject?](repeating: nil, count: Int(span) + 1)
+        for object in set { places[Int(object.registrationSequence - lowest)] = object }
+        var ordered: [ManagedObject] = []
+        ordered.reserveCapacity(set.count)
+        for case let object? in places { ordered.append(object) }
+        // Two objects with one sequence (never made by a context) would share a place: sorted then.
+        return ordered.count == set.count ? ordered : set.sorted(by: saveOrder)
+    }
+
     private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {
         // A context saves to few stores: each group is found by a short search, in the order
         // the stores are first met.
         var groups: [(store: any PersistentStore, objects: [ManagedObject])] = []
         for object in objects where object.objectID.isTemporaryID {
-            let store = storeOf[ObjectIdentifier(object)]!
+            let store = storeOf[ObjectIdentifier(object.layout)]!
             if let index = groups.firstIndex(where: { $0.store === store }) {
                 groups[index].objects.append(object)
             } else {
                 groups.append((store, [object]))
             }
         }
-        var assigned: [(ManagedObject, ManagedObjectID)] = []
+        // Every store answers before any object changes its ID (an error leaves them all as
+        // they were).
+        var answers: [[ManagedObjectID]] = []
+        answers.reserveCapacity(groups.count)
         for group in groups {
-            let ids = try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name })
-            assigned += zip(group.objects, ids).map { ($0, $1) }
+            answers.append(try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name }))
         }
-        registered.reserveCapacity(registered.count + assigned.count)
-        for (object, id) in assigned { reassign(object, to: id) }
+        // Each object leaves its temporary ID before it takes its permanent one: the registered
+        // objects never grow in number (no room to make).
+        for (group, ids) in zip(groups, answers) {
+            for (object, id) in zip(group.objects, ids) { reassign(object, to: id) }
+        }
     }
 
     /// Re-registers an object under a new ID.
@@ -167,6 +197,12 @@ extension ManagedObjectContext {
         registered[id] = object
     }
 
+    /// Writes the changes to the stores: one save per store.
+    ///
+    /// - Parameters:
+    ///   - newObjects: The inserted objects in save order.
+    ///   - storeOf: The store of the inserted objects of each layout, by the layout's identity.
+    ///   - coordinator: The coordinator of the stores.
     package func writeChanges(newObjects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore],
                               coordinator: PersistentStoreCoordinator) throws {
         var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
@@ -184,9 +220,17 @@ extension ManagedObjectContext {
             stores[key] = store
             edit(&changes[key, default: StoreSaveChanges()])   // in place: no copy per object
         }
-        for object in newObjects {
-            let row = row(of: object)
-            add(storeOf[ObjectIdentifier(object)]!) { $0.inserted.append(row) }
+        // Runs of objects of one layout (insert order) go to their store's rows together.
+        var start = newObjects.startIndex
+        while start < newObjects.endIndex {
+            let layout = newObjects[start].layout
+            var end = start + 1
+            while end < newObjects.endIndex && newObjects[end].layout === layout { end += 1 }
+            var rows: [StoreRow] = []
+            rows.reserveCapacity(end - start)
+            for object in newObjects[start..<end] { rows.append(row(of: object)) }
+            add(storeOf[ObjectIdentifier(layout)]!) { $0.inserted += rows }
+            start = end
         }
         for object in updated {
             let changedValues = object.changedValues()

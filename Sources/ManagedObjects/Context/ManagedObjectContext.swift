@@ -45,6 +45,10 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) package var pendingOldValues: [(object: ObjectIdentifier, slot: Int, value: Any?)] = []
     /// Depth of relationship maintenance in progress: changes made by it do not maintain again.
     package var maintenanceDepth = 0
+    /// The entity ``insertNewObject(forEntityNamed:)`` made an object of last and its class,
+    /// kept while the model is in use (no longer editable: its class bindings are fixed), so
+    /// that a run of inserts looks the class up once.
+    package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type)?
     /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
     package var registrationCount: UInt64 = 0
     /// Whether the context is putting committed values back (rollback): not a change.
@@ -148,9 +152,9 @@ public final class ManagedObjectContext {
         // Objects keep each other alive through relationships; a context that goes away
         // breaks those cycles, as Apple's context turns its objects into faults.
         for object in registered.values {
-            // The objects' change sink reference to this context is weak: it reads as `nil`
-            // from now on, with no need to take each object's observation lock to clear it.
-            object.managedObjectContext = nil
+            // The objects' references to this context (their change sink and
+            // `managedObjectContext`) are weak: they read as `nil` from now on, with no need to
+            // clear them one by one (a weak store each, and each object's observation lock).
             object.changeSetMembership = []
             object.forgetChangeRecords()
             for slot in object.layout.relationshipSlots {
@@ -192,8 +196,17 @@ public final class ManagedObjectContext {
     ///   ``ManagedObjectContextError/abstractEntity(_:)``.
     @discardableResult
     public func insertNewObject(forEntityNamed entityName: String) throws -> ManagedObject {
-        // The class bound to the entity (ManagedObject unless a subclass is bound).
-        let object = try model.managedObjectClass(forEntityNamed: entityName).init(entityName: entityName, in: model)
+        // The class bound to the entity (ManagedObject unless a subclass is bound): the one
+        // found for the entity inserted last while the model was in use, else looked up.
+        let objectClass: ManagedObject.Type
+        if let last = lastInsertedClass, last.entityName == entityName {
+            objectClass = last.objectClass
+        } else {
+            objectClass = model.managedObjectClass(forEntityNamed: entityName)
+            // Once a coordinator uses the model, its class bindings cannot change.
+            lastInsertedClass = model.isEditable ? nil : (entityName, objectClass)
+        }
+        let object = try objectClass.init(entityName: entityName, in: model)
         try insert(object)
         return object
     }

@@ -278,6 +278,8 @@ package struct SlotTraits: Sendable {
     /// Whether an attribute's every value of its Swift type is valid as it is: no validation
     /// rules, not derived, and a type whose values need no further check.
     package let acceptsAnyValueOfItsType: Bool
+    /// Whether a date attribute accepts every finite `Date` as it is (no rules, not derived).
+    package let acceptsAnyFiniteDate: Bool
     /// Whether `nil` is allowed.
     package let isOptional: Bool
 
@@ -287,21 +289,33 @@ package struct SlotTraits: Sendable {
         guard case .attribute(let attribute) = property else {
             attributeType = nil
             acceptsAnyValueOfItsType = false
+            acceptsAnyFiniteDate = false
             return
         }
         attributeType = attribute.attributeType
         switch attribute.attributeType {
         case .integer16, .integer32, .integer64, .double, .float, .string, .boolean, .binaryData, .uuid:
             acceptsAnyValueOfItsType = attribute.validationRules.isEmpty && !attribute.isDerived
-        case .decimal, .date, .uri, .transformable, .objectID, .composite, .undefined:
+            acceptsAnyFiniteDate = false
+        case .date:
             acceptsAnyValueOfItsType = false
+            acceptsAnyFiniteDate = attribute.validationRules.isEmpty && !attribute.isDerived
+        case .decimal, .uri, .transformable, .objectID, .composite, .undefined:
+            acceptsAnyValueOfItsType = false
+            acceptsAnyFiniteDate = false
         }
     }
 
     /// Whether `value` is valid for the attribute without the full check: present (or `nil`
-    /// where allowed) and of exactly the attribute's Swift type, which every value of is valid.
+    /// where allowed) and of exactly the attribute's Swift type, which every value of is valid
+    /// (for a date: every finite one).
     @inline(__always)
     package func isTriviallyValid(_ value: Any?) -> Bool {
+        if acceptsAnyFiniteDate {
+            guard let value else { return isOptional }
+            guard ObjectIdentifier(type(of: value)) == ObjectIdentifier(Date.self), let date = value as? Date else { return false }
+            return date.timeIntervalSinceReferenceDate.isFinite
+        }
         guard acceptsAnyValueOfItsType, let attributeType else { return false }
         guard let value else { return isOptional }
         return ObjectIdentifier(type(of: value)) == ObjectIdentifier(attributeType.valueType)

@@ -35,15 +35,27 @@ struct InMemoryEntityRows {
         positions[id].map { rows[$0] }
     }
 
+    /// Whether a row of `id` is stored.
+    func contains(_ id: ManagedObjectID) -> Bool { positions[id] != nil }
+
+    /// Makes room for `count` rows in all, growing at least twofold (many small saves do not
+    /// reallocate each time).
+    mutating func reserveCapacity(_ count: Int) {
+        if count > rows.capacity { rows.reserveCapacity(Swift.max(count, 2 * rows.capacity)) }
+        if count > positions.capacity { positions.reserveCapacity(Swift.max(count, 2 * positions.capacity)) }
+    }
+
     /// Adds `row`, or replaces the row with its ID.
     mutating func set(_ row: StoreRow) {
-        if let position = positions[row.objectID] {
+        // One look-up for a new row: its position is put in at once (and put back for a
+        // replaced row).
+        if let position = positions.updateValue(rows.count, forKey: row.objectID) {
+            positions[row.objectID] = position
             rows[position] = row
             if position < builtRows {
                 for column in table.names.indices { columns[column][position] = reading(column, of: row) }
             }
         } else {
-            positions[row.objectID] = rows.count
             rows.append(row)
         }
     }

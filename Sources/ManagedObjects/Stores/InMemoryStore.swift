@@ -91,12 +91,27 @@ public final class InMemoryStore: PersistentStore {
     public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
         let identifier = self.identifier
         return state.withLock { state in
-            entityNames.map { name in
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(entityNames.count)
+            // Names come in runs of one entity (a save's objects are in insert order): the root
+            // and its counter are looked up once per run, and the run's IDs share the first
+            // one's entity name hash (the same IDs as one by one).
+            var start = entityNames.startIndex
+            while start < entityNames.endIndex {
+                let name = entityNames[start]
+                var end = start + 1
+                while end < entityNames.endIndex && entityNames[end] == name { end += 1 }
                 let root = state.roots[name] ?? name
-                let key = state.nextKey[root, default: 0] + 1
+                var key = state.nextKey[root, default: 0]
+                let first = ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: key + 1)
+                for _ in start..<end {
+                    key += 1
+                    ids.append(first.withPrimaryKey(key))
+                }
                 state.nextKey[root] = key
-                return ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: key)
+                start = end
             }
+            return ids
         }
     }
 
@@ -104,17 +119,15 @@ public final class InMemoryStore: PersistentStore {
         try state.withLock { state throws -> [ManagedObjectID: Int64] in
             let conflicts = changes.conflicts { state.rows[$0]?.version }
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
-            for row in changes.inserted where state.rows[row.objectID] != nil || row.objectID.storeIdentifier != identifier {
+            if let row = state.rows.firstStoredOrForeign(among: changes.inserted, storeIdentifier: identifier) {
                 throw StoreSaveError.invalidObject(row.objectID, reason: "it already exists or belongs to another store")
             }
             try Self.checkUniqueness(of: changes, in: state)
             var versions: [ManagedObjectID: Int64] = [:]
             versions.reserveCapacity(changes.inserted.count + changes.updated.count)
-            for var row in changes.inserted {
-                row.version = 1
-                versions[row.objectID] = 1
-                state.rows.set(row, table: state.table(of: row))
-            }
+            for row in changes.inserted { versions[row.objectID] = 1 }
+            let tables = state.tables
+            state.rows.add(changes.inserted, version: 1) { tables[$0.objectID.entityName] ?? InMemoryRecordTable.empty }
             for var row in changes.updated {
                 row.version += 1
                 versions[row.objectID] = row.version
@@ -185,6 +198,44 @@ private struct RowsByEntity {
     /// Adds or replaces a row.
     mutating func set(_ row: StoreRow, table: InMemoryRecordTable) {
         byEntity[row.objectID.entityName, default: InMemoryEntityRows(table: table)].set(row)
+    }
+
+    /// The first of `rows` (in order) whose ID is stored already or is of another store than
+    /// `storeIdentifier`; `nil` when there is none. Runs of one entity find its rows once.
+    func firstStoredOrForeign(among rows: [StoreRow], storeIdentifier: String) -> StoreRow? {
+        var runName: String?
+        var runRows: InMemoryEntityRows?
+        for row in rows {
+            if row.objectID.storeIdentifier != storeIdentifier { return row }
+            let name = row.objectID.entityName
+            if name != runName {
+                runName = name
+                runRows = byEntity[name]
+            }
+            if runRows?.contains(row.objectID) == true { return row }
+        }
+        return nil
+    }
+
+    /// Adds or replaces `rows`, each with version `version`. Runs of one entity (a save's new
+    /// rows come in insert order) are added to its rows at once; `table` gives the columns of
+    /// an entity met for the first time.
+    mutating func add(_ rows: [StoreRow], version: Int64, table: (StoreRow) -> InMemoryRecordTable) {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let name = rows[start].objectID.entityName
+            var end = start + 1
+            while end < rows.endIndex && rows[end].objectID.entityName == name { end += 1 }
+            // Taken out while it grows: uniquely referenced, so changed in place.
+            var entityRows = byEntity.removeValue(forKey: name) ?? InMemoryEntityRows(table: table(rows[start]))
+            entityRows.reserveCapacity(entityRows.rows.count + (end - start))
+            for var row in rows[start..<end] {
+                row.version = version
+                entityRows.set(row)
+            }
+            byEntity[name] = entityRows
+            start = end
+        }
     }
 
     /// Removes the row of `id`, if stored.

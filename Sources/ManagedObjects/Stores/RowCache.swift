@@ -60,9 +60,14 @@ package final class RowCache: Sendable {
         state.withLock { state in
             let time = Self.now(state)
             if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
-            for var row in changes.inserted + changes.updated {
-                row.version = versions[row.objectID] ?? row.version
-                state.entries[row.objectID] = Entry(row: row, time: time)
+            // Room for the rows at once, not by doubling; each list on its own (no joined copy).
+            let written = changes.inserted.count + changes.updated.count
+            state.entries.reserveCapacity(Swift.min(state.entries.count + written, Self.capacity + 1))
+            for rows in [changes.inserted, changes.updated] {
+                for var row in rows {
+                    row.version = versions[row.objectID] ?? row.version
+                    state.entries[row.objectID] = Entry(row: row, time: time)
+                }
             }
             for (id, _) in changes.deleted { state.entries[id] = nil }
         }
