@@ -226,10 +226,16 @@ extension ManagedObjectContext {
             let layout = newObjects[start].layout
             var end = start + 1
             while end < newObjects.endIndex && newObjects[end].layout === layout { end += 1 }
+            let store = storeOf[ObjectIdentifier(layout)]!
             var rows: [StoreRow] = []
             rows.reserveCapacity(end - start)
-            for object in newObjects[start..<end] { rows.append(row(of: object)) }
-            add(storeOf[ObjectIdentifier(layout)]!) { $0.inserted += rows }
+            if let shape = Self.packedRowShape(of: newObjects[start], for: store) {
+                for object in newObjects[start..<end] { rows.append(packedRow(of: object, shape: shape) ?? row(of: object)) }
+            } else {
+                for object in newObjects[start..<end] { rows.append(row(of: object)) }
+            }
+            // The first run of a store becomes its list (no copy of the rows).
+            add(store) { if $0.inserted.isEmpty { $0.inserted = rows } else { $0.inserted += rows } }
             start = end
         }
         for object in updated {
@@ -263,6 +269,45 @@ extension ManagedObjectContext {
             for (id, version) in versions { registered[id]?.storeVersion = version }
             coordinator.rowCache.store(saved: storeChanges, versions: versions)
         }
+    }
+
+    /// The shape of packed rows (``StoreRowColumns``) of new objects like `object` saved to
+    /// `store`, or `nil` when they are saved as rows with a dictionary.
+    ///
+    /// Packed only for the in-memory store (which reads them by position and keeps them, and
+    /// whose fetches then fill objects by sharing the values), and only for entities whose
+    /// every property is a saved attribute of a type whose constant gives back exactly the
+    /// value (strings, integers, doubles, booleans, dates): a fault filled from the packed row
+    /// then holds what one filled from the dictionary would.
+    private static func packedRowShape(of object: ManagedObject, for store: any PersistentStore) -> StoreRowShape? {
+        let layout = object.layout
+        guard store is InMemoryStore, !layout.hasFields, layout.relationshipSlots.isEmpty, !layout.slotTraits.isEmpty else { return nil }
+        for traits in layout.slotTraits {
+            guard traits.isSaved, let type = traits.attributeType, AttributeValueConversion.hasExactConstants(type) else { return nil }
+        }
+        return StoreRowShape(entity: object.entity, names: layout.keys)
+    }
+
+    /// The packed row of an inserted object's values (``packedRowShape(of:for:)``): its values
+    /// are shared with the row, not copied; `nil` when a value is not exactly of its
+    /// attribute's type (the row is then made with a dictionary).
+    private func packedRow(of object: ManagedObject, shape: StoreRowShape) -> StoreRow? {
+        guard !object.faultFlag else { return nil }
+        let values = object.values
+        let traits = object.layout.slotTraits
+        var constants = ContiguousArray<KeyValueConstant>()
+        constants.reserveCapacity(values.count)
+        for slot in values.indices {
+            guard let value = values[slot] else {
+                constants.append(.null)
+                continue
+            }
+            guard let type = traits[slot].attributeType,
+                  let constant = AttributeValueConversion.exactConstant(of: value, type: type) else { return nil }
+            constants.append(constant)
+        }
+        return StoreRow(objectID: object.objectID, version: object.storeVersion,
+                        columns: StoreRowColumns(shape: shape, constants: constants, slotValues: values))
     }
 
     /// The row of an object's saved properties, with its current version; to-many

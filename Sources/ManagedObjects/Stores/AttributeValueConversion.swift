@@ -25,6 +25,31 @@ enum AttributeValueConversion {
         return KeyValueConstant(value)
     }
 
+    /// Whether ``exactConstant(of:type:)`` knows the type: its constants give back exactly the
+    /// value they were made of.
+    static func hasExactConstants(_ type: AttributeDescription.AttributeType) -> Bool {
+        switch type {
+        case .string, .integer64, .integer32, .integer16, .double, .boolean, .date: return true
+        default: return false
+        }
+    }
+
+    /// The constant of `value` when it is exactly of the Swift type of `type` (one of
+    /// ``hasExactConstants(_:)``'s): what ``constant(of:type:)`` gives, and the attribute's
+    /// `typedValue(from:)` gives `value` back; `nil` for a value of another type.
+    static func exactConstant(of value: Any, type: AttributeDescription.AttributeType) -> KeyValueConstant? {
+        switch type {
+        case .string: return exactly(value, String.self).map { .string($0) }
+        case .integer64: return exactly(value, Int64.self).map { .integer($0) }
+        case .integer32: return exactly(value, Int32.self).map { .integer(Int64($0)) }
+        case .integer16: return exactly(value, Int16.self).map { .integer(Int64($0)) }
+        case .double: return exactly(value, Double.self).map { .double($0) }
+        case .boolean: return exactly(value, Bool.self).map { .bool($0) }
+        case .date: return exactly(value, Date.self).map { .date($0) }
+        default: return nil
+        }
+    }
+
     /// The value a managed object holds for `constant` (a row's value of `attribute`, `nil` when
     /// absent), sorted by kind.
     static func reading(of constant: KeyValueConstant?, attribute: AttributeDescription) -> KeyValueReading {

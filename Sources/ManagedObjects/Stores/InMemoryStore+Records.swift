@@ -74,7 +74,8 @@ struct InMemoryEntityRows {
     /// for the less common types).
     @inline(__always)
     private func reading(_ column: Int, of row: StoreRow) -> KeyValueReading {
-        let constant = row.attributes[table.names[column]]
+        // By name (a packed row finds it by position, without making its dictionary).
+        let constant = row.attributeValue(named: table.names[column])
         return AttributeValueConversion.reading(of: constant, type: table.types[column])
             ?? AttributeValueConversion.reading(of: constant, attribute: table.attributes[column])
     }
@@ -129,7 +130,7 @@ final class InMemoryRowReader: KeyValueKeyTableProviding {
 
     /// The value of `attribute` in `row`, as a fault filled from the row holds it.
     static func value(of attribute: AttributeDescription, in row: StoreRow) -> Any? {
-        row.attributes[attribute.name].flatMap { attribute.typedValue(from: $0) ?? nil }
+        row.attributeValue(named: attribute.name).flatMap { attribute.typedValue(from: $0) ?? nil }
     }
 
     var keyValueKeyTable: KeyValueKeyTable { rows.table.keys }

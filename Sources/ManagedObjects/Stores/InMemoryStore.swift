@@ -158,7 +158,7 @@ extension InMemoryStore {
             func check(_ row: StoreRow) throws {
                 var values: [KeyValueConstant] = []
                 for name in properties {
-                    if let value = row.attributes[name] {
+                    if let value = row.attributeValue(named: name) {
                         if case .null = value { return }
                         values.append(value)
                     } else if let id = row.relationships[name]?.first {
