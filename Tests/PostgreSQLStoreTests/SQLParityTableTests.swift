@@ -16,7 +16,8 @@ import TestSupport
     static let asciiOnlyMarkers = ["[c]", "[d]", "[cd]", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES"]
 
     /// Patterns beyond ASCII are never compiled on PostgreSQL.
-    static let nonASCIIPatterns: Set<String> = ["name CONTAINS '\u{301}'", "name CONTAINS '\u{1F34E}'"]
+    static let nonASCIIPatterns: Set<String> = ["name CONTAINS '\u{301}'", "name CONTAINS '\u{1F34E}'",
+                                                 "name BEGINSWITH '\u{E9}'", "name BEGINSWITH 'a\u{10FFFF}'"]
 
     /// An in-memory and a PostgreSQL context holding the same objects, and the store;
     /// `ascii` replaces every string by an ASCII one first.

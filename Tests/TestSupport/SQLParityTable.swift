@@ -35,7 +35,8 @@ package enum SQLParityTable {
 
     package static let names: [String?] = [nil, "apple", "Apple", "APPLE", "\u{E9}clair", "e\u{301}clair", "Eclair", "banana", "",
                                     "\u{212A}iwi", "kiwi", "Stra\u{DF}e", "STRASSE", "na\u{EF}ve", "\u{1F34E} red", "a*b", "a?c",
-                                    "pe\u{301}ar", "z", "\u{130}stanbul", "istanbul"]
+                                    "pe\u{301}ar", "z", "\u{130}stanbul", "istanbul",
+                                    "a\u{301}pple", "a[1]", "a\u{10FFFF}", "\u{E9}t\u{E9}"]
     package static let weights: [Double?] = [nil, 0.5, 2, -3, .nan, 2.0, 1e300, -0.0, 0, 7.25]
     package static let prices: [Decimal?] = [nil, Decimal(string: "10.11"), 2, Decimal(string: "0.1"), -5]
     package static let reference = Date(timeIntervalSinceReferenceDate: 700_000_000)
@@ -103,6 +104,8 @@ package enum SQLParityTable {
         ("name !=[c] 'apple'", true), ("name <[c] 'b'", true), ("name >=[cd] 'e'", true),
         ("name BEGINSWITH 'a'", true), ("name BEGINSWITH[c] 'a'", true), ("name BEGINSWITH 'e'", true),
         ("name BEGINSWITH[d] 'e'", true), ("name BEGINSWITH 'Ki'", true), ("name BEGINSWITH 'K'", true), ("name BEGINSWITH ''", true), ("name ENDSWITH 'clair'", true),
+        ("name BEGINSWITH 'ap'", true), ("name BEGINSWITH 'a['", true), ("name BEGINSWITH 'a*'", true), ("name BEGINSWITH 'a?'", true),
+        ("name BEGINSWITH '\u{E9}'", true), ("name BEGINSWITH 'a\u{10FFFF}'", true), ("NOT (name BEGINSWITH 'a')", true),
         ("name ENDSWITH[cd] 'E'", true), ("name CONTAINS 'a'", true), ("name CONTAINS[c] 'SS'", true),
         ("name CONTAINS '\u{301}'", true), ("name CONTAINS '\u{1F34E}'", true), ("name LIKE 'a*'", true),
         ("name LIKE[c] 'a?ple'", true), ("name LIKE 'a\\\\*b'", true), ("name LIKE '*'", true),

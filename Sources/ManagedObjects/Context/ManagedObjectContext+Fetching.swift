@@ -94,6 +94,7 @@ extension ManagedObjectContext {
         // Registered objects loaded from an older version of their row: their own values decide.
         var stale = Set<ObjectIdentifier>()
         var filled: [StoreRow] = []
+        var filledAnswers: [[StoreRow]] = []
         var storesOrdered = stores.count <= 1
         if parent != nil {
             adoptPermanentIDsOfPushedObjects()
@@ -119,14 +120,30 @@ extension ManagedObjectContext {
             objects.reserveCapacity(objects.count + answered)
             seen.reserveCapacity(seen.count + answered)
             registered.reserveCapacity(registered.count + answered)
-            filled.reserveCapacity(filled.count + result.rows.count)
-            for row in result.rows {
-                if let known = registered[row.objectID], !known.faultFlag, known.storeVersion != row.version {
+            // While every row makes (or fills) an object, the answer's own array of rows is
+            // what the row cache keeps: no copy of each row.
+            var everyRowFilled = true
+            var classes = ObjectClassCache()
+            // By index, the row read in place (a `for row in` loop copies each row).
+            for index in result.rows.indices {
+                let known = registered[result.rows[index].objectID]
+                if let known, !known.faultFlag, known.storeVersion != result.rows[index].version {
                     stale.insert(ObjectIdentifier(known))
                 }
-                let object = try registeredObject(for: row, filled: &filled)
+                let object: ManagedObject
+                if let known, !known.faultFlag {
+                    object = known
+                    if everyRowFilled {
+                        everyRowFilled = false
+                        filled.append(contentsOf: result.rows[..<index])
+                    }
+                } else {
+                    object = try filledObject(for: result.rows[index], known: known, classes: &classes)
+                    if !everyRowFilled { filled.append(result.rows[index]) }
+                }
                 if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
+            if everyRowFilled && !result.rows.isEmpty { filledAnswers.append(result.rows) }
             for id in result.objectIDs {
                 let object = try registered[id] ?? fault(for: id)
                 guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
@@ -136,7 +153,10 @@ extension ManagedObjectContext {
         }
         // The rows that filled objects are cached (rows of loaded objects are not looked at);
         // a child's rows are its parent's unsaved state, never cached.
-        if !filled.isEmpty, parent == nil { coordinator?.rowCache.store(filled) }
+        if parent == nil, let coordinator {
+            if !filled.isEmpty { coordinator.rowCache.store(filled) }
+            for rows in filledAnswers { coordinator.rowCache.store(rows) }
+        }
         var addedPending = false
         if request.includesPendingChanges && !clean {
             objects.removeAll { deleted.contains($0) }
@@ -298,6 +318,24 @@ extension ManagedObjectContext {
         return object
     }
 
+    /// The object of a row that is not registered (`known` is `nil`: made, registered and
+    /// filled) or registered as a fault (`known`: filled).
+    private func filledObject(for row: StoreRow, known: ManagedObject?,
+                              classes: inout ObjectClassCache) throws -> ManagedObject {
+        if let known {
+            fill(known, from: row)
+            return known
+        }
+        // A store (possibly a user's own) may hand back a row of an entity the model lacks.
+        let name = row.objectID.entityName
+        let object = try classes.objectClass(of: name, in: model).init(entityName: name, in: model)
+        object.objectID = row.objectID
+        object.clearSlotValues()
+        register(object)
+        fill(object, from: row)
+        return object
+    }
+
     /// A registered fault for `id`.
     package func fault(for id: ManagedObjectID) throws -> ManagedObject {
         guard model.entity(named: id.entityName) != nil else { throw ManagedObjectContextError.unknownEntity(id.entityName) }
@@ -414,5 +452,20 @@ extension ManagedObjectContext {
         case .toMany: object.storeLoadedSlotValue(Set(related), slot)
         case .orderedToMany: object.storeLoadedSlotValue(related, slot)
         }
+    }
+}
+
+/// The class of the last entity whose object a fetch made: the rows of one answer are mostly
+/// of one entity, so its class is looked up once rather than once per row.
+struct ObjectClassCache {
+    private var name: String?
+    private var type: ManagedObject.Type?
+
+    mutating func objectClass(of entityName: String, in model: ManagedObjectModel) -> ManagedObject.Type {
+        if let type, name == entityName { return type }
+        let found = model.managedObjectClass(forEntityNamed: entityName)
+        name = entityName
+        type = found
+        return found
     }
 }

@@ -57,7 +57,8 @@ extension ManagedObjectContext {
             }
             guard id.storeIdentifier == store.identifier else { throw wrong("a fetch returned \(id), an object of another store") }
         }
-        for row in result.rows { try check(row.objectID) }
+        // By index: a `for row in` loop copies each row (a retain per value it holds).
+        for index in result.rows.indices { try check(result.rows[index].objectID) }
         for id in result.objectIDs { try check(id) }
     }
 }

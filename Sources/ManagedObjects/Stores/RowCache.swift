@@ -13,9 +13,39 @@ import Synchronization
 ///
 /// - Important: Thread safety: `Sendable`; every operation takes the cache's lock.
 package final class RowCache: Sendable {
+    /// A row, alone or as a place in the array of rows one fetch read (shared by all of that
+    /// fetch's entries: caching a 200,000-row answer copies no row).
     private struct Entry {
-        var row: StoreRow
+        /// `indirect`: an entry is two words and a time, not a whole row (the dictionary of
+        /// 200,000 entries stays small, and a fetch's rows are not held twice).
+        private enum Storage {
+            indirect case row(StoreRow)
+            case shared(SharedRows, Int)
+        }
+        private var storage: Storage
         var time: TimeInterval
+
+        init(row: StoreRow, time: TimeInterval) {
+            storage = .row(row)
+            self.time = time
+        }
+
+        init(_ rows: SharedRows, _ index: Int, time: TimeInterval) {
+            storage = .shared(rows, index)
+            self.time = time
+        }
+
+        var row: StoreRow {
+            switch storage {
+            case .row(let row): return row
+            case .shared(let rows, let index): return rows.rows[index]
+            }
+        }
+    }
+    /// The rows of one fetch, kept once for all their entries (immutable).
+    private final class SharedRows: Sendable {
+        let rows: [StoreRow]
+        init(_ rows: [StoreRow]) { self.rows = rows }
     }
     private struct State {
         var entries: [ManagedObjectID: Entry] = [:]
@@ -52,6 +82,24 @@ package final class RowCache: Sendable {
             // Room for the rows at once, not by doubling.
             state.entries.reserveCapacity(Swift.min(state.entries.count + rows.underestimatedCount, Self.capacity + 1))
             for row in rows { state.entries[row.objectID] = Entry(row: row, time: time) }
+        }
+    }
+
+    /// Remembers the rows of a fetch, kept as the one array they came in (their entries
+    /// share it; an entry replaced later leaves the array's other rows cached).
+    ///
+    /// - Complexity: O(*n*) in the number of rows, with no copy of a row.
+    package func store(_ rows: [StoreRow]) {
+        guard rows.count > 1 else {
+            store(rows[...])
+            return
+        }
+        let shared = SharedRows(rows)
+        state.withLock { state in
+            let time = Self.now(state)
+            if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.entries.reserveCapacity(Swift.min(state.entries.count + rows.count, Self.capacity + 1))
+            for index in rows.indices { state.entries[rows[index].objectID] = Entry(shared, index, time: time) }
         }
     }
 

@@ -69,11 +69,22 @@ struct SQLitePredicateRules: SQLPredicateRules {
         }
         // MATCHES can give up (catastrophic patterns): such rows are kept and decided in memory.
         let exact = op != .matches
-        if op == .beginsWith, options.isEmpty || options == .normalized, case .string(let prefix) = constant,
-           let upper = Self.asciiUpperBound(prefix) {
-            // Text beginning with an ASCII prefix has its bytes first: an index range narrows.
-            return SQLStringTest(SQLCondition(sql: "(\(sql) >= ? AND \(sql) < ? AND \(test))",
-                                              arguments: [.text(prefix), .text(upper), pattern], isExact: exact))
+        if op == .beginsWith, options.isEmpty || options == .normalized, case .string(let prefix) = constant {
+            // As the evaluator: nothing begins with "" (nil neither).
+            if prefix.isEmpty { return SQLStringTest(SQLCondition(sql: falseLiteral, arguments: [], isExact: true)) }
+            if let upper = Self.asciiUpperBound(prefix) {
+                // Text beginning with an ASCII prefix has its bytes first: an index range
+                // narrows to exactly the text whose bytes begin with the prefix. When the next
+                // character is ASCII too (or there is none), a character ends where the prefix
+                // ends, so the text begins with it in Swift: below prefix + U+0080 in BINARY
+                // order. Only text going on with another scalar (a combining accent may join
+                // the prefix's last character) asks `og_compare`. `IS NOT NULL` keeps a nil
+                // value false, never NULL, inside a NOT.
+                let ascii = prefix + "\u{80}"
+                return SQLStringTest(SQLCondition(
+                    sql: "(\(sql) >= ? AND \(sql) < ? AND (\(sql) < ? OR \(test)) AND \(sql) IS NOT NULL)",
+                    arguments: [.text(prefix), .text(upper), .text(ascii), pattern], isExact: exact))
+            }
         }
         return SQLStringTest(SQLCondition(sql: test, arguments: [pattern], isExact: exact))
     }
