@@ -121,4 +121,15 @@ import Testing
         // An empty string stays text (not NULL); every byte of the others is kept.
         #expect(try query(url, "SELECT typeof(ZNAME), ZNAME FROM ZITEM ORDER BY Z_PK") == texts.map { [.text("text"), .text($0)] })
     }
+
+    @Test func anAttributeARowLeavesOutIsWrittenAsNull() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (store, url, ids) = try threeItems(directory)
+        // The updated row has no "name" (nil) and a name the entity does not have (ignored).
+        _ = try store.save(StoreSaveChanges(updated: [
+            StoreRow(objectID: ids[0], version: 1, attributes: ["large": .integer(7), "unknown": .string("z")]),
+        ]))
+        #expect(try query(url, "SELECT Z_OPT, ZNAME, ZLARGE FROM ZITEM WHERE Z_PK = 1") == [[.integer(2), .null, .integer(7)]])
+    }
 }

@@ -29,12 +29,15 @@ extension SQLiteStoreEngine {
         /// The stored attributes' names and types, in column order.
         let names: [String]
         let types: [AttributeDescription.AttributeType]
+        /// The position of each name in ``names``.
+        let positions: [String: Int]
 
         init(entity: SQLiteSchema.Entity, engine: SQLiteStoreEngine) throws {
             self.entity = entity
             number = entity.number
             names = entity.attributeKinds.map(\.name)
             types = entity.attributeKinds.map(\.type)
+            positions = Dictionary(entity.attributeKinds.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
             table = SQLiteSchema.tableName(root: entity.rootName)
             let values = engine.valueColumns(of: entity)
             let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + values
@@ -107,15 +110,16 @@ extension SQLiteStoreEngine {
                 index += 1
             }
         } else {
-            let attributes = row.attributes
-            for position in writer.types.indices {
-                if let constant = attributes[writer.names[position]] {
-                    try bind(constant, type: writer.types[position], position: position, entity: entity, to: statement, at: index)
-                } else {
-                    try statement.bindNull(at: index)
-                }
-                index += 1
+            // The row's dictionary walked in its own order (not probed name by name, which
+            // touches its storage at random), each name placed through the writer's small
+            // table; the columns of names the row lacks are NULL.
+            for position in writer.types.indices { try statement.bindNull(at: first + position) }
+            for (name, constant) in row.attributes {
+                guard let position = writer.positions[name] else { continue }
+                try bind(constant, type: writer.types[position], position: position, entity: entity, to: statement,
+                         at: first + position)
             }
+            index += writer.types.count
         }
         for position in entity.relationships.indices {
             guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { continue }
