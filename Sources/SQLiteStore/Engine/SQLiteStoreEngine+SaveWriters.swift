@@ -24,8 +24,9 @@ extension SQLiteStoreEngine {
         let checkedDelete: SQLiteStatement
         /// Whether the entity has to-many relationships (join tables or ordered members).
         let hasToMany: Bool
-        /// The join tables (and the column holding this entity's key) to clear on a delete.
-        let joinTables: [(table: String, column: String)]
+        /// `DELETE FROM <join table> WHERE <this entity's key column> = ?` for each of the
+        /// entity's join tables: a deleted row's pairs.
+        let joinTableDeletes: [String]
         /// The stored attributes' names and types, in column order.
         let names: [String]
         let types: [AttributeDescription.AttributeType]
@@ -53,8 +54,8 @@ extension SQLiteStoreEngine {
                 if case .foreignKey = pair.storage { return false }
                 return true
             }
-            joinTables = entity.relationships.compactMap { pair in
-                if case .joinTable(let table, let own, _, _, _) = pair.storage { return (table, own) }
+            joinTableDeletes = entity.relationships.compactMap { pair in
+                if case .joinTable(let table, let own, _, _, _) = pair.storage { return "DELETE FROM \(table) WHERE \(own) = ?" }
                 return nil
             }
         }

@@ -239,8 +239,11 @@ extension SQLiteStoreEngine {
 
     /// Removes a deleted row's pairs from its entity's join tables.
     private func deleteJoinRows(of key: Int64, writer: EntityWriter) throws {
-        for (table, column) in writer.joinTables {
-            try connection.run("DELETE FROM \(table) WHERE \(column) = ?", [.integer(key)])
+        for sql in writer.joinTableDeletes {
+            let delete = try connection.statement(sql)
+            delete.start()
+            try delete.bind(integer: key, at: 1)
+            try delete.runBound()
         }
     }
 
