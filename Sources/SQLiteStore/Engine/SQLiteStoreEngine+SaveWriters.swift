@@ -61,16 +61,16 @@ extension SQLiteStoreEngine {
         }
     }
 
-    /// The writers of one save, by entity name; the last one found is kept at hand, as a
-    /// save's rows mostly come grouped by entity.
-    struct EntityWriters {
+    /// The writers of one save, by entity name, made on first use; the last one found is
+    /// kept at hand, as a save's rows mostly come grouped by entity.
+    final class EntityWriters {
         private var byName: [String: EntityWriter] = [:]
         private var last: EntityWriter?
-        /// Whether any writer made so far is of an entity with to-many relationships.
+        /// Whether a writer of an entity with to-many relationships was asked for.
         private(set) var anyHasToMany = false
 
         /// The writer of the entity named `name`.
-        mutating func writer(_ name: String, engine: SQLiteStoreEngine) throws -> EntityWriter {
+        func writer(_ name: String, engine: SQLiteStoreEngine) throws -> EntityWriter {
             if let last, last.entity.name == name { return last }
             let found: EntityWriter
             if let made = byName[name] {
@@ -78,8 +78,8 @@ extension SQLiteStoreEngine {
             } else {
                 found = try EntityWriter(entity: try engine.entity(name), engine: engine)
                 byName[name] = found
-                anyHasToMany = anyHasToMany || found.hasToMany
             }
+            anyHasToMany = anyHasToMany || found.hasToMany
             last = found
             return found
         }

@@ -96,16 +96,19 @@ extension SQLiteStoreEngine {
     /// write lock, so they see the same file.
     func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         try connection.transaction {
-            var writers = EntityWriters()
-            if let versions = try saveCheckingWhileWriting(changes, writers: &writers) { return versions }
-            return try saveCheckingFirst(changes, writers: &writers)
+            let writers = EntityWriters()
+            // Inserts alone cannot conflict: nothing to check, no savepoint needed.
+            if changes.updated.isEmpty && changes.deleted.isEmpty && changes.locked.isEmpty {
+                return try saveCheckingFirst(changes, writers: writers)
+            }
+            if let versions = try saveCheckingWhileWriting(changes, writers: writers) { return versions }
+            return try saveCheckingFirst(changes, writers: writers)
         }
     }
 
     /// The save with its version checks in the write statements, in a savepoint; `nil` (and
     /// nothing written) when a row is not at its expected version or a statement fails.
-    private func saveCheckingWhileWriting(_ changes: StoreSaveChanges,
-                                          writers: inout EntityWriters) throws -> [ManagedObjectID: Int64]? {
+    private func saveCheckingWhileWriting(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64]? {
         if !changes.locked.isEmpty {
             // Objects only checked, nothing written: their versions read first.
             let stored = try storedVersions(of: changes.locked.map(\.objectID))
@@ -114,7 +117,7 @@ extension SQLiteStoreEngine {
         try connection.execute("SAVEPOINT ZSAVE")
         let versions: [ManagedObjectID: Int64]?
         do {
-            versions = try writeChecked(changes, writers: &writers)
+            versions = try writeChecked(changes, writers: writers)
         } catch {
             // Made again below with every check first, which reports this error, or the
             // conflicts that come before it. A failure that ended the whole transaction
@@ -130,8 +133,7 @@ extension SQLiteStoreEngine {
 
     /// Deletes, inserts and updates the rows, each delete and update only of a row at its
     /// expected version; `nil` at the first one that is not.
-    private func writeChecked(_ changes: StoreSaveChanges,
-                              writers: inout EntityWriters) throws -> [ManagedObjectID: Int64]? {
+    private func writeChecked(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64]? {
         for (id, version) in changes.deleted {
             let writer = try writers.writer(id.entityName, engine: self)
             let key = try key(of: id)
@@ -163,14 +165,13 @@ extension SQLiteStoreEngine {
             guard try update.runBoundCountingChanges() == 1 else { return nil }
             versions[row.objectID] = version
         }
-        try writeToManyRelationships(of: changes, writers: &writers)
+        try writeToManyRelationships(of: changes, writers: writers)
         return versions
     }
 
     /// The save with every version read and compared before anything is written, so that all
     /// conflicts are reported together.
-    private func saveCheckingFirst(_ changes: StoreSaveChanges,
-                                   writers: inout EntityWriters) throws -> [ManagedObjectID: Int64] {
+    private func saveCheckingFirst(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64] {
         let checked = changes.updated.map(\.objectID) + changes.deleted.map(\.objectID) + changes.locked.map(\.objectID)
         let conflicts = try conflicts(of: changes, checking: checked)
         guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
@@ -209,7 +210,7 @@ extension SQLiteStoreEngine {
             }
             versions[row.objectID] = version
         }
-        try writeToManyRelationships(of: changes, writers: &writers)
+        try writeToManyRelationships(of: changes, writers: writers)
         return versions
     }
 
@@ -272,7 +273,7 @@ extension SQLiteStoreEngine {
 
     /// Join-table pairs and order columns of the inserted and updated rows of entities with
     /// to-many relationships.
-    private func writeToManyRelationships(of changes: StoreSaveChanges, writers: inout EntityWriters) throws {
+    private func writeToManyRelationships(of changes: StoreSaveChanges, writers: EntityWriters) throws {
         // Every entity of the rows has its writer by now: none with to-manys, nothing to do.
         guard writers.anyHasToMany else { return }
         for rows in [changes.inserted, changes.updated] {
