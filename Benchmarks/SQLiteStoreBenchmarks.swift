@@ -244,6 +244,57 @@ func registerSQLiteStoreWriteBenchmarks(in suite: BenchmarkSuite) {
         }
     })
 
+    // store_save_update_20k: the store's part of store_update_20k alone: one save of 20,000
+    // updated rows (10 values each, as a context hands them over) straight to the store.
+    final class StoreSaveFixture {
+        let store: SQLitePersistentStore
+        var changes: StoreSaveChanges
+        init(model: ManagedObjectModel, count: Int) {
+            let file = StoreBench.storeFile(rows: count, model: model, name: "save-update")
+            let coordinator = PersistentStoreCoordinator(model: model)
+            store = SQLitePersistentStore(url: file)
+            try! coordinator.addStore(store)
+            let keys = StoreBench.integerKeys + StoreBench.doubleKeys + StoreBench.textKeys
+            let ids = try! store.newObjectIDs(for: Array(repeating: "Record", count: 1)).first!
+            let rows = (0..<count).map { index in
+                var attributes: [String: KeyValueConstant] = [:]
+                for (key, value) in zip(keys, StoreBench.values(index)) {
+                    switch value {
+                    case .integer(let integer): attributes[key] = .integer(integer)
+                    case .real(let real): attributes[key] = .double(real)
+                    case .text(let text): attributes[key] = .string(text)
+                    default: break
+                    }
+                }
+                let id = ManagedObjectID(entityName: "Record", storeIdentifier: ids.storeIdentifier!, primaryKey: Int64(index + 1))
+                return StoreRow(objectID: id, version: 1, attributes: attributes)
+            }
+            changes = StoreSaveChanges(updated: rows)
+        }
+    }
+    let storeSave = LazyStoreFixture { StoreSaveFixture(model: model.wrapped, count: count) }
+    suite.add("store_save_update_20k", baseline: "raw_sqlite_update", operationsPerIteration: count, target: .none,
+              note: "the store's part of store_update_20k: SQLitePersistentStore.save of \(count) updated rows of 10 values (one transaction, versions checked), per row",
+              body: { iterations in
+        let fixture = storeSave.wrapped
+        for _ in 0..<iterations {
+            let versions = try! fixture.store.save(fixture.changes)
+            for index in fixture.changes.updated.indices { fixture.changes.updated[index].version += 1 }
+            blackHole(versions)
+        }
+    }, baseline: { iterations in
+        let fixture = update.wrapped
+        for _ in 0..<iterations {
+            fixture.round += 1
+            try! fixture.raw.transaction {
+                for key in 1...count {
+                    try fixture.raw.run("UPDATE ZRECORD SET ZI2 = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?",
+                                        [.integer(fixture.round), .integer(Int64(key))])
+                }
+            }
+        }
+    })
+
     // store_delete_20k: each iteration copies a 20,000-row file (both sides), then deletes
     // every row: fetched objects deleted in a context and saved, or DELETE by key.
     let template = LazyStoreFixture { StoreBench.storeFile(rows: count, model: model.wrapped, name: "delete") }

@@ -94,7 +94,8 @@ public final class SQLitePersistentStore: PersistentStore {
     func withEngine<Result>(_ body: (inout SQLiteStoreEngine) throws -> Result) throws -> Result {
         let path = url.path
         return try state.withLock { state throws -> Result in
-            guard var engine = state.engine else { throw SQLiteStoreError(.notLoaded, path: path) }
+            // Taken out (not copied), so that changing its row cache does not copy the cache.
+            guard var engine = state.engine.take() else { throw SQLiteStoreError(.notLoaded, path: path) }
             defer { state.engine = engine }
             return try body(&engine)
         }
@@ -191,10 +192,10 @@ public final class SQLitePersistentStore: PersistentStore {
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         let path = url.path
         let (versions, transaction) = try state.withLock { state throws -> ([ManagedObjectID: Int64], Int64?) in
-            guard var engine = state.engine else { throw SQLiteStoreError(.notLoaded, path: path) }
+            guard var engine = state.engine.take() else { throw SQLiteStoreError(.notLoaded, path: path) }
             defer { state.engine = engine }
-            engine.rowCache.remove(changes.updated.map(\.objectID))
-            engine.rowCache.remove(changes.deleted.map(\.objectID))
+            engine.rowCache.remove(changes.updated.lazy.map(\.objectID))
+            engine.rowCache.remove(changes.deleted.lazy.map(\.objectID))
             guard let history = state.history else { return (try engine.save(changes), nil) }
             return try engine.saveRecordingHistory(changes, layout: history)
         }

@@ -6,8 +6,24 @@ import Predicates
 extension SQLiteStoreEngine {
     /// New IDs, keys taken from each inheritance root's `Z_MAX` counter in one transaction.
     func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
+        // Each entity's root and an ID to copy (its name's hash made once), looked up once
+        // per entity, not per name.
+        var templates: [String: (root: String, id: ManagedObjectID)] = [:]
         var countByRoot: [String: Int64] = [:]
-        for name in entityNames { countByRoot[try entity(name).rootName, default: 0] += 1 }
+        var lastName: String?
+        var lastRoot = ""
+        for name in entityNames {
+            if name != lastName {
+                if let known = templates[name] {
+                    lastRoot = known.root
+                } else {
+                    lastRoot = try entity(name).rootName
+                    templates[name] = (lastRoot, objectID(name, 0))
+                }
+                lastName = name
+            }
+            countByRoot[lastRoot, default: 0] += 1
+        }
         var nextByRoot: [String: Int64] = [:]
         try connection.transaction {
             for (root, count) in countByRoot.sorted(by: { $0.key < $1.key }) {
@@ -21,57 +37,22 @@ extension SQLiteStoreEngine {
             }
         }
         var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(entityNames.count)
+        lastName = nil
+        var template: ManagedObjectID?
+        var next: Int64 = 0
         for name in entityNames {
-            let root = try entity(name).rootName
-            ids.append(objectID(name, nextByRoot[root]!))
-            nextByRoot[root]! += 1
+            if name != lastName {
+                if lastName != nil { nextByRoot[lastRoot] = next }
+                let known = templates[name]!
+                (lastRoot, template) = (known.root, known.id)
+                next = nextByRoot[lastRoot]!
+                lastName = name
+            }
+            ids.append(template!.withPrimaryKey(next))
+            next += 1
         }
         return ids
-    }
-
-    /// The integer key of an ID of this store.
-    private func key(of id: ManagedObjectID) throws -> Int64 {
-        guard id.storeIdentifier == identifier, case .integer(let key) = id.referenceObject else {
-            throw StoreSaveError.invalidObject(id, reason: "it is not an object of the SQLite store \(identifier) at \(path)")
-        }
-        return key
-    }
-
-    /// Binds the values of an entity's value columns for a row to `statement`, from parameter
-    /// `first` on; returns the next parameter's index.
-    private func bindColumnValues(of row: StoreRow, entity: SQLiteSchema.Entity, to statement: SQLiteStatement,
-                                  from first: Int) throws -> Int {
-        var index = first
-        for position in entity.attributes.indices {
-            let kind = entity.attributeKinds[position]
-            let constant = row.attributeValue(named: kind.name)
-            // The common kinds directly (without copying the description); the rest, and every
-            // value of another kind (an error), through the schema's full conversion.
-            let value: SQLiteValue
-            switch (kind.type, constant) {
-            case (_, nil), (_, .null?): value = .null
-            case (.integer16, .integer(let v)?), (.integer32, .integer(let v)?), (.integer64, .integer(let v)?): value = .integer(v)
-            case (.boolean, .bool(let v)?): value = .integer(v ? 1 : 0)
-            case (.double, .double(let v)?) where !v.isNaN, (.float, .double(let v)?) where !v.isNaN: value = .real(v)
-            case (.string, .string(let text)?): value = .text(text)
-            case (.date, .date(let date)?): value = .real(date.timeIntervalSinceReferenceDate)
-            default:
-                value = try SQLiteSchema.sqlValue(constant, for: entity.attributes[position].attribute, entity: entity.name, path: path)
-            }
-            try statement.bind(value, at: index)
-            index += 1
-        }
-        for position in entity.relationships.indices {
-            guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { continue }
-            let target = row.relationships[entity.relationships[position].relationship.name]?.first
-            try statement.bind(try target.map { .integer(try key(of: $0)) } ?? .null, at: index)
-            index += 1
-            if entityColumn != nil {
-                try statement.bind(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null, at: index)
-                index += 1
-            }
-        }
-        return index
     }
 
     /// The stored versions (`Z_OPT`) of objects, one query per entity; an object whose row is
@@ -96,114 +77,174 @@ extension SQLiteStoreEngine {
         return versions
     }
 
-    /// An entity's cached save statements.
-    private struct SaveStatements {
-        var insert: SQLiteStatement
-        var update: SQLiteStatement
-        var delete: SQLiteStatement
-        /// Whether the entity has to-many relationships (join tables or ordered members).
-        var hasToMany: Bool
+    /// The optimistic-locking conflicts of `changes` (updated, deleted, locked, in order),
+    /// read with one query per entity.
+    private func conflicts(of changes: StoreSaveChanges,
+                           checking ids: [ManagedObjectID]) throws -> [StoreConflict] {
+        let stored = ids.isEmpty ? [:] : try storedVersions(of: ids)
+        return changes.conflicts { stored[$0] }
     }
 
-    /// The INSERT, UPDATE and DELETE statements of an entity (prepared once per connection).
-    private func saveStatements(for entity: SQLiteSchema.Entity) throws -> SaveStatements {
-        let table = SQLiteSchema.tableName(root: entity.rootName)
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + valueColumns(of: entity)
-        let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let update = "UPDATE \(table) SET " + (["Z_OPT"] + valueColumns(of: entity)).map { "\($0) = ?" }
-            .joined(separator: ", ") + " WHERE Z_PK = ?"
-        let hasToMany = entity.relationships.contains { pair in
-            if case .foreignKey = pair.storage { return false }
-            return true
-        }
-        return SaveStatements(insert: try connection.statement(insert), update: try connection.statement(update),
-                              delete: try connection.statement("DELETE FROM \(table) WHERE Z_PK = ?"), hasToMany: hasToMany)
-    }
-
-
-    /// Writes one save in one transaction; conflicts are found before anything is written.
+    /// Writes one save in one transaction; conflicts are reported before anything is written.
     ///
-    /// The versions are checked with one query per entity; rows are written through each
-    /// entity's cached statements, values bound one by one.
+    /// First the rows are written with their version checks folded into the statements
+    /// (`UPDATE`/`DELETE … WHERE Z_PK = ? AND Z_ENT = ? AND Z_OPT = ?`, each expected to change
+    /// one row), inside a savepoint. When a row does not match, or anything fails, the
+    /// savepoint is rolled back and the save is made again the careful way: every version
+    /// read and compared first (so that all conflicts are reported, and before any other
+    /// error), then the rows written. Both ways run in the same transaction, which holds the
+    /// write lock, so they see the same file.
     func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         try connection.transaction {
-            let checked = changes.updated.map(\.objectID) + changes.deleted.map(\.objectID) + changes.locked.map(\.objectID)
-            let stored = checked.isEmpty ? [:] : try storedVersions(of: checked)
-            var conflicts: [StoreConflict] = []
-            func check(_ id: ManagedObjectID, _ expected: Int64) {
-                let current = stored[id] ?? 0
-                if current != expected { conflicts.append(StoreConflict(objectID: id, expectedVersion: expected, storeVersion: current)) }
+            let writers = EntityWriters()
+            // Inserts alone cannot conflict: nothing to check, no savepoint needed.
+            if changes.updated.isEmpty && changes.deleted.isEmpty && changes.locked.isEmpty {
+                return try saveCheckingFirst(changes, writers: writers)
             }
-            for row in changes.updated { check(row.objectID, row.version) }
-            for (id, version) in changes.deleted { check(id, version) }
-            for (id, version) in changes.locked { check(id, version) }   // unchanged objects checked for conflicts
-            guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
+            if let versions = try saveCheckingWhileWriting(changes, writers: writers) { return versions }
+            return try saveCheckingFirst(changes, writers: writers)
+        }
+    }
 
-            var statementsByEntity: [String: SaveStatements] = [:]
-            func statements(for entity: SQLiteSchema.Entity) throws -> SaveStatements {
-                if let made = statementsByEntity[entity.name] { return made }
-                let made = try saveStatements(for: entity)
-                statementsByEntity[entity.name] = made
-                return made
+    /// The save with its version checks in the write statements, in a savepoint; `nil` (and
+    /// nothing written) when a row is not at its expected version or a statement fails.
+    private func saveCheckingWhileWriting(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64]? {
+        if !changes.locked.isEmpty {
+            // Objects only checked, nothing written: their versions read first.
+            let stored = try storedVersions(of: changes.locked.map(\.objectID))
+            for (id, version) in changes.locked where (stored[id] ?? 0) != version { return nil }
+        }
+        try connection.execute("SAVEPOINT ZSAVE")
+        let versions: [ManagedObjectID: Int64]?
+        do {
+            versions = try writeChecked(changes, writers: writers)
+        } catch {
+            // Made again below with every check first, which reports this error, or the
+            // conflicts that come before it. A failure that ended the whole transaction
+            // (SQLite rolls back by itself on a full disk and the like) is reported at once.
+            guard connection.isInTransaction, (try? connection.execute("ROLLBACK TO ZSAVE; RELEASE ZSAVE")) != nil else {
+                throw error
             }
-            // Deletes first: a value of a uniqueness constraint a deleted row held is free for
-            // the rows this save inserts or updates.
-            for (id, _) in changes.deleted {
-                let entity = try entity(id.entityName)
-                let key = try key(of: id)
-                let delete = try statements(for: entity).delete
-                delete.start()
-                try delete.bind(.integer(key), at: 1)
-                try delete.runBound()
-                for (_, storage) in entity.relationships {
-                    if case .joinTable(let table, let own, _, _, _) = storage {
-                        try connection.run("DELETE FROM \(table) WHERE \(own) = ?", [.integer(key)])
-                    }
-                }
+            return nil
+        }
+        try connection.execute(versions == nil ? "ROLLBACK TO ZSAVE; RELEASE ZSAVE" : "RELEASE ZSAVE")
+        return versions
+    }
+
+    /// Deletes, inserts and updates the rows, each delete and update only of a row at its
+    /// expected version; `nil` at the first one that is not.
+    private func writeChecked(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64]? {
+        for (id, version) in changes.deleted {
+            let writer = try writers.writer(id.entityName, engine: self)
+            let key = try key(of: id)
+            let delete = writer.checkedDelete
+            delete.start()
+            try delete.bind(integer: key, at: 1)
+            try delete.bind(integer: writer.number, at: 2)
+            try delete.bind(integer: version, at: 3)
+            guard try delete.runBoundCountingChanges() == 1 else { return nil }
+            try deleteJoinRows(of: key, writer: writer)
+        }
+        var versions: [ManagedObjectID: Int64] = [:]
+        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+        for row in changes.inserted {
+            let writer = try writers.writer(row.objectID.entityName, engine: self)
+            try insert(row, key: try key(of: row.objectID), writer: writer)
+            versions[row.objectID] = 1
+        }
+        for row in changes.updated {
+            let writer = try writers.writer(row.objectID.entityName, engine: self)
+            let version = try nextVersion(of: row)
+            let update = writer.checkedUpdate
+            update.start()
+            try update.bind(integer: version, at: 1)
+            let next = try bindColumnValues(of: row, writer: writer, to: update, from: 2)
+            try update.bind(integer: try key(of: row.objectID), at: next)
+            try update.bind(integer: writer.number, at: next + 1)
+            try update.bind(integer: row.version, at: next + 2)
+            guard try update.runBoundCountingChanges() == 1 else { return nil }
+            versions[row.objectID] = version
+        }
+        try writeToManyRelationships(of: changes, writers: writers)
+        return versions
+    }
+
+    /// The save with every version read and compared before anything is written, so that all
+    /// conflicts are reported together.
+    private func saveCheckingFirst(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64] {
+        let checked = changes.updated.map(\.objectID) + changes.deleted.map(\.objectID) + changes.locked.map(\.objectID)
+        let conflicts = try conflicts(of: changes, checking: checked)
+        guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
+
+        // Deletes first: a value of a uniqueness constraint a deleted row held is free for
+        // the rows this save inserts or updates.
+        for (id, _) in changes.deleted {
+            let writer = try writers.writer(id.entityName, engine: self)
+            let key = try key(of: id)
+            let delete = writer.delete
+            delete.start()
+            try delete.bind(integer: key, at: 1)
+            try delete.runBound()
+            try deleteJoinRows(of: key, writer: writer)
+        }
+        var versions: [ManagedObjectID: Int64] = [:]
+        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+        for row in changes.inserted {
+            let writer = try writers.writer(row.objectID.entityName, engine: self)
+            let key = try key(of: row.objectID)
+            try reportingUniqueness(of: row.objectID, entity: writer.entity) {
+                try insert(row, key: key, writer: writer)
             }
-            var versions: [ManagedObjectID: Int64] = [:]
-            versions.reserveCapacity(changes.inserted.count + changes.updated.count)
-            for row in changes.inserted {
-                let entity = try entity(row.objectID.entityName)
-                let key = try key(of: row.objectID)
-                let insert = try statements(for: entity).insert
-                do {
-                    try reportingUniqueness(of: row.objectID, entity: entity) {
-                        insert.start()
-                        try insert.bind(.integer(key), at: 1)
-                        try insert.bind(.integer(entity.number), at: 2)
-                        try insert.bind(.integer(1), at: 3)
-                        _ = try bindColumnValues(of: row, entity: entity, to: insert, from: 4)
-                        try insert.runBound()
-                    }
-                } catch let error as SQLiteStoreError {
-                    // SQLITE_CONSTRAINT_PRIMARYKEY: the key is taken (no query per row to check first).
-                    guard case .sqlite(1555, _) = error.code else { throw error }
-                    throw StoreSaveError.invalidObject(row.objectID, reason: "a row with Z_PK \(key) already exists in \(SQLiteSchema.tableName(root: entity.rootName))")
-                }
-                versions[row.objectID] = 1
+            versions[row.objectID] = 1
+        }
+        for row in changes.updated {
+            let writer = try writers.writer(row.objectID.entityName, engine: self)
+            let update = writer.update
+            let version = try nextVersion(of: row)
+            try reportingUniqueness(of: row.objectID, entity: writer.entity) {
+                update.start()
+                try update.bind(integer: version, at: 1)
+                let next = try bindColumnValues(of: row, writer: writer, to: update, from: 2)
+                try update.bind(integer: try key(of: row.objectID), at: next)
+                try update.runBound()
             }
-            for row in changes.updated {
-                let entity = try entity(row.objectID.entityName)
-                let update = try statements(for: entity).update
-                let (version, overflow) = row.version.addingReportingOverflow(1)
-                if overflow { throw fail(.unsupported("the version (Z_OPT) of \(row.objectID) cannot grow")) }
-                try reportingUniqueness(of: row.objectID, entity: entity) {
-                    update.start()
-                    try update.bind(.integer(version), at: 1)
-                    let next = try bindColumnValues(of: row, entity: entity, to: update, from: 2)
-                    try update.bind(.integer(try key(of: row.objectID)), at: next)
-                    try update.runBound()
-                }
-                versions[row.objectID] = version
-            }
-            for rows in [changes.inserted, changes.updated] {
-                for row in rows where try statements(for: entity(row.objectID.entityName)).hasToMany {
-                    try writeToManyRelationships(of: row)
-                }
-            }
-            return versions
+            versions[row.objectID] = version
+        }
+        try writeToManyRelationships(of: changes, writers: writers)
+        return versions
+    }
+
+    /// Inserts a new row (`Z_OPT` 1); a key already taken is reported as an invalid object.
+    private func insert(_ row: StoreRow, key: Int64, writer: EntityWriter) throws {
+        let insert = writer.insert
+        do {
+            insert.start()
+            try insert.bind(integer: key, at: 1)
+            try insert.bind(integer: writer.number, at: 2)
+            try insert.bind(integer: 1, at: 3)
+            _ = try bindColumnValues(of: row, writer: writer, to: insert, from: 4)
+            try insert.runBound()
+        } catch let error as SQLiteStoreError {
+            // SQLITE_CONSTRAINT_PRIMARYKEY: the key is taken (no query per row to check first).
+            guard case .sqlite(1555, _) = error.code else { throw error }
+            throw StoreSaveError.invalidObject(row.objectID, reason: "a row with Z_PK \(key) already exists in \(writer.table)")
+        }
+    }
+
+    /// The version an updated row gets.
+    private func nextVersion(of row: StoreRow) throws -> Int64 {
+        let (version, overflow) = row.version.addingReportingOverflow(1)
+        if overflow { throw fail(.unsupported("the version (Z_OPT) of \(row.objectID) cannot grow")) }
+        return version
+    }
+
+    /// Removes a deleted row's pairs from its entity's join tables.
+    private func deleteJoinRows(of key: Int64, writer: EntityWriter) throws {
+        for sql in writer.joinTableDeletes {
+            let delete = try connection.statement(sql)
+            delete.start()
+            try delete.bind(integer: key, at: 1)
+            try delete.runBound()
         }
     }
 
@@ -227,6 +268,18 @@ extension SQLiteStoreEngine {
                     }?.relationship.name ?? name
             }
             throw SQLiteStoreError(.uniquenessConstraint(objectID: id, properties: properties), path: path, sql: error.sql)
+        }
+    }
+
+    /// Join-table pairs and order columns of the inserted and updated rows of entities with
+    /// to-many relationships.
+    private func writeToManyRelationships(of changes: StoreSaveChanges, writers: EntityWriters) throws {
+        // Every entity of the rows has its writer by now: none with to-manys, nothing to do.
+        guard writers.anyHasToMany else { return }
+        for rows in [changes.inserted, changes.updated] {
+            for row in rows where try writers.writer(row.objectID.entityName, engine: self).hasToMany {
+                try writeToManyRelationships(of: row)
+            }
         }
     }
 

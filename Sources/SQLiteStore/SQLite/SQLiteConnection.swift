@@ -120,6 +120,10 @@ package final class SQLiteConnection {
         try rows(sql, values).first?.first
     }
 
+    /// Whether a transaction is open (SQLite ends one by itself after some failures, such as
+    /// a full disk).
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     /// Nested calls join the outer transaction.
     ///

@@ -63,6 +63,49 @@ package final class SQLiteStatement {
         guard code == SQLITE_OK else { throw connection.lastError(code: code, sql: sql) }
     }
 
+    /// Binds an integer to the parameter at `index` (1-based), without a ``SQLiteValue``.
+    ///
+    /// - Throws: ``SQLiteStoreError`` (an index out of range…).
+    package func bind(integer: Int64, at index: Int) throws {
+        let code = sqlite3_bind_int64(handle, Int32(index), integer)
+        guard code == SQLITE_OK else { throw connection.lastError(code: code, sql: sql) }
+    }
+
+    /// Binds a double to the parameter at `index` (1-based), without a ``SQLiteValue``.
+    ///
+    /// - Throws: ``SQLiteStoreError`` (an index out of range…).
+    package func bind(real: Double, at index: Int) throws {
+        let code = sqlite3_bind_double(handle, Int32(index), real)
+        guard code == SQLITE_OK else { throw connection.lastError(code: code, sql: sql) }
+    }
+
+    /// Binds text to the parameter at `index` (1-based), without a ``SQLiteValue``.
+    ///
+    /// - Throws: ``SQLiteStoreError`` (an index out of range…).
+    package func bind(text: String, at index: Int) throws {
+        var text = text
+        // The string's own UTF-8 bytes (no C-string copy); the byte count keeps text with NUL
+        // characters whole. Empty text needs a non-null pointer, or SQLite binds NULL.
+        let code = text.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text64(handle, Int32(index), "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { characters in
+                sqlite3_bind_text64(handle, Int32(index), characters, sqlite3_uint64(bytes.count), csqlite_transient(),
+                                    UInt8(SQLITE_UTF8))
+            }
+        }
+        guard code == SQLITE_OK else { throw connection.lastError(code: code, sql: sql) }
+    }
+
+    /// Binds NULL to the parameter at `index` (1-based).
+    ///
+    /// - Throws: ``SQLiteStoreError`` (an index out of range…).
+    package func bindNull(at index: Int) throws {
+        let code = sqlite3_bind_null(handle, Int32(index))
+        guard code == SQLITE_OK else { throw connection.lastError(code: code, sql: sql) }
+    }
+
     /// Ends the last run so that values can be bound for the next (the bindings stay until
     /// each is bound again).
     package func start() { sqlite3_reset(handle) }
@@ -73,6 +116,17 @@ package final class SQLiteStatement {
     package func runBound() throws {
         defer { sqlite3_reset(handle) }
         while try step() {}
+    }
+
+    /// Runs the statement with the values bound since ``start()`` and returns how many rows it
+    /// inserted, changed or deleted (SQLite's `sqlite3_changes`; rows changed by triggers are
+    /// not counted).
+    ///
+    /// - Throws: ``SQLiteStoreError``.
+    package func runBoundCountingChanges() throws -> Int {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+        return Int(sqlite3_changes(sqlite3_db_handle(handle)))
     }
 
     /// Advances to the next row.
