@@ -1,6 +1,7 @@
 import Foundation
 import ManagedObjects
 import Predicates
+import Synchronization
 import Testing
 @testable import PostgreSQLStore
 
@@ -160,13 +161,21 @@ import Testing
 
     @Test func concurrentSavesAreNumberedInCommitOrder() throws {
         try TestDatabase.run { database in
+            // Every failure is kept and reported: a thread whose store failed to load or whose
+            // save threw would otherwise show only as missing transactions.
+            let failures = Mutex<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { index in
-                guard let (context, _) = try? Self.context(database) else { return }
-                for serial in 0..<10 {
-                    _ = try? context.insertNewObject(forEntityNamed: "Item").setValue(Int64(index * 100 + serial), forKey: "serial")
-                    try? context.save()
+                do {
+                    let (context, _) = try Self.context(database)
+                    for serial in 0..<10 {
+                        try context.insertNewObject(forEntityNamed: "Item").setValue(Int64(index * 100 + serial), forKey: "serial")
+                        try context.save()
+                    }
+                } catch {
+                    failures.withLock { $0.append("thread \(index): \(error)") }
                 }
             }
+            #expect(failures.withLock { $0 } == [])
             let transactions = try Self.context(database).0.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
             #expect(transactions.map(\.transactionNumber) == Array(1...40))
             // Numbers follow commit order: timestamps (taken inside the numbered part of the
