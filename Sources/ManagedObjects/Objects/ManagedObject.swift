@@ -181,7 +181,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     ///
     /// - Parameter event: The key and kind of the change.
     open override func keyValueWillChange(_ event: KeyValueChangeEvent) {
-        if let tracking = observationTracking { observationWillChange(event, tracking) }
+        // The layout's check first: it loads plain fields, where the registrar is a retain.
+        if observationTracking != nil, layout.anySlotMayBeTracked, let tracking = observationTracking {
+            observationWillChange(event, tracking)
+        }
     }
 
     /// Called after every notified change; tells Swift's Observation. Overrides must call
@@ -189,7 +192,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     ///
     /// - Parameter event: The key and kind of the change.
     open override func keyValueDidChange(_ event: KeyValueChangeEvent) {
-        if let tracking = observationTracking { observationDidChange(event, tracking) }
+        if observationTracking != nil, layout.anySlotMayBeTracked, let tracking = observationTracking {
+            observationDidChange(event, tracking)
+        }
     }
 
     // MARK: Lifecycle
