@@ -53,7 +53,11 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // on its thread, touch it.
     @exclusivity(unchecked) @usableFromInline package final var faultedRelationshipSlots: UInt64 = 0
     /// When the object was registered in its context, relative to the context's other objects.
-    package var registrationSequence: UInt64 = 0
+    /// 0 until the object is first registered in a context (so an object that never was has
+    /// no context: a store into it need not look for one).
+    // Final: read by inlined setters of subclasses in other modules (no accessor call).
+    // Unchecked (as `faultFlag`): only the object's context writes it, on its thread.
+    @exclusivity(unchecked) @usableFromInline final package var registrationSequence: UInt64 = 0
     /// The batch of a batched fetch (`fetchBatchSize`) the fault belongs to: firing it fills
     /// the batch's faults with one store query.
     package var fetchBatch: FetchBatch?
