@@ -25,7 +25,8 @@ extension EntityLayout {
         return KeyValueProperty(
             boxedKey: key, valueType: Wrapped?.self, notifiesAutomatically: notifies,
             // The array holds every value boxed (never a nested optional): returned as it is.
-            get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) },
+            // The slot is in the value array (not a field): read there directly.
+            get: { object in unsafeDowncast(object, to: ManagedObject.self).arraySlotValue(slot) },
             read: { object in KeyValueReading(unsafeDowncast(object, to: ManagedObject.self).slotValue(slot)) },
             set: { object, value, notify in
                 let boxed: Any?

@@ -309,6 +309,16 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         return values[slot]
     }
 
+    /// ``slotValue(_:)`` of a slot that the layout keeps in the value array (not in a
+    /// `@Managed` property's storage): no look-up of the slot's field. Key-value coding's
+    /// getters of such slots read through it.
+    @inline(__always)
+    package func arraySlotValue(_ slot: Int) -> Any? {
+        if _slowPath(faultFlag) { fireFault() }
+        if _slowPath(faultedRelationshipSlots != 0) { fireRelationshipFault(slot: slot) }
+        return values[slot]
+    }
+
     /// Stores a boxed value into a slot, without notifications. See ``slotValue(_:)``.
     @inline(__always)
     package func storeSlotValue(_ value: Any?, _ slot: Int) {
