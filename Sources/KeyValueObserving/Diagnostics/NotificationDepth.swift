@@ -11,7 +11,7 @@ import Darwin
 /// Each thread's counts live in a heap cell found through a POSIX thread-specific key (one
 /// `pthread_getspecific` per notified change); the cell is freed when the thread exits.
 /// Thread safety: each thread touches only its own cell.
-enum NotificationDepth {
+package enum NotificationDepth {
     /// One thread's counts.
     struct Counts {
         /// Notifications being delivered inside one another.
@@ -64,6 +64,13 @@ enum NotificationDepth {
         counts.pointee.work += 1
         return counts
     }
+
+    /// Whether the calling thread is delivering no notification (depth 0). A change made here
+    /// without the delivery machinery (a managed object's quiet change, which has no listener
+    /// but its context) leaves the counts as a delivery would: the next outermost delivery
+    /// starts the work count afresh, and no guard could have refused it.
+    @inline(__always)
+    package static var isIdle: Bool { counter().pointee.depth == 0 }
 
     /// Why the last ``enter()`` on this thread returned `nil`.
     static func refusal() -> Refusal {

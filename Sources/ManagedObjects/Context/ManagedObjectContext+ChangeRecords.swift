@@ -4,6 +4,9 @@
 // Every change of a record goes through these methods, which also end the object's quiet
 // stores (ManagedObject+QuietStores.swift): a quiet store relies on the records being complete.
 
+import KeyValueCoding
+import KeyValueObserving
+
 extension ManagedObjectContext {
     // MARK: Committed values
 
@@ -95,6 +98,47 @@ extension ManagedObjectContext {
         // sets of one context at a time), without its weak context reference.
         object.quietConfinement = Unmanaged.passUnretained(confinement)
         object.quietSlots |= 1 << UInt64(slot)
+    }
+
+    /// Begins a change of attribute `slot` of `object` that only this context hears,
+    /// recording what the change seam's will-change would (``observedObject(_:willChange:)``:
+    /// the committed value unless the object is inserted, the event-start value) without the
+    /// seam, when nothing else would hear of it: no undo manager, no restore or inverse
+    /// maintenance running, an attribute (no inverse) notified automatically, and the thread
+    /// delivering no other notification (the caller checked that no key-value observer watches
+    /// the object and that this is its context). Runs the object's will-change hook first, as
+    /// the seam does. After `true`, store the value and call
+    /// ``endQuietAttributeChange(of:slot:key:)``.
+    ///
+    /// - Returns: `false`, having done nothing, when the change must take the full way.
+    package func beginQuietAttributeChange(of object: ManagedObject, slot: Int, key: String) -> Bool {
+        guard undoManager == nil, !isRestoring, maintenanceDepth == 0,
+              object.layout.slotTraits[slot].attributeType != nil, object.layout.notifiesAutomatically[slot],
+              NotificationDepth.isIdle
+        else { return false }
+        object.keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
+        // As the seam: entered from the will-change record to the did-change one.
+        enterConfinement("a change of a managed object")
+        object.changingSlotHint = slot
+        let old = object.slotValue(slot)
+        if !inserted.contains(object) { recordCommittedValue(old, slot: slot, of: object) }
+        recordEventStartValue(old, slot: slot, of: object)
+        return true
+    }
+
+    /// Ends a change begun by ``beginQuietAttributeChange(of:slot:key:)`` once the value is
+    /// stored, recording what the seam's did-change would (``observedObject(_:didChange:)``:
+    /// the updated sets; quiet stores of the slot from then on), then runs the object's
+    /// did-change hook.
+    @usableFromInline
+    package func endQuietAttributeChange(of object: ManagedObject, slot: Int, key: String) {
+        let isInsertedOrDeleted = inserted.contains(object) || deleted.contains(object)
+        if !isInsertedOrDeleted && !updated.contains(object) { updated.insert(object) }
+        // No undo manager: the old value is not needed.
+        noteUpdated(object, key: key, old: nil, isInsertedOrDeleted: isInsertedOrDeleted)
+        allowQuietStores(of: object, slot: slot)
+        exitConfinement()
+        object.keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
     }
 
     /// Ends every quiet store: the next store of every object takes the full way.

@@ -20,12 +20,13 @@ extension EntityLayout {
     static func valueSlotProperty<Wrapped>(_ key: String, _: Wrapped.Type, slot: Int,
                                            field: ManagedLayoutField?, notifies: Bool) -> KeyValueProperty {
         if let field, field.storage.storageType == Wrapped?.self {
-            return valueFieldProperty(key, Wrapped.self, offset: field.valueOffset, notifies: notifies)
+            return valueFieldProperty(key, Wrapped.self, slot: slot, offset: field.valueOffset, notifies: notifies)
         }
         return KeyValueProperty(
             boxedKey: key, valueType: Wrapped?.self, notifiesAutomatically: notifies,
             // The array holds every value boxed (never a nested optional): returned as it is.
-            get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) },
+            // The slot is in the value array (not a field): read there directly.
+            get: { object in unsafeDowncast(object, to: ManagedObject.self).arraySlotValue(slot) },
             read: { object in KeyValueReading(unsafeDowncast(object, to: ManagedObject.self).slotValue(slot)) },
             set: { object, value, notify in
                 let boxed: Any?
@@ -37,18 +38,18 @@ extension EntityLayout {
                 }
                 let managed = unsafeDowncast(object, to: ManagedObject.self)
                 guard notify else { return managed.storeSlotValue(boxed, slot) }
-                try managed.changingValue(forKey: key) { managed.storeSlotValue(boxed, slot) }
+                try managed.changeSlot(slot, key: key) { managed.storeSlotValue(boxed, slot) }
             },
             setNil: { object, notify in
                 let managed = unsafeDowncast(object, to: ManagedObject.self)
                 guard notify else { return managed.storeSlotValue(nil, slot) }
-                try managed.changingValue(forKey: key) { managed.storeSlotValue(nil, slot) }
+                try managed.changeSlot(slot, key: key) { managed.storeSlotValue(nil, slot) }
             })
     }
 
     /// ``valueSlotProperty(_:_:slot:field:notifies:)`` for a slot held typed (`Wrapped?`) in a
     /// `@Managed` property's storage at byte offset `offset`.
-    private static func valueFieldProperty<Wrapped>(_ key: String, _: Wrapped.Type, offset: Int,
+    private static func valueFieldProperty<Wrapped>(_ key: String, _: Wrapped.Type, slot: Int, offset: Int,
                                                     notifies: Bool) -> KeyValueProperty {
         @Sendable func typed(_ object: AnyObject) -> Wrapped? {
             ManagedObject.loadedFieldAddress(object, offset).assumingMemoryBound(to: Wrapped?.self).pointee
@@ -72,12 +73,12 @@ extension EntityLayout {
                 }
                 guard notify else { return store(converted, into: object) }
                 let managed = unsafeDowncast(object, to: ManagedObject.self)
-                try managed.changingValue(forKey: key) { store(converted, into: managed) }
+                try managed.changeSlot(slot, key: key) { store(converted, into: managed) }
             },
             setNil: { object, notify in
                 guard notify else { return store(nil, into: object) }
                 let managed = unsafeDowncast(object, to: ManagedObject.self)
-                try managed.changingValue(forKey: key) { store(nil, into: managed) }
+                try managed.changeSlot(slot, key: key) { store(nil, into: managed) }
             })
     }
 }

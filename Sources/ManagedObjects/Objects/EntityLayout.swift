@@ -32,6 +32,12 @@ package final class EntityLayout: Sendable {
     package let keyTable: KeyValueKeyTable
     /// The key paths that name each slot to Swift's Observation.
     package let trackingKeyPaths: TrackingKeyPaths
+    /// ``trackingKeyPaths``' buffer and count, kept here so that the checks of every change
+    /// (``anySlotMayBeTracked``) read plain fields and retain nothing.
+    // nonisolated(unsafe): the pointer is written once, before the layout is published;
+    // `trackingKeyPaths` owns the buffer and only `init` and `deinit` write its elements.
+    private nonisolated(unsafe) let trackingBase: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
+    private let trackingCount: Int
     /// How a store row fills each slot, made once so that filling an object copies no
     /// property description.
     package let fillPlan: [SlotFill]
@@ -59,6 +65,23 @@ package final class EntityLayout: Sendable {
     /// The slots of relationships, of saved (non-transient) ones, and of derived attributes.
     package let relationshipSlots: [Int]
     package let derivedSlots: [Int]
+
+    /// Whether Observation may be tracking `slot` of some object of the layout (see
+    /// ``TrackingKeyPaths``): anything but the layout holds the slot's key path.
+    @inline(__always)
+    package func slotMayBeTracked(_ slot: Int) -> Bool {
+        // Reads the reference count only: the buffer is never written here.
+        !isKnownUniquelyReferenced(&trackingBase[slot])
+    }
+
+    /// Whether Observation may be tracking any slot of some object of the layout; `true`
+    /// unchecked for layouts of more than 16 slots (a change then checks its own slot).
+    @inline(__always)
+    package var anySlotMayBeTracked: Bool {
+        guard trackingCount <= 16 else { return true }
+        for slot in 0..<trackingCount where slotMayBeTracked(slot) { return true }
+        return false
+    }
 
     /// The value of a slot with nothing in it: an empty collection for a to-many relationship
     /// (those are never `nil`), `nil` otherwise.
@@ -116,6 +139,8 @@ package final class EntityLayout: Sendable {
             Self.keyValueProperty(for: property, slot: slot, field: fields[slot], kinds: kinds, notifies: notifies[slot])
         })
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
+        trackingBase = trackingKeyPaths.base
+        trackingCount = properties.count
         fillPlan = properties.map { property in
             switch property {
             case .attribute(let attribute): return .attribute(AttributeFill(attribute))
@@ -322,20 +347,51 @@ package struct SlotTraits: Sendable {
     }
 }
 
-/// The key paths that name each slot to Swift's Observation.
+/// The key paths that name each slot to Swift's Observation, and whether Observation may be
+/// tracking a slot of any object of the layout.
+///
+/// Observation keeps every key path it tracks: an access recorded inside
+/// `withObservationTracking` holds the key path in the tracking's access list, and an installed
+/// observer holds it in the registrar's table (until the change fires or the tracking is
+/// cancelled). Only the layout makes these key paths, so while the layout's own reference is
+/// the only one, no registrar of any of the layout's objects has an observer for the slot, and a
+/// change need not call the registrar's will-set and did-set (a lock and a key-path hash each;
+/// ``EntityLayout/slotMayBeTracked(_:)``).
+/// Any other reference (even a passing copy) only makes the change take the registrar's way.
 // @unchecked: key paths are immutable once made, and these are made before the layout is
-// published; the standard library only lacks the conformance for generic key paths.
+// published; the buffer is written only by `init` and `deinit`. The standard library only lacks
+// the conformance for generic key paths.
 package struct TrackingKeyPaths: @unchecked Sendable {
-    package let paths: [KeyPath<ManagedObject, Int>]
-    /// The same key paths, unretained (``paths`` keeps them), for reports on every typed read.
+    /// Owns the buffer of key paths (one per slot).
+    private final class Storage {
+        let base: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
+        let count: Int
+
+        init(_ paths: [KeyPath<ManagedObject, Int>]) {
+            count = paths.count
+            base = .allocate(capacity: max(paths.count, 1))
+            base.initialize(from: paths, count: paths.count)
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
+    private let storage: Storage
+    /// The buffer (``storage`` keeps it; the layout reads it directly).
+    package let base: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
+    /// The same key paths, unretained, for reports on every typed read.
     private let unretained: [Unmanaged<KeyPath<ManagedObject, Int>>]
 
     package init(paths: [KeyPath<ManagedObject, Int>]) {
-        self.paths = paths
+        storage = Storage(paths)
+        base = storage.base
         unretained = paths.map { Unmanaged.passUnretained($0) }
     }
 
-    package subscript(slot: Int) -> KeyPath<ManagedObject, Int> { paths[slot] }
+    package subscript(slot: Int) -> KeyPath<ManagedObject, Int> { base[slot] }
 
     /// The key path of `slot`, unretained: valid while this value (its layout) lives.
     @inline(__always)

@@ -1,4 +1,5 @@
 // Quiet stores: a typed store into a slot whose change the context has already recorded.
+import KeyValueCoding
 import KeyValueObserving
 
 extension ManagedObject {
@@ -20,6 +21,52 @@ extension ManagedObject {
         guard let storage = keyValueObservationStorage.map(Unmanaged.passUnretained),
               !storage._withUnsafeGuaranteedRef({ $0.hasObserverLists }) else { return false }
         return confinement._withUnsafeGuaranteedRef { $0.admitsQuietChange }
+    }
+
+    /// Begins a notified change of attribute `slot` that only the object's context hears (no
+    /// key-value observer watches the object; see
+    /// ``ManagedObjectContext/beginQuietAttributeChange(of:slot:key:)``): the context records
+    /// the change directly, without the change seam. After a context is returned, store the
+    /// value and call its ``ManagedObjectContext/endQuietAttributeChange(of:slot:key:)``.
+    ///
+    /// - Returns: The object's context, or `nil` (nothing done) when the change must take the
+    ///   full way: observers, no context, an undo manager, a relationship…
+    @inlinable @inline(__always)
+    func beginQuietChange(slot: Int, key: String) -> ManagedObjectContext? {
+        // An object never registered has no context: no call (a store outside a context pays
+        // one field load for this way).
+        guard registrationSequence != 0 else { return nil }
+        return beginRegisteredQuietChange(slot: slot, key: key)
+    }
+
+    /// ``beginQuietChange(slot:key:)`` of an object registered in a context at some time.
+    @usableFromInline @inline(never)
+    func beginRegisteredQuietChange(slot: Int, key: String) -> ManagedObjectContext? {
+        // Unretained: the state is a stored `let` of the object, which the caller keeps alive.
+        guard let storage = keyValueObservationStorage.map(Unmanaged.passUnretained),
+              !storage._withUnsafeGuaranteedRef({ $0.hasObserverLists }),
+              let context = managedObjectContext,
+              context.beginQuietAttributeChange(of: self, slot: slot, key: key) else { return nil }
+        return context
+    }
+
+    /// Stores into `slot` by key-value coding (`store` stores the converted value) as a
+    /// notified change, the short way when only the object's context listens: a quiet store
+    /// when the context recorded the slot's change already (``storesQuietly(slot:)``), else a
+    /// quiet change (``beginQuietChange(slot:key:)``); otherwise the full way
+    /// (`changingValue(forKey:_:)`).
+    @inline(__always)
+    func changeSlot(_ slot: Int, key: String, _ store: () -> Void) throws {
+        if storesQuietly(slot: slot) {
+            keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
+            store()
+            keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
+        } else if let context = beginQuietChange(slot: slot, key: key) {
+            store()
+            context.endQuietAttributeChange(of: self, slot: slot, key: key)
+        } else {
+            try changingValue(forKey: key, store)
+        }
     }
 
     /// Forgets what the context recorded about the object's changes (it leaves the context,

@@ -53,7 +53,11 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // on its thread, touch it.
     @exclusivity(unchecked) @usableFromInline package final var faultedRelationshipSlots: UInt64 = 0
     /// When the object was registered in its context, relative to the context's other objects.
-    package var registrationSequence: UInt64 = 0
+    /// 0 until the object is first registered in a context (so an object that never was has
+    /// no context: a store into it need not look for one).
+    // Final: read by inlined setters of subclasses in other modules (no accessor call).
+    // Unchecked (as `faultFlag`): only the object's context writes it, on its thread.
+    @exclusivity(unchecked) @usableFromInline final package var registrationSequence: UInt64 = 0
     /// The batch of a batched fetch (`fetchBatchSize`) the fault belongs to: firing it fills
     /// the batch's faults with one store query.
     package var fetchBatch: FetchBatch?
@@ -181,7 +185,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     ///
     /// - Parameter event: The key and kind of the change.
     open override func keyValueWillChange(_ event: KeyValueChangeEvent) {
-        if let tracking = observationTracking { observationWillChange(event, tracking) }
+        // The layout's check first: it loads plain fields, where the registrar is a retain.
+        if observationTracking != nil, layout.anySlotMayBeTracked, let tracking = observationTracking {
+            observationWillChange(event, tracking)
+        }
     }
 
     /// Called after every notified change; tells Swift's Observation. Overrides must call
@@ -189,7 +196,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     ///
     /// - Parameter event: The key and kind of the change.
     open override func keyValueDidChange(_ event: KeyValueChangeEvent) {
-        if let tracking = observationTracking { observationDidChange(event, tracking) }
+        if observationTracking != nil, layout.anySlotMayBeTracked, let tracking = observationTracking {
+            observationDidChange(event, tracking)
+        }
     }
 
     // MARK: Lifecycle
@@ -297,6 +306,16 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         if layout.hasFields, let field = layout.fields[slot] {
             return field.storage.boxedValue(at: Self.fieldAddress(self, field.offset))
         }
+        return values[slot]
+    }
+
+    /// ``slotValue(_:)`` of a slot that the layout keeps in the value array (not in a
+    /// `@Managed` property's storage): no look-up of the slot's field. Key-value coding's
+    /// getters of such slots read through it.
+    @inline(__always)
+    package func arraySlotValue(_ slot: Int) -> Any? {
+        if _slowPath(faultFlag) { fireFault() }
+        if _slowPath(faultedRelationshipSlots != 0) { fireRelationshipFault(slot: slot) }
         return values[slot]
     }
 

@@ -108,6 +108,12 @@ public struct Managed<Value: ManagedPropertyValue> {
                 instance[keyPath: storageKeyPath].storage = newStorage
                 return
             }
+            if !Value.isManagedToManyRelationship, let context = instance.beginQuietChange(slot: slot, key: key) {
+                // Only the context hears of it: it records the change itself (first change).
+                instance[keyPath: storageKeyPath].storage = newStorage
+                context.endQuietAttributeChange(of: instance, slot: slot, key: key)
+                return
+            }
             instance.willChangeValue(forKey: key)
             instance[keyPath: storageKeyPath].storage = newStorage
             instance.didChangeValue(forKey: key)

@@ -52,16 +52,33 @@ extension ManagedObject {
     @inlinable @inline(__always)
     var tracksObservationAccess: Bool { reportsObservationAccess }
 
-    /// Tells Observation that `event`'s key will change.
+    /// Tells Observation that `event`'s key will change, unless nothing can be tracking it.
+    ///
+    /// A registrar's will-set takes a lock and hashes the key path even when nobody tracks, and
+    /// an object keeps its registrar once read. Observation holds the key path of every slot
+    /// it tracks (``TrackingKeyPaths/mayBeTracked(_:)``), so a slot whose key path only the
+    /// layout holds has no observer in any registrar and is skipped: what the registrar would
+    /// have done (nothing) without the cost.
     func observationWillChange(_ event: KeyValueChangeEvent, _ tracking: ObservationTrackingBox) {
-        guard let slot = layout.slotByName[event.key] else { return }
+        guard let slot = observedSlot(of: event) else { return }
         layout.trackingKeyPaths.unretainedPath(slot)._withUnsafeGuaranteedRef { tracking.willSet(self, keyPath: $0) }
     }
 
-    /// Tells Observation that `event`'s key changed.
+    /// Tells Observation that `event`'s key changed, unless nothing can be tracking it (see
+    /// ``observationWillChange(_:_:)``).
     func observationDidChange(_ event: KeyValueChangeEvent, _ tracking: ObservationTrackingBox) {
-        guard let slot = layout.slotByName[event.key] else { return }
+        guard let slot = observedSlot(of: event) else { return }
         layout.trackingKeyPaths.unretainedPath(slot)._withUnsafeGuaranteedRef { tracking.didSet(self, keyPath: $0) }
+    }
+
+    /// The slot of `event`'s key when Observation may be tracking it; `nil` when the key is
+    /// not the entity's or nothing holds its key path but the layout. The check of every slot
+    /// comes first: it spares the look-up by name when nothing of the layout is tracked.
+    @inline(__always)
+    private func observedSlot(of event: KeyValueChangeEvent) -> Int? {
+        guard layout.anySlotMayBeTracked, let slot = layout.slotByName[event.key],
+              layout.slotMayBeTracked(slot) else { return nil }
+        return slot
     }
 }
 
