@@ -214,4 +214,47 @@ final class ReviewTitledRecord: ManagedObject {
         let again = try first.fetch(request)
         #expect(try again.map { try $0.value(forKey: "name") as? String } == ["B", "a", "c"].sorted())
     }
+
+    /// Core Data: every object a fetch makes is an instance of its entity's class (here a
+    /// bound subclass for Apple, the nearest bound ancestor's class for Orange), however the
+    /// rows of the entities alternate in the answer; inserts alternating entities likewise.
+    @Test func alternatingEntitiesGetTheirOwnClasses() throws {
+        let coordinator = try Self.coordinator(try TypedFixtures.model())
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        var made: [ManagedObject] = []
+        for index in 0..<6 {
+            let fruit = try writer.insertNewObject(forEntityNamed: index % 2 == 0 ? "Apple" : "Orange")
+            try fruit.setValue(Double(index), forKey: "radius")
+            made.append(fruit)
+        }
+        #expect(made.map { "\(type(of: $0))" } == ["TypedApple", "TypedFruit", "TypedApple", "TypedFruit", "TypedApple", "TypedFruit"])
+        try writer.save()
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        var request = EntityFetchRequest(entityName: "Fruit")
+        request.sortDescriptors = [KeyValueSortDescriptor(key: "radius", ascending: true)]
+        let fetched = try reader.fetch(request)
+        #expect(fetched.map(\.entity.name) == ["Apple", "Orange", "Apple", "Orange", "Apple", "Orange"])
+        #expect(fetched.map { "\(type(of: $0))" } == ["TypedApple", "TypedFruit", "TypedApple", "TypedFruit", "TypedApple", "TypedFruit"])
+        #expect(try fetched.map { try $0.value(forKey: "radius") as? Double } == [0, 1, 2, 3, 4, 5])
+    }
+
+    /// An object that outlives its context (after quiet changes by key and typed stores) is
+    /// an object without a context: changes by key and typed stores still set its values.
+    @Test func anObjectOutlivingItsContextAfterQuietChanges() throws {
+        let coordinator = try Self.coordinator(try TypedFixtures.model())
+        var crate: TypedCrate?
+        do {
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let made = try context.insertNewObject(TypedCrate.self)
+            made.capacity = 1
+            made.capacity = 2
+            try made.setValue(Int16(3), forKey: "capacity")
+            crate = made
+        }
+        let survivor = try #require(crate)
+        #expect(survivor.managedObjectContext == nil)
+        survivor.capacity = 4
+        try survivor.setValue(Int16(5), forKey: "capacity")
+        #expect(survivor.capacity == 5)
+    }
 }
