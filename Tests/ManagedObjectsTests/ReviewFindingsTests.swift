@@ -257,4 +257,16 @@ final class ReviewTitledRecord: ManagedObject {
         try survivor.setValue(Int16(5), forKey: "capacity")
         #expect(survivor.capacity == 5)
     }
+
+    /// Core Data: `changedValues()` and `changedValuesForCurrentEvent()` report persistent
+    /// properties only, "not changes to transient properties", whichever way the change took.
+    @Test func changedValuesLeaveOutTransientAttributes() throws {
+        let context = ManagedObjectContext(coordinator: try Self.coordinator(try Self.model()))
+        let record = try context.insertNewObject(forEntityNamed: "Titled")
+        try context.save()
+        try record.setValue("t", forKey: "title")
+        try record.setValue("n", forKey: "name")
+        #expect(Set(record.changedValues().keys) == ["name"])
+        #expect(Set(record.changedValuesForCurrentEvent().keys) == ["name"])
+    }
 }
