@@ -229,8 +229,8 @@ extension ManagedObjectContext {
             let store = storeOf[ObjectIdentifier(layout)]!
             var rows: [StoreRow] = []
             rows.reserveCapacity(end - start)
-            if let shape = Self.packedRowShape(of: newObjects[start], for: store) {
-                for object in newObjects[start..<end] { rows.append(packedRow(of: object, shape: shape) ?? row(of: object)) }
+            if let plan = Self.packedRowPlan(of: newObjects[start], for: store, inserting: true) {
+                for object in newObjects[start..<end] { rows.append(packedRow(of: object, plan: plan) ?? row(of: object)) }
             } else {
                 for object in newObjects[start..<end] { rows.append(row(of: object)) }
             }
@@ -238,13 +238,23 @@ extension ManagedObjectContext {
             add(store) { if $0.inserted.isEmpty { $0.inserted = rows } else { $0.inserted += rows } }
             start = end
         }
+        // How each layout's rows are packed for each store (looked up once per pair).
+        var plans: [PackedRowPlanKey: PackedRowPlan?] = [:]
         for object in updated {
             let changedValues = object.changedValues()
             if changedValues.isEmpty { continue }
             guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else {
                 throw ManagedObjectContextError.noStore(object.entity.name)
             }
-            let row = row(of: object)
+            let planKey = PackedRowPlanKey(layout: ObjectIdentifier(object.layout), store: ObjectIdentifier(store))
+            let plan: PackedRowPlan?
+            if let known = plans[planKey] {
+                plan = known
+            } else {
+                plan = Self.packedRowPlan(of: object, for: store, inserting: false)
+                plans[planKey] = plan
+            }
+            let row = plan.flatMap { packedRow(of: object, plan: $0) } ?? row(of: object)
             let names = recordsHistory(store) ? Set(changedValues.keys) : nil
             add(store) {
                 $0.updated.append(row)
@@ -269,45 +279,6 @@ extension ManagedObjectContext {
             for (id, version) in versions { registered[id]?.storeVersion = version }
             coordinator.rowCache.store(saved: storeChanges, versions: versions)
         }
-    }
-
-    /// The shape of packed rows (``StoreRowColumns``) of new objects like `object` saved to
-    /// `store`, or `nil` when they are saved as rows with a dictionary.
-    ///
-    /// Packed only for the in-memory store (which reads them by position and keeps them, and
-    /// whose fetches then fill objects by sharing the values), and only for entities whose
-    /// every property is a saved attribute of a type whose constant gives back exactly the
-    /// value (strings, integers, doubles, booleans, dates): a fault filled from the packed row
-    /// then holds what one filled from the dictionary would.
-    private static func packedRowShape(of object: ManagedObject, for store: any PersistentStore) -> StoreRowShape? {
-        let layout = object.layout
-        guard store is InMemoryStore, !layout.hasFields, layout.relationshipSlots.isEmpty, !layout.slotTraits.isEmpty else { return nil }
-        for traits in layout.slotTraits {
-            guard traits.isSaved, let type = traits.attributeType, AttributeValueConversion.hasExactConstants(type) else { return nil }
-        }
-        return StoreRowShape(entity: object.entity, names: layout.keys)
-    }
-
-    /// The packed row of an inserted object's values (``packedRowShape(of:for:)``): its values
-    /// are shared with the row, not copied; `nil` when a value is not exactly of its
-    /// attribute's type (the row is then made with a dictionary).
-    private func packedRow(of object: ManagedObject, shape: StoreRowShape) -> StoreRow? {
-        guard !object.faultFlag else { return nil }
-        let values = object.values
-        let traits = object.layout.slotTraits
-        var constants = ContiguousArray<KeyValueConstant>()
-        constants.reserveCapacity(values.count)
-        for slot in values.indices {
-            guard let value = values[slot] else {
-                constants.append(.null)
-                continue
-            }
-            guard let type = traits[slot].attributeType,
-                  let constant = AttributeValueConversion.exactConstant(of: value, type: type) else { return nil }
-            constants.append(constant)
-        }
-        return StoreRow(objectID: object.objectID, version: object.storeVersion,
-                        columns: StoreRowColumns(shape: shape, constants: constants, slotValues: values))
     }
 
     /// The row of an object's saved properties, with its current version; to-many

@@ -1,0 +1,101 @@
+// Saving: the packed rows (StoreRowColumns) a context hands the stores that take them.
+import Foundation
+import KeyValueCoding
+import Predicates
+
+/// How the rows of one entity's objects are packed for one store: the store's shape, and
+/// whether an object's value array can be the row's slot values as it is.
+struct PackedRowPlan {
+    let shape: StoreRowShape
+    /// Every slot of the objects is one of the shape's attributes (no relationship, transient
+    /// or fetched-property slot to clear in the row's copy).
+    let sharesValues: Bool
+}
+
+extension ManagedObjectContext {
+    /// How the rows of objects like `object` are packed for `store`, or `nil` when they are
+    /// saved as rows with a dictionary.
+    ///
+    /// - The in-memory store takes packed rows of new objects (`inserting`) of entities whose
+    ///   every property is a saved attribute, in a shape of the object's slots.
+    /// - A ``PackedRowStore`` takes packed rows of new and changed objects in the shape it
+    ///   names, when every saved attribute of the object is in that shape.
+    ///
+    /// In both cases every saved attribute must be of a type whose constant gives back exactly
+    /// the value (strings, integers, doubles, booleans, dates): a fault filled from the packed
+    /// row then holds what one filled from the dictionary would; objects that keep values in
+    /// stored Swift fields are saved with dictionaries.
+    static func packedRowPlan(of object: ManagedObject, for store: any PersistentStore, inserting: Bool) -> PackedRowPlan? {
+        let layout = object.layout
+        guard !layout.hasFields, !layout.slotTraits.isEmpty else { return nil }
+        if store is InMemoryStore {
+            guard inserting, layout.relationshipSlots.isEmpty else { return nil }
+            for traits in layout.slotTraits {
+                guard traits.isSaved, let type = traits.attributeType, AttributeValueConversion.hasExactConstants(type) else { return nil }
+            }
+            return PackedRowPlan(shape: StoreRowShape(entity: object.entity, names: layout.keys), sharesValues: true)
+        }
+        guard let packing = store as? any PackedRowStore,
+              let shape = packing.packedRowShape(forEntityNamed: object.entity.name),
+              shape.slotKeys == layout.keys else { return nil }
+        var covered = Set<Int>()
+        for slot in shape.slots {
+            guard slot >= 0, slot < layout.slotTraits.count, layout.slotTraits[slot].isSaved,
+                  let type = layout.slotTraits[slot].attributeType, AttributeValueConversion.hasExactConstants(type),
+                  covered.insert(slot).inserted else { return nil }
+        }
+        // Every saved attribute of the object is one of the shape's.
+        for slot in layout.slotTraits.indices where layout.slotTraits[slot].isSaved && layout.slotTraits[slot].attributeType != nil {
+            guard covered.contains(slot) else { return nil }
+        }
+        return PackedRowPlan(shape: shape, sharesValues: shape.otherSlots.isEmpty)
+    }
+
+    /// The packed row of an object's values (``packedRowPlan(of:for:inserting:)``), with its
+    /// current version and its relationships as ``row(of:)`` gives them; the object's values
+    /// are shared with the row, not copied, when the plan allows it. `nil` when a value is not
+    /// exactly of its attribute's type (the row is then made with a dictionary).
+    func packedRow(of object: ManagedObject, plan: PackedRowPlan) -> StoreRow? {
+        guard !object.faultFlag else { return nil }
+        let values = object.values
+        let traits = object.layout.slotTraits
+        let shape = plan.shape
+        var constants = ContiguousArray<KeyValueConstant>()
+        constants.reserveCapacity(shape.slots.count)
+        for slot in shape.slots {
+            guard let value = values[slot] else {
+                constants.append(.null)
+                continue
+            }
+            guard let type = traits[slot].attributeType,
+                  let constant = AttributeValueConversion.exactConstant(of: value, type: type) else { return nil }
+            constants.append(constant)
+        }
+        var slotValues = values
+        // The row's other slots hold nothing (a fault filled from it fills its relationships
+        // from the row's relationships).
+        if !plan.sharesValues { for slot in shape.otherSlots { slotValues[slot] = nil } }
+        return StoreRow(objectID: object.objectID, version: object.storeVersion,
+                        columns: StoreRowColumns(shape: shape, constants: constants, slotValues: slotValues),
+                        relationships: savedRelationships(of: object))
+    }
+
+    /// The related objects' IDs of an object's saved relationships; to-many relationships
+    /// still faults are left out (unchanged).
+    func savedRelationships(of object: ManagedObject) -> [String: [ManagedObjectID]] {
+        let layout = object.layout
+        var relationships: [String: [ManagedObjectID]] = [:]
+        for slot in layout.relationshipSlots where layout.slotTraits[slot].isSaved && !object.isRelationshipFaulted(slot: slot) {
+            if case .relationship(let relationship) = layout.properties[slot] {
+                relationships[relationship.name] = Self.members(object.slotValue(slot)).map(\.objectID)
+            }
+        }
+        return relationships
+    }
+}
+
+/// A layout and a store: the key of a save's packing plans.
+struct PackedRowPlanKey: Hashable {
+    let layout: ObjectIdentifier
+    let store: ObjectIdentifier
+}
