@@ -44,6 +44,17 @@ public final class ManagedObjectModel: Sendable {
         var isEditable = true
         /// Managed-object subclasses by entity name (see `setManagedObjectClass`).
         var classes: [String: ManagedObject.Type] = [:]
+        /// The layouts that objects were made with, by entity name and class, each found
+        /// (and its class binding checked) once; emptied by every change (see `change`).
+        var creationLayouts: [CreationKey: EntityLayout] = [:]
+        /// Counts changes, so that a layout found under older bindings is not remembered.
+        var generation: UInt64 = 0
+    }
+
+    /// The key of a layout made objects were created with: entity name and class.
+    struct CreationKey: Hashable, Sendable {
+        var entityName: String
+        var objectClass: ObjectIdentifier
     }
 
     /// Creates a model from entities, checking that they fit together.
@@ -159,6 +170,31 @@ public final class ManagedObjectModel: Sendable {
         state.withLock { ($0.graph, $0.classes) }
     }
 
+    /// The graph, the class bindings and the generation of the state they belong to, read
+    /// together (see ``rememberCreationLayout(_:entityName:objectClass:generation:)``).
+    package var graphClassesAndGeneration: (ModelGraph, [String: ManagedObject.Type], UInt64) {
+        state.withLock { ($0.graph, $0.classes, $0.generation) }
+    }
+
+    /// The layout a new object of `entityName` and class `objectClass` gets, when one was made
+    /// before under the current entities and class bindings: one lock and one hash instead of
+    /// the entity look-up and binding check each creation would otherwise pay.
+    package func creationLayout(entityName: String, objectClass: ManagedObject.Type) -> EntityLayout? {
+        let key = CreationKey(entityName: entityName, objectClass: ObjectIdentifier(objectClass))
+        return state.withLock { $0.creationLayouts[key] }
+    }
+
+    /// Remembers the layout an object was made with, found (and its class checked) under the
+    /// state of `generation`; dropped when the model changed since.
+    package func rememberCreationLayout(_ layout: EntityLayout, entityName: String,
+                                        objectClass: ManagedObject.Type, generation: UInt64) {
+        let key = CreationKey(entityName: entityName, objectClass: ObjectIdentifier(objectClass))
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.creationLayouts[key] = layout
+        }
+    }
+
     /// Changes the class bindings (refused once the model is in use).
     package func changeClasses(
         _ body: (ModelGraph, inout [String: ManagedObject.Type]) throws(ManagedObjectModelError) -> Void
@@ -243,6 +279,9 @@ public final class ManagedObjectModel: Sendable {
             guard state.isEditable else { throw ManagedObjectModelError(.modelInUse) }
             var copy = state
             try body(&copy)
+            // Entities or class bindings may have changed: layouts are found again.
+            copy.creationLayouts = [:]
+            copy.generation &+= 1
             state = copy
         }
     }

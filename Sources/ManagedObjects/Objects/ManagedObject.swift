@@ -25,11 +25,25 @@ import Observation
 open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNamingObject,
                            KeepsOwnObservationStorage {
     /// The object's entity (Apple: `entity`).
-    public let entity: EntityDescription
+    // Read through the layout (shared by every object of the entity and class): an object
+    // holding its own copy of the description retained and released each of its fields.
+    public var entity: EntityDescription { layout.entity }
     /// The model the entity belongs to.
     public let model: ManagedObjectModel
     /// The object's identity (Apple: `objectID`): temporary until saved to a store.
-    public package(set) var objectID: ManagedObjectID
+    public package(set) var objectID: ManagedObjectID {
+        get {
+            if let assigned = assignedObjectID { return assigned }
+            return assignTemporaryID()
+        }
+        set { assignedObjectID = newValue }
+    }
+    /// The object's ID once it has one: the context sets a fetched object's (permanent) ID
+    /// right after making it, so a temporary ID is made only when first asked for
+    /// (``assignTemporaryID()``), never for an object that gets a known ID.
+    // Unchecked (as `faultFlag`): only this object's own methods and its context, on its
+    // thread, touch it.
+    @exclusivity(unchecked) private var assignedObjectID: ManagedObjectID?
     @usableFromInline package let layout: EntityLayout
     /// The values of the slots not held in `@Managed` storage.
     // Unchecked (as `faultFlag`): read and written by every key-value coding access of a
@@ -127,20 +141,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     ///   entity; ``ManagedObjectModelError/Code/classMismatch(_:)`` when the entity's objects
     ///   are of another class.
     public required init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
-        let (graph, classes) = model.graphAndClasses
-        guard let entity = graph.entity(named: entityName) else {
-            throw ManagedObjectModelError(.unknownEntity(entityName))
-        }
-        let objectClass = ClassBindingCheck(graph: graph, classes: classes).effectiveClass(of: entityName)
-        guard objectClass == Self.self else {
-            throw ManagedObjectModelError(.classMismatch("the entity's objects are of class \(objectClass), not \(Self.self)"),
-                                          entity: entityName)
-        }
-        self.entity = entity
+        let layout = try Self.creationLayout(entityName: entityName, in: model)
         self.model = model
-        let layout = graph.layouts.layout(of: entity, objectClass: objectClass)
         self.layout = layout
-        self.objectID = .temporary(entityName: entityName)
         self.reportsObservationAccess = Self.isObservationTrackingEnabled
         var values = layout.hasFields ? layout.emptyValues : layout.newObjectValues
         if !layout.hasFields {
@@ -160,6 +163,35 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// - Throws: As ``init(entityName:in:)``.
     public convenience init(in model: ManagedObjectModel) throws(ManagedObjectModelError) {
         try self.init(entityName: Self.entityName, in: model)
+    }
+
+    /// The layout of a new object of `entityName` of this class: the one the model remembers
+    /// from an earlier creation, else found (the entity looked up, the class binding checked)
+    /// and remembered.
+    private static func creationLayout(entityName: String,
+                                       in model: ManagedObjectModel) throws(ManagedObjectModelError) -> EntityLayout {
+        if let known = model.creationLayout(entityName: entityName, objectClass: Self.self) { return known }
+        let (graph, classes, generation) = model.graphClassesAndGeneration
+        guard let entity = graph.entity(named: entityName) else {
+            throw ManagedObjectModelError(.unknownEntity(entityName))
+        }
+        let objectClass = ClassBindingCheck(graph: graph, classes: classes).effectiveClass(of: entityName)
+        guard objectClass == Self.self else {
+            throw ManagedObjectModelError(.classMismatch("the entity's objects are of class \(objectClass), not \(Self.self)"),
+                                          entity: entityName)
+        }
+        let layout = graph.layouts.layout(of: entity, objectClass: objectClass)
+        model.rememberCreationLayout(layout, entityName: entityName, objectClass: objectClass, generation: generation)
+        return layout
+    }
+
+    /// Makes, assigns and returns a temporary ID: an object's first ID when it was not given
+    /// one (an insert's new object).
+    @inline(never)
+    private func assignTemporaryID() -> ManagedObjectID {
+        let id = ManagedObjectID.temporary(entityName: layout.entity.name)
+        assignedObjectID = id
+        return id
     }
 
     /// Gives every `@Managed` property its slot, and every slot its default value.
