@@ -1,5 +1,6 @@
 // The model: a set of entities, their configurations and fetch request templates.
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// A schema of managed objects: entities with their properties, configurations (named subsets
@@ -181,7 +182,7 @@ public final class ManagedObjectModel: Sendable {
     /// the entity look-up and binding check each creation would otherwise pay.
     package func creationLayout(entityName: String, objectClass: ManagedObject.Type) -> EntityLayout? {
         let key = CreationKey(entityName: entityName, objectClass: ObjectIdentifier(objectClass))
-        return state.withLock { $0.creationLayouts[key] }
+        return state.withTrackedLock(self) { $0.creationLayouts[key] }
     }
 
     /// Remembers the layout an object was made with, found (and its class checked) under the
@@ -189,7 +190,7 @@ public final class ManagedObjectModel: Sendable {
     package func rememberCreationLayout(_ layout: EntityLayout, entityName: String,
                                         objectClass: ManagedObject.Type, generation: UInt64) {
         let key = CreationKey(entityName: entityName, objectClass: ObjectIdentifier(objectClass))
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             guard state.generation == generation else { return }
             state.creationLayouts[key] = layout
         }

@@ -2,6 +2,7 @@
 // that gives key-value coding (and so observing, predicates and sorting) the entity's keys.
 import Foundation
 import KeyValueCoding
+import ObjectGraphInternals
 import Synchronization
 
 /// The storage plan of one entity's objects of one class: every property (inherited ones
@@ -429,16 +430,16 @@ package final class EntityLayoutCache: Sendable {
     /// this cache).
     package func layout(of entity: EntityDescription, objectClass: ManagedObject.Type = ManagedObject.self) -> EntityLayout {
         let key = Key(entity: entity.name, objectClass: ObjectIdentifier(objectClass))
-        if let existing = layouts.withLock({ $0[key] }) { return existing }
+        if let existing = layouts.withTrackedLock(self, { $0[key] }) { return existing }
         // Built outside the lock: reflection and key tables take their own locks.
-        let kinds = self.kinds.withLock { known in
+        let kinds = self.kinds.withTrackedLock(self) { known in
             if let known { return known }
             let made = makeKinds()
             known = made
             return made
         }
         let layout = EntityLayout(entity: entity, objectClass: objectClass, kinds: kinds)
-        return layouts.withLock { layouts in
+        return layouts.withTrackedLock(self) { layouts in
             if let existing = layouts[key] { return existing }
             layouts[key] = layout
             return layout
