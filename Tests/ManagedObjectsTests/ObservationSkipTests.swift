@@ -11,15 +11,9 @@ import TestSupport
 /// must still see every change of a property read inside `withObservationTracking`: these
 /// tests read objects outside tracking first (the case the skip is for), then track them.
 @Suite struct ObservationSkipTests {
-    /// A context with one saved crate (capacity 12).
+    /// A context with one saved crate (capacity 12): the quiet-store tests' fixture.
     static func savedCrate() throws -> (ManagedObjectContext, TypedCrate) {
-        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
-        try coordinator.addStore(InMemoryStore())
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let crate = try context.insertNewObject(TypedCrate.self)
-        crate.capacity = 12
-        try context.save()
-        return (context, crate)
+        try RepeatedTypedStoreTests.savedCrate()
     }
 
     @Test func readOutsideTrackingThenTrackedThenSet() throws {
