@@ -7,57 +7,16 @@ import TestSupport
 
 /// Lightweight migration of a PostgreSQL store: the coordinator's rules, in one transaction.
 @Suite struct MigrationTests {
-    static func v1() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [
-            EntityDescription(name: "Shelf", properties: [
-                .attribute("label", .string),
-                .toMany("books", "Book", inverse: "shelf", ordered: true),
-            ]),
-            EntityDescription(name: "Book", properties: [
-                .attribute("title", .string, isOptional: false),
-                .attribute("pages", .integer32),
-                .toOne("shelf", "Shelf", inverse: "books"),
-            ]),
-            EntityDescription(name: "Note", properties: [.attribute("text", .string)]),
-        ])
-    }
+    /// The shared library model, with a `Note` entity that v2 removes.
+    static func v1() throws -> ManagedObjectModel { try LibraryMigrationModels.v1(withNotes: true) }
 
     /// v1 with `pages` renamed `pageCount`, `read` added (required, default NO), `Note`
     /// removed, `Magazine` added; `unique` puts a uniqueness constraint on `Book.title`.
-    static func v2(unique: Bool = false) throws -> ManagedObjectModel {
-        var pageCount = AttributeDescription(name: "pageCount", type: .integer32)
-        pageCount.renamingIdentifier = "pages"
-        var book = EntityDescription(name: "Book", properties: [
-            .attribute("title", .string, isOptional: false),
-            .attribute(pageCount),
-            .attribute("read", .boolean, isOptional: false, defaultValue: false),
-            .toOne("shelf", "Shelf", inverse: "books"),
-        ])
-        if unique { book.uniquenessConstraints = [["title"]] }
-        return try ManagedObjectModel(entities: [
-            EntityDescription(name: "Shelf", properties: [
-                .attribute("label", .string),
-                .toMany("books", "Book", inverse: "shelf", ordered: true),
-            ]),
-            book,
-            EntityDescription(name: "Magazine", properties: [.attribute("issue", .integer16)]),
-        ])
-    }
+    static func v2(unique: Bool = false) throws -> ManagedObjectModel { try LibraryMigrationModels.v2(unique: unique) }
 
     /// v1 with `pages` a string: not inferable.
     static func changedType() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [
-            EntityDescription(name: "Shelf", properties: [
-                .attribute("label", .string),
-                .toMany("books", "Book", inverse: "shelf", ordered: true),
-            ]),
-            EntityDescription(name: "Book", properties: [
-                .attribute("title", .string, isOptional: false),
-                .attribute("pages", .string),
-                .toOne("shelf", "Shelf", inverse: "books"),
-            ]),
-            EntityDescription(name: "Note", properties: [.attribute("text", .string)]),
-        ])
+        try LibraryMigrationModels.v1(pagesType: .string, withNotes: true)
     }
 
     static func description(_ database: TestDatabase, migrating: Bool = true) throws -> StoreDescription {

@@ -8,39 +8,11 @@ import Predicates
 /// Lightweight migration of SQLite stores (ours and Apple's), moving stores between SQLite and
 /// the atomic file store, and destroying them.
 @Suite struct SQLiteMigrationTests {
-    static func v1() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [
-            EntityDescription(name: "Shelf", properties: [
-                .attribute("label", .string),
-                .toMany("books", "Book", inverse: "shelf", ordered: true),
-            ]),
-            EntityDescription(name: "Book", properties: [
-                .attribute("title", .string, isOptional: false),
-                .attribute("pages", .integer32),
-                .toOne("shelf", "Shelf", inverse: "books"),
-            ]),
-        ])
-    }
+    static func v1() throws -> ManagedObjectModel { try LibraryMigrationModels.v1() }
 
     /// v1 with `pages` renamed `pageCount`, `read` added (required, default NO), entity
     /// `Magazine` added.
-    static func v2() throws -> ManagedObjectModel {
-        var pageCount = AttributeDescription(name: "pageCount", type: .integer32)
-        pageCount.renamingIdentifier = "pages"
-        return try ManagedObjectModel(entities: [
-            EntityDescription(name: "Shelf", properties: [
-                .attribute("label", .string),
-                .toMany("books", "Book", inverse: "shelf", ordered: true),
-            ]),
-            EntityDescription(name: "Book", properties: [
-                .attribute("title", .string, isOptional: false),
-                .attribute(pageCount),
-                .attribute("read", .boolean, isOptional: false, defaultValue: false),
-                .toOne("shelf", "Shelf", inverse: "books"),
-            ]),
-            EntityDescription(name: "Magazine", properties: [.attribute("issue", .integer16)]),
-        ])
-    }
+    static func v2() throws -> ManagedObjectModel { try LibraryMigrationModels.v2() }
 
     /// A v1 store: a shelf holding "B" (300 pages) then "A".
     static func v1Store(_ directory: TemporaryDirectory) throws -> URL {
