@@ -237,4 +237,55 @@ import TestSupport
         #expect(!record.isUpdated && record.changedValues().isEmpty)
         #expect(try record.value(forKey: "count") as? Int64 == 5)
     }
+
+    // MARK: An object outside any context
+
+    @Test func anObjectOutsideAContextStillNotifiesItsObservers() throws {
+        let record = try ManagedObject(entityName: "Record", in: Self.model())
+        try record.setValue("alpha", forKey: "name")   // nobody listens yet: only the store
+        #expect(try record.value(forKey: "name") as? String == "alpha")
+        let recorder = ChangeRecorder()
+        try record.addObserver(recorder, forKeyPath: "name", options: [.old, .new, .prior])
+        try record.setValue("beta", forKey: "name")
+        let changes = recorder.records.map(\.change)
+        #expect(changes.count == 2, "a prior and a final notification")
+        #expect(changes.first?.isPrior == true && changes.first?.oldValue as? String == "alpha")
+        #expect(changes.last?.oldValue as? String == "alpha" && changes.last?.newValue as? String == "beta")
+        try record.removeObserver(recorder, forKeyPath: "name")
+        try record.setValue("gamma", forKey: "name")   // the observer left: nothing more heard
+        #expect(recorder.records.count == 2)
+        #expect(try record.value(forKey: "name") as? String == "gamma")
+    }
+
+    @Test func aSubclassOutsideAContextStillHearsItsChangeHooks() throws {
+        let model = Self.model()
+        try model.setManagedObjectClasses([HookedRecord.self])
+        let record = try HookedRecord(entityName: "Record", in: model)
+        try record.setValue("alpha", forKey: "name")
+        try record.setValue(Int64(7), forKey: "count")
+        #expect(record.hooks == ["will name", "did name", "will count", "did count"])
+    }
+
+    @Test func anObjectOutsideAContextRefusesAValueOfTheWrongType() throws {
+        let record = try ManagedObject(entityName: "Record", in: Self.model())
+        #expect(throws: KeyValueCodingError.self) { try record.setValue("many", forKey: "count") }
+        #expect(try record.value(forKey: "count") as? Int64 == 5)
+        try record.setValue(nil, forKey: "count")
+        #expect(try record.value(forKey: "count") == nil)
+    }
+}
+
+/// A record class that overrides the change hooks (which a store outside a context must still
+/// call for a subclass).
+final class HookedRecord: ManagedObject {
+    override class var entityName: String { "Record" }
+    var hooks: [String] = []
+    override func keyValueWillChange(_ event: KeyValueChangeEvent) {
+        super.keyValueWillChange(event)
+        hooks.append("will \(event.key)")
+    }
+    override func keyValueDidChange(_ event: KeyValueChangeEvent) {
+        super.keyValueDidChange(event)
+        hooks.append("did \(event.key)")
+    }
 }

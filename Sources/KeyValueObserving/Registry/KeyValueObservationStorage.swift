@@ -44,7 +44,7 @@ public final class KeyValueObservationStorage: Sendable {
     /// Whether a sink was ever installed or any key has an observer list: `false` means a
     /// notification has nobody to reach. Lock-free.
     @inlinable
-    var mayHaveListeners: Bool {
+    package var mayHaveListeners: Bool {
         hasSink.load(ordering: .acquiring) || isInUse.load(ordering: .acquiring)
     }
 

@@ -64,9 +64,25 @@ extension ManagedObject {
         } else if let context = beginQuietChange(slot: slot, key: key) {
             store()
             context.endQuietAttributeChange(of: self, slot: slot, key: key)
+        } else if changesReachNobody {
+            store()
         } else {
             try changingValue(forKey: key, store)
         }
+    }
+
+    /// Whether a change of the object has nobody to tell: it was never registered in a context,
+    /// it is of the generic class (no subclass can have overridden the change hooks), no
+    /// key-value observer or change sink listens, and Swift's Observation tracks none of its
+    /// slots. A store by key-value coding then only stores (what the full way would do
+    /// after finding nobody to notify).
+    @inline(__always)
+    var changesReachNobody: Bool {
+        guard registrationSequence == 0, type(of: self) == ManagedObject.self else { return false }
+        if observationTracking != nil, layout.anySlotMayBeTracked { return false }
+        // Unretained: the state is a stored `let` of the object, which the caller keeps alive.
+        guard let storage = keyValueObservationStorage.map(Unmanaged.passUnretained) else { return true }
+        return !storage._withUnsafeGuaranteedRef { $0.mayHaveListeners }
     }
 
     /// Forgets what the context recorded about the object's changes (it leaves the context,
