@@ -4,6 +4,11 @@ import ManagedObjects
 import SQLCompiling
 
 extension PostgreSQLPersistentStore {
+    /// Takes the loading lock of the connection's schema until the transaction ends: loading,
+    /// migrating and adding history tables are ordered per schema (stores on other schemas of
+    /// the database do not wait for each other).
+    static let loadingLockSQL = "SELECT pg_advisory_xact_lock(7019019, hashtext(current_schema()))"
+
     /// Creates the tables on first use, or opens them and checks that they were written by a
     /// model with the same entity version hashes.
     ///
@@ -16,7 +21,7 @@ extension PostgreSQLPersistentStore {
         try withConnection { connection, _ in
             let q = SQLDialect.postgreSQL.quoted
             let loaded = try connection.transaction { () throws -> (PostgreSQLSchema, String) in
-                try connection.execute("SELECT pg_advisory_xact_lock(7019019)")
+                try connection.execute(Self.loadingLockSQL)
                 let exists = try connection.execute("SELECT to_regclass($1::text) IS NOT NULL", [.text(q("Z_METADATA"))])
                 let hashes = model.entityVersionHashesByName
                 if exists.rows.first?.first == "t" {

@@ -37,7 +37,7 @@ extension PostgreSQLPersistentStore: TransactionallyMigratingStore {
         guard let first = steps.first, let last = steps.last else { return }
         try withConnection { connection, _ in
             try connection.transaction {
-                try connection.execute("SELECT pg_advisory_xact_lock(7019019)")
+                try connection.execute(Self.loadingLockSQL)
                 guard let stored = try Self.storedMetadata(connection) else {
                     throw PostgreSQLStoreError(.unsupported("there is no store to migrate"), server: connection.server)
                 }

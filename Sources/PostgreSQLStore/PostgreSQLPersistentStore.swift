@@ -64,8 +64,21 @@ public final class PostgreSQLPersistentStore: PersistentStore {
             // CREATE SCHEMA IF NOT EXISTS needs the right to create schemas even when the
             // schema exists: a role with rights on its schema only must not need it.
             let exists = try connection.execute("SELECT 1 FROM pg_namespace WHERE nspname = $1::text", [.text(schema)])
-            if exists.rows.isEmpty { try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quoted)") }
+            if exists.rows.isEmpty { try Self.createSchema(schema, quoted: quoted, on: connection) }
             try connection.execute("SET search_path TO \(quoted)")
+        }
+    }
+
+    /// Creates the store's schema. Two connections (threads or processes) creating it at once
+    /// are ordered by an advisory lock, and the second finds it made: `CREATE SCHEMA IF NOT
+    /// EXISTS` alone can fail with a duplicate key when another transaction creates the same
+    /// schema at the same moment. The lock (one per schema name) is not the loading lock: a
+    /// connection made while another holds that one must not wait for it.
+    private static func createSchema(_ schema: String, quoted: String, on connection: PostgreSQLConnection) throws {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(7019020, hashtext($1::text))", [.text(schema)])
+            let exists = try connection.execute("SELECT 1 FROM pg_namespace WHERE nspname = $1::text", [.text(schema)])
+            if exists.rows.isEmpty { try connection.execute("CREATE SCHEMA \(quoted)") }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import KeyValueCoding
 import ManagedObjects
+import Synchronization
 @testable import PostgreSQLStore
 
 /// The store through contexts: values, relationships, inheritance, loading, two coordinators.
@@ -182,6 +183,48 @@ import ManagedObjects
             let coordinator = PersistentStoreCoordinator(model: try Self.library())
             let store = try coordinator.addStore(with: description)
             #expect(store.storeType == "PostgreSQL")
+        }
+    }
+    @Test func storesCreatingTheirSchemaAtOnceAllLoad() throws {
+        // Several rounds: each on a schema nobody made yet, created by six threads at once.
+        for _ in 0..<3 {
+            try TestDatabase.run { database in
+                let model = try Self.library()
+                let failures = Mutex<[String]>([])
+                DispatchQueue.concurrentPerform(iterations: 6) { index in
+                    do {
+                        _ = try Self.context(database, model: model)
+                    } catch {
+                        failures.withLock { $0.append("thread \(index): \(error)") }
+                    }
+                }
+                #expect(failures.withLock { $0 } == [])
+                let check = try Self.context(database, model: model)
+                #expect(try check.count(for: EntityFetchRequest(entityName: "Item")) == 0)
+            }
+        }
+    }
+    @Test func theLoadingLockIsPerSchema() throws {
+        try TestDatabase.run { held in
+            try TestDatabase.run { other in
+                let model = try Self.library()
+                // Another process in the middle of loading `held`: it holds that schema's loading lock.
+                let holder = try held.connection()
+                try holder.execute("BEGIN")
+                try holder.execute(PostgreSQLPersistentStore.loadingLockSQL)
+                let quick = PostgreSQLStoreOptions(statementTimeout: .milliseconds(200))
+                let waiting = PersistentStoreCoordinator(model: model)
+                do {
+                    try waiting.addStore(PostgreSQLPersistentStore(url: held.url, schema: held.schema, options: quick))
+                    Issue.record("the same schema must wait for the lock")
+                } catch {
+                    #expect("\(error)".contains("pg_advisory_xact_lock"), "cancelled by the statement timeout while waiting for the lock: \(error)")
+                }
+                let elsewhere = PersistentStoreCoordinator(model: model)
+                try elsewhere.addStore(PostgreSQLPersistentStore(url: other.url, schema: other.schema, options: quick))
+                try holder.execute("COMMIT")
+                _ = try Self.context(held, model: model)   // the lock is free again
+            }
         }
     }
 }

@@ -155,7 +155,7 @@ extension PostgreSQLPersistentStore {
     func prepareHistory(on connection: PostgreSQLConnection) throws {
         guard tracksPersistentHistory else { return }
         try connection.transaction {
-            try connection.execute("SELECT pg_advisory_xact_lock(7019019)")
+            try connection.execute(Self.loadingLockSQL)
             try PostgreSQLHistoryTables.create(on: connection)
         }
     }
