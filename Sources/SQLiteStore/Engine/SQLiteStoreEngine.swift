@@ -219,7 +219,13 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         defer { statement.reset() }
         var rows: [StoreRow] = []
         let template = objectID(entity.name, 0)
+        // Worked out once for the query: rows of exact values go straight into slot values.
+        let exact = ExactRowReading(entity)
         while try statement.step() {
+            if let exact, let row = exact.row(statement, template: template) {
+                rows.append(row)
+                continue
+            }
             rows.append(try row(of: entity, template: template) { statement.value(at: $0) })
         }
         return rows
