@@ -151,7 +151,7 @@ extension ManagedObjectContext {
                     }
                     guard let known else {
                         // Made here: in the result once, as no other row or ID made it.
-                        objects.append(try filledObject(for: rows[index], known: nil, classes: &classes))
+                        objects.append(try newFilledObject(at: rows.baseAddress! + index, classes: &classes))
                         if !everyRowFilled { filled.append(rows[index]) }
                         continue
                     }
@@ -358,6 +358,36 @@ extension ManagedObjectContext {
         object.clearSlotValues()
         register(object)
         fill(object, from: row)
+        return object
+    }
+
+    /// ``filledObject(for:known:classes:)`` for a row whose object is not registered, read
+    /// where it lies in the store's answer (passing the row on would copy it: a retain per
+    /// value it holds). A packed row of the object's entity whose slots are all stored
+    /// attributes gives the object its values array as it is (what ``fillValues(_:from:)``
+    /// does for it); any other row is filled by ``fill(_:from:)``.
+    private func newFilledObject(at row: UnsafePointer<StoreRow>, classes: inout ObjectClassCache) throws -> ManagedObject {
+        // A store (possibly a user's own) may hand back a row of an entity the model lacks.
+        let name = row.pointee.objectID.entityName
+        let object = try classes.objectClass(of: name, in: model).init(entityName: name, in: model)
+        object.objectID = row.pointee.objectID
+        object.clearSlotValues()
+        register(object)
+        let layout = object.layout
+        guard !layout.hasFields, let shape = row.pointee.columns?.shape, shape.otherSlots.isEmpty,
+              shape.slotKeys == layout.keys else {
+            fill(object, from: row.pointee)
+            return object
+        }
+        object.faultFlag = false
+        object.faultedRelationshipSlots = 0
+        object.storeVersion = row.pointee.version
+        if let columns = row.pointee.columns { object.values = columns.slotValues }
+        // Changes made while waking are the object's loaded state, not changes.
+        let wasRestoring = isRestoring
+        isRestoring = true
+        object.awakeFromFetch()
+        isRestoring = wasRestoring
         return object
     }
 
