@@ -73,6 +73,8 @@ extension ManagedObjectContext {
         var seen = Set<ObjectIdentifier>()
         var seenUpTo = 0
         func enterSeen() {
+            // Room for the whole answer at once (the result's capacity is reserved per answer).
+            if seen.capacity < objects.capacity { seen.reserveCapacity(objects.capacity) }
             while seenUpTo < objects.count {
                 seen.insert(ObjectIdentifier(objects[seenUpTo]))
                 seenUpTo += 1
