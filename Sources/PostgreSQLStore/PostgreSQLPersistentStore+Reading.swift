@@ -41,20 +41,27 @@ extension PostgreSQLPersistentStore {
         guard let keyIndex = position["Z_PK"], let entityIndex = position["Z_ENT"], let versionIndex = position["Z_OPT"] else { return [] }
         // Where each entity's columns are in the result, worked out once per entity.
         typealias Reading = (column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)
-        var readings: [Int: (name: String, columns: [Reading])] = [:]
+        var readings: [Int: (name: String, columns: [Reading], packing: Packing?)] = [:]
         var rows: [StoreRow] = []
         rows.reserveCapacity(result.rows.count)
         for values in result.rows {
             guard let key = PostgreSQLRows.integer(values[keyIndex]), let number = values[entityIndex].flatMap({ Int($0) }) else { continue }
             if readings[number] == nil {
                 guard let entityName = schema.entityNames[number], let entity = schema.entities[entityName] else { continue }
-                readings[number] = (entityName, entity.columns.compactMap { column in
+                let columns: [Reading] = entity.columns.compactMap { column in
                     position[column.name].map { (column, $0, position[column.name + "_ENT"]) }
-                })
+                }
+                readings[number] = (entityName, columns, Packing(schema.layouts[entityName]?.rowShape, columns: columns))
             }
-            guard let (entityName, columns) = readings[number] else { continue }
-            var row = StoreRow(objectID: ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key),
-                               version: PostgreSQLRows.integer(values[versionIndex]) ?? 0)
+            guard let (entityName, columns, packing) = readings[number] else { continue }
+            let id = ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key)
+            let version = PostgreSQLRows.integer(values[versionIndex]) ?? 0
+            if let packing, let row = try packing.row(values, id: id, version: version, columns: columns,
+                                                      schema: schema, server: server, identifier: identifier) {
+                rows.append(row)
+                continue
+            }
+            var row = StoreRow(objectID: id, version: version)
             row.attributes.reserveCapacity(columns.count)
             for (column, index, entityColumn) in columns {
                 if let attribute = column.attribute {
@@ -73,6 +80,62 @@ extension PostgreSQLPersistentStore {
             rows.append(row)
         }
         return rows
+    }
+
+    /// How the rows of one entity are packed (``StoreRowColumns``: the attributes' constants and
+    /// their slot values, so that a context fills an object by taking one array): when the
+    /// entity has a row shape and the result has every one of its attribute columns.
+    struct Packing {
+        let shape: StoreRowShape
+        /// For each name of the shape, in order: its attribute, its column in the result and
+        /// its slot.
+        let attributes: [(attribute: AttributeDescription, index: Int, slot: Int)]
+
+        init?(_ shape: StoreRowShape?, columns: [(column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)]) {
+            guard let shape else { return nil }
+            var found: [String: (AttributeDescription, Int)] = [:]
+            for reading in columns {
+                if let attribute = reading.column.attribute { found[attribute.name] = (attribute, reading.index) }
+            }
+            var attributes: [(attribute: AttributeDescription, index: Int, slot: Int)] = []
+            for (position, name) in shape.names.enumerated() {
+                guard let (attribute, index) = found[name] else { return nil }
+                attributes.append((attribute, index, shape.slots[position]))
+            }
+            self.shape = shape
+            self.attributes = attributes
+        }
+
+        /// The packed row of `values`, with what ``decodedRows(_:schema:server:identifier:)``
+        /// reads into a dictionary row (the same constants, in the same column order, the same
+        /// errors); `nil` when a constant is an explicit NULL (a dictionary row keeps it, a
+        /// packed row cannot).
+        func row(_ values: [String?], id: ManagedObjectID, version: Int64,
+                 columns: [(column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)],
+                 schema: PostgreSQLSchema, server: String, identifier: String) throws -> StoreRow? {
+            var constants = ContiguousArray<KeyValueConstant>()
+            constants.reserveCapacity(attributes.count)
+            var slotValues = ContiguousArray<Any?>(repeating: nil, count: shape.slotKeys.count)
+            for (attribute, index, slot) in attributes {
+                let constant = try PostgreSQLSchema.constant(values[index], for: attribute, entity: id.entityName, server: server)
+                if case .null? = constant { return nil }
+                constants.append(constant ?? .null)
+                if slot >= 0, let constant { slotValues[slot] = attribute.slotValue(from: constant) }
+            }
+            var relationships: [String: [ManagedObjectID]] = [:]
+            for (column, index, entityColumn) in columns {
+                guard column.attribute == nil, let relationship = column.relationship else { continue }
+                if let target = PostgreSQLRows.integer(values[index]),
+                   let targetEntity = entityColumn.flatMap({ values[$0] }).flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) {
+                    relationships[relationship.name] = [ManagedObjectID(entityName: targetEntity, storeIdentifier: identifier, primaryKey: target)]
+                } else {
+                    relationships[relationship.name] = []
+                }
+            }
+            return StoreRow(objectID: id, version: version,
+                            columns: StoreRowColumns(shape: shape, constants: constants, slotValues: slotValues),
+                            relationships: relationships)
+        }
     }
 
     /// Adds every to-many relationship to the rows (one query per join table).
