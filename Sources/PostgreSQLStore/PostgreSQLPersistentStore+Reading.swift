@@ -56,7 +56,7 @@ extension PostgreSQLPersistentStore {
             guard let (entityName, columns, packing) = readings[number] else { continue }
             let id = ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key)
             let version = PostgreSQLRows.integer(values[versionIndex]) ?? 0
-            if let packing, let row = try packing.row(values, id: id, version: version, columns: columns,
+            if let packing, let row = try packing.row(values, id: id, version: version,
                                                       schema: schema, server: server, identifier: identifier) {
                 rows.append(row)
                 continue
@@ -87,23 +87,38 @@ extension PostgreSQLPersistentStore {
     /// entity has a row shape and the result has every one of its attribute columns.
     struct Packing {
         let shape: StoreRowShape
-        /// For each name of the shape, in order: its attribute, its column in the result and
-        /// its slot.
-        let attributes: [(attribute: AttributeDescription, index: Int, slot: Int)]
+        // Per name of the shape, in order: its attribute, its column in the result and its
+        // slot, as separate arrays read by index (a tuple of descriptions taken out of an
+        // array per value is a copy of each description: a retain per string it holds).
+        private let attributes: [AttributeDescription]
+        private let indexes: [Int]
+        private let slots: [Int]
+        /// The to-one relationships in the result: name, key column, entity column.
+        private let toOnes: [(name: String, index: Int, entityIndex: Int?)]
 
         init?(_ shape: StoreRowShape?, columns: [(column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)]) {
             guard let shape else { return nil }
             var found: [String: (AttributeDescription, Int)] = [:]
+            var toOnes: [(name: String, index: Int, entityIndex: Int?)] = []
             for reading in columns {
-                if let attribute = reading.column.attribute { found[attribute.name] = (attribute, reading.index) }
+                if let attribute = reading.column.attribute {
+                    found[attribute.name] = (attribute, reading.index)
+                } else if let relationship = reading.column.relationship {
+                    toOnes.append((relationship.name, reading.index, reading.entityIndex))
+                }
             }
-            var attributes: [(attribute: AttributeDescription, index: Int, slot: Int)] = []
-            for (position, name) in shape.names.enumerated() {
+            var attributes: [AttributeDescription] = []
+            var indexes: [Int] = []
+            for name in shape.names {
                 guard let (attribute, index) = found[name] else { return nil }
-                attributes.append((attribute, index, shape.slots[position]))
+                attributes.append(attribute)
+                indexes.append(index)
             }
             self.shape = shape
             self.attributes = attributes
+            self.indexes = indexes
+            self.slots = shape.slots
+            self.toOnes = toOnes
         }
 
         /// The packed row of `values`, with what ``decodedRows(_:schema:server:identifier:)``
@@ -111,25 +126,26 @@ extension PostgreSQLPersistentStore {
         /// errors); `nil` when a constant is an explicit NULL (a dictionary row keeps it, a
         /// packed row cannot).
         func row(_ values: [String?], id: ManagedObjectID, version: Int64,
-                 columns: [(column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)],
                  schema: PostgreSQLSchema, server: String, identifier: String) throws -> StoreRow? {
             var constants = ContiguousArray<KeyValueConstant>()
             constants.reserveCapacity(attributes.count)
             var slotValues = ContiguousArray<Any?>(repeating: nil, count: shape.slotKeys.count)
-            for (attribute, index, slot) in attributes {
-                let constant = try PostgreSQLSchema.constant(values[index], for: attribute, entity: id.entityName, server: server)
+            for position in attributes.indices {
+                let constant = try PostgreSQLSchema.constant(values[indexes[position]], for: attributes[position],
+                                                             entity: id.entityName, server: server)
                 if case .null? = constant { return nil }
                 constants.append(constant ?? .null)
-                if slot >= 0, let constant { slotValues[slot] = attribute.slotValue(from: constant) }
+                let slot = slots[position]
+                if slot >= 0, let constant { slotValues[slot] = attributes[position].slotValue(from: constant) }
             }
             var relationships: [String: [ManagedObjectID]] = [:]
-            for (column, index, entityColumn) in columns {
-                guard column.attribute == nil, let relationship = column.relationship else { continue }
+            for position in toOnes.indices {
+                let (name, index, entityColumn) = toOnes[position]
                 if let target = PostgreSQLRows.integer(values[index]),
                    let targetEntity = entityColumn.flatMap({ values[$0] }).flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) {
-                    relationships[relationship.name] = [ManagedObjectID(entityName: targetEntity, storeIdentifier: identifier, primaryKey: target)]
+                    relationships[name] = [ManagedObjectID(entityName: targetEntity, storeIdentifier: identifier, primaryKey: target)]
                 } else {
-                    relationships[relationship.name] = []
+                    relationships[name] = []
                 }
             }
             return StoreRow(objectID: id, version: version,
