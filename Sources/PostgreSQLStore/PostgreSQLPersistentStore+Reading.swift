@@ -95,6 +95,56 @@ extension PostgreSQLPersistentStore {
         private let slots: [Int]
         /// The to-one relationships in the result: name, key column, entity column.
         private let toOnes: [(name: String, index: Int, entityIndex: Int?)]
+        /// Per name, its attribute's type when the row reads it without the description.
+        private let kinds: [Kind?]
+
+        /// The attribute types read here: the constant as `PostgreSQLSchema.constant` parses
+        /// it, the slot value as `AttributeDescription.slotValue(from:)` makes it.
+        private enum Kind {
+            case integer64, integer32, integer16, boolean, double, date, string
+
+            init?(_ type: AttributeDescription.AttributeType) {
+                switch type {
+                case .integer64: self = .integer64
+                case .integer32: self = .integer32
+                case .integer16: self = .integer16
+                case .boolean: self = .boolean
+                case .double: self = .double
+                case .date: self = .date
+                case .string: self = .string
+                default: return nil
+                }
+            }
+
+            /// The constant and slot value of `text`; `nil` when it does not parse (the
+            /// general conversion then throws its error).
+            @inline(__always)
+            func read(_ text: String) -> (KeyValueConstant, Any?)? {
+                switch self {
+                case .integer64:
+                    guard let number = Int64(text) else { return nil }
+                    return (.integer(number), number)
+                case .integer32:
+                    guard let number = Int64(text) else { return nil }
+                    return (.integer(number), Int32(exactly: number).map { $0 as Any })
+                case .integer16:
+                    guard let number = Int64(text) else { return nil }
+                    return (.integer(number), Int16(exactly: number).map { $0 as Any })
+                case .boolean:
+                    let flag = text == "t" || text == "true"
+                    return (.bool(flag), flag)
+                case .double:
+                    guard let number = PostgreSQLSchema.double(text) else { return nil }
+                    return (.double(number), number)
+                case .date:
+                    guard let seconds = PostgreSQLSchema.double(text) else { return nil }
+                    let date = Date(timeIntervalSinceReferenceDate: seconds)
+                    return (.date(date), date)
+                case .string:
+                    return (.string(text), text)
+                }
+            }
+        }
 
         init?(_ shape: StoreRowShape?, columns: [(column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)]) {
             guard let shape else { return nil }
@@ -119,6 +169,7 @@ extension PostgreSQLPersistentStore {
             self.indexes = indexes
             self.slots = shape.slots
             self.toOnes = toOnes
+            self.kinds = attributes.map { Kind($0.attributeType) }
         }
 
         /// The packed row of `values`, with what ``decodedRows(_:schema:server:identifier:)``
@@ -131,7 +182,16 @@ extension PostgreSQLPersistentStore {
             constants.reserveCapacity(attributes.count)
             var slotValues = ContiguousArray<Any?>(repeating: nil, count: shape.slotKeys.count)
             for position in attributes.indices {
-                let constant = try PostgreSQLSchema.constant(values[indexes[position]], for: attributes[position],
+                guard let text = values[indexes[position]] else {
+                    constants.append(.null)
+                    continue
+                }
+                if let kind = kinds[position], let (constant, value) = kind.read(text) {
+                    constants.append(constant)
+                    if slots[position] >= 0 { slotValues[slots[position]] = value }
+                    continue
+                }
+                let constant = try PostgreSQLSchema.constant(text, for: attributes[position],
                                                              entity: id.entityName, server: server)
                 if case .null? = constant { return nil }
                 constants.append(constant ?? .null)
