@@ -67,7 +67,27 @@ extension ManagedObjectContext {
         defer { exitConfinement() }
         let names = try entityNames(for: request)
         var objects: [ManagedObject] = []
+        // `objects[..<seenUpTo]` are in `seen`. An object this fetch makes from a row is new to
+        // the result: it is appended without a set insert, and entered in `seen` only when the
+        // set is next needed (`appendIfNew`), which a fetch of new objects alone never does.
         var seen = Set<ObjectIdentifier>()
+        var seenUpTo = 0
+        func enterSeen() {
+            // Room for the whole answer at once (the result's capacity is reserved per answer).
+            if seen.capacity < objects.capacity { seen.reserveCapacity(objects.capacity) }
+            while seenUpTo < objects.count {
+                seen.insert(ObjectIdentifier(objects[seenUpTo]))
+                seenUpTo += 1
+            }
+        }
+        /// Appends `object` unless the result has it; whether it was appended.
+        func appendIfNew(_ object: ManagedObject) -> Bool {
+            enterSeen()
+            guard seen.insert(ObjectIdentifier(object)).inserted else { return false }
+            objects.append(object)
+            seenUpTo = objects.count
+            return true
+        }
         var matchedByStore = Set<ObjectIdentifier>()
         // A child's rows are its parent's current state (in no particular order); a context
         // on a coordinator asks the stores.
@@ -101,7 +121,7 @@ extension ManagedObjectContext {
             storesOrdered = false
             for row in try sourceRows(for: storeRequest) {
                 let object = try registeredObject(for: row, filled: &filled)
-                if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+                _ = appendIfNew(object)
             }
         }
         for store in stores {
@@ -118,36 +138,41 @@ extension ManagedObjectContext {
             // Room for the answer at once, not by doubling.
             let answered = result.rows.count + result.objectIDs.count
             objects.reserveCapacity(objects.count + answered)
-            seen.reserveCapacity(seen.count + answered)
             registered.reserveCapacity(registered.count + answered)
             // While every row makes (or fills) an object, the answer's own array of rows is
             // what the row cache keeps: no copy of each row.
             var everyRowFilled = true
             var classes = ObjectClassCache()
-            // By index, the row read in place (a `for row in` loop copies each row).
-            for index in result.rows.indices {
-                let known = registered[result.rows[index].objectID]
-                if let known, !known.faultFlag, known.storeVersion != result.rows[index].version {
-                    stale.insert(ObjectIdentifier(known))
-                }
-                let object: ManagedObject
-                if let known, !known.faultFlag {
-                    object = known
-                    if everyRowFilled {
-                        everyRowFilled = false
-                        filled.append(contentsOf: result.rows[..<index])
+            // The rows read in place through the buffer (a `for row in` loop, or an array
+            // element passed on, copies each row: a retain per value it holds).
+            try result.rows.withUnsafeBufferPointer { rows in
+                for index in rows.indices {
+                    let known = registered[rows[index].objectID]
+                    if let known, !known.faultFlag, known.storeVersion != rows[index].version {
+                        stale.insert(ObjectIdentifier(known))
                     }
-                } else {
-                    object = try filledObject(for: result.rows[index], known: known, classes: &classes)
-                    if !everyRowFilled { filled.append(result.rows[index]) }
+                    guard let known else {
+                        // Made here: in the result once, as no other row or ID made it.
+                        objects.append(try newFilledObject(at: rows.baseAddress! + index, classes: &classes))
+                        if !everyRowFilled { filled.append(rows[index]) }
+                        continue
+                    }
+                    if !known.faultFlag {
+                        if everyRowFilled {
+                            everyRowFilled = false
+                            filled.append(contentsOf: rows[..<index])
+                        }
+                    } else {
+                        _ = try filledObject(for: rows[index], known: known, classes: &classes)
+                        if !everyRowFilled { filled.append(rows[index]) }
+                    }
+                    _ = appendIfNew(known)
                 }
-                if seen.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
             }
             if everyRowFilled && !result.rows.isEmpty { filledAnswers.append(result.rows) }
             for id in result.objectIDs {
                 let object = try registered[id] ?? fault(for: id)
-                guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
-                objects.append(object)
+                guard appendIfNew(object) else { continue }
                 if result.appliedPredicate && passesPredicate { matchedByStore.insert(ObjectIdentifier(object)) }
             }
         }
@@ -159,7 +184,9 @@ extension ManagedObjectContext {
         }
         var addedPending = false
         if request.includesPendingChanges && !clean {
+            enterSeen()
             objects.removeAll { deleted.contains($0) }
+            seenUpTo = objects.count
             // Inserted objects, and changed ones whose unsaved values may match where their
             // saved values (which the store looked at) did not.
             let wanted = Set(names)
@@ -333,6 +360,36 @@ extension ManagedObjectContext {
         object.clearSlotValues()
         register(object)
         fill(object, from: row)
+        return object
+    }
+
+    /// ``filledObject(for:known:classes:)`` for a row whose object is not registered, read
+    /// where it lies in the store's answer (passing the row on would copy it: a retain per
+    /// value it holds). A packed row of the object's entity whose slots are all stored
+    /// attributes gives the object its values array as it is (what ``fillValues(_:from:)``
+    /// does for it); any other row is filled by ``fill(_:from:)``.
+    private func newFilledObject(at row: UnsafePointer<StoreRow>, classes: inout ObjectClassCache) throws -> ManagedObject {
+        // A store (possibly a user's own) may hand back a row of an entity the model lacks.
+        let name = row.pointee.objectID.entityName
+        let object = try classes.objectClass(of: name, in: model).init(entityName: name, in: model)
+        object.objectID = row.pointee.objectID
+        object.clearSlotValues()
+        register(object)
+        let layout = object.layout
+        guard !layout.hasFields, let shape = row.pointee.columns?.shape, shape.otherSlots.isEmpty,
+              shape.slotKeys == layout.keys else {
+            fill(object, from: row.pointee)
+            return object
+        }
+        object.faultFlag = false
+        object.faultedRelationshipSlots = 0
+        object.storeVersion = row.pointee.version
+        if let columns = row.pointee.columns { object.values = columns.slotValues }
+        // Changes made while waking are the object's loaded state, not changes.
+        let wasRestoring = isRestoring
+        isRestoring = true
+        object.awakeFromFetch()
+        isRestoring = wasRestoring
         return object
     }
 

@@ -50,12 +50,14 @@ extension ManagedObjectContext {
         }
         if let count = result.count, count < 0 { throw wrong("a fetch counted \(count) objects") }
         let wanted = names.count == 1 ? nil : Set(names)
+        // Asked once: a store's identifier may take a lock and copy a string.
+        let storeIdentifier = store.identifier
         func check(_ id: ManagedObjectID) throws {
             let asked = wanted?.contains(id.entityName) ?? (id.entityName == names.first)
             guard asked else {
                 throw wrong("a fetch of \(names.joined(separator: ", ")) returned \(id), an object of the entity \(id.entityName)")
             }
-            guard id.storeIdentifier == store.identifier else { throw wrong("a fetch returned \(id), an object of another store") }
+            guard id.storeIdentifier == storeIdentifier else { throw wrong("a fetch returned \(id), an object of another store") }
         }
         // By index: a `for row in` loop copies each row (a retain per value it holds).
         for index in result.rows.indices { try check(result.rows[index].objectID) }

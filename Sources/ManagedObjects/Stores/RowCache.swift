@@ -49,8 +49,30 @@ package final class RowCache: Sendable {
     }
     private struct State {
         var entries: [ManagedObjectID: Entry] = [:]
+        /// Fetch answers remembered but not yet put in ``entries``, oldest first, each with
+        /// the time it was stored: they are entered (in order, with their own times) by the
+        /// next operation that reads or changes the entries, so that a fetch whose rows are
+        /// never looked up costs no dictionary entry per row. Entering them later gives
+        /// exactly the entries that entering them at once would have.
+        var pending: [(rows: SharedRows, time: TimeInterval)] = []
+        /// The number of rows in ``pending``.
+        var pendingCount = 0
         /// Added to the clock (tests age rows without sleeping).
         var clockOffset: TimeInterval = 0
+
+        /// Puts the pending answers in the entries, as ``RowCache/store(_:)-([StoreRow])``
+        /// did when they came.
+        mutating func enterPending() {
+            guard !pending.isEmpty else { return }
+            for (shared, time) in pending {
+                let rows = shared.rows
+                if entries.count > RowCache.capacity { entries.removeAll(keepingCapacity: true) }
+                entries.reserveCapacity(Swift.min(entries.count + rows.count, RowCache.capacity + 1))
+                for index in rows.indices { entries[rows[index].objectID] = Entry(shared, index, time: time) }
+            }
+            pending.removeAll()
+            pendingCount = 0
+        }
     }
     private let state = Mutex(State())
     /// Past this many rows the cache starts again empty (a fault then reads its store: fresher,
@@ -68,6 +90,7 @@ package final class RowCache: Sendable {
     package func row(for id: ManagedObjectID, maximumAge interval: TimeInterval) -> StoreRow? {
         guard interval != 0 else { return nil }
         return state.withLock { state -> StoreRow? in
+            state.enterPending()
             guard let entry = state.entries[id] else { return nil }
             if interval > 0 && Self.now(state) - entry.time >= interval { return nil }
             return entry.row
@@ -77,6 +100,7 @@ package final class RowCache: Sendable {
     /// Remembers rows just read from a store.
     package func store<Rows: Sequence>(_ rows: Rows) where Rows.Element == StoreRow {
         state.withLock { state in
+            state.enterPending()
             let time = Self.now(state)
             if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
             // Room for the rows at once, not by doubling.
@@ -88,7 +112,12 @@ package final class RowCache: Sendable {
     /// Remembers the rows of a fetch, kept as the one array they came in (their entries
     /// share it; an entry replaced later leaves the array's other rows cached).
     ///
-    /// - Complexity: O(*n*) in the number of rows, with no copy of a row.
+    /// The rows are entered by ID only when the cache is next read or changed otherwise (or
+    /// when more than ``capacity`` rows wait), with the time of this call: the cache then
+    /// answers exactly as if they had been entered now.
+    ///
+    /// - Complexity: O(1) amortized here; O(*n*) in the number of rows when they are entered,
+    ///   with no copy of a row.
     package func store(_ rows: [StoreRow]) {
         guard rows.count > 1 else {
             store(rows[...])
@@ -97,15 +126,17 @@ package final class RowCache: Sendable {
         let shared = SharedRows(rows)
         state.withLock { state in
             let time = Self.now(state)
-            if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries.reserveCapacity(Swift.min(state.entries.count + rows.count, Self.capacity + 1))
-            for index in rows.indices { state.entries[rows[index].objectID] = Entry(shared, index, time: time) }
+            // At most `capacity` rows wait (besides this answer): enter older ones first.
+            if state.pendingCount > 0 && state.pendingCount + rows.count > Self.capacity { state.enterPending() }
+            state.pending.append((shared, time))
+            state.pendingCount += rows.count
         }
     }
 
     /// Remembers the rows of a save, with their new versions, and forgets deleted rows.
     package func store(saved changes: StoreSaveChanges, versions: [ManagedObjectID: Int64]) {
         state.withLock { state in
+            state.enterPending()
             let time = Self.now(state)
             if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
             // Room for the rows at once, not by doubling; each list on its own (no joined copy).
@@ -124,6 +155,7 @@ package final class RowCache: Sendable {
     /// Forgets the rows of `ids` (a remote merge: the store has newer ones).
     package func remove<IDs: Sequence>(_ ids: IDs) where IDs.Element == ManagedObjectID {
         state.withLock { state in
+            state.enterPending()
             for id in ids { state.entries[id] = nil }
         }
     }

@@ -21,10 +21,17 @@ package final class StoreRowShape: Sendable {
     /// The slots that hold no stored attribute (relationships, transient attributes, fetched
     /// properties).
     package let otherSlots: [Int]
+    /// For each name, its attribute's type, when every name is an attribute with a slot and a
+    /// type whose constants give back exactly their values
+    /// (`AttributeValueConversion.hasExactConstants`): rows of the shape may then keep their
+    /// slot values alone (``StoreRowColumns/init(shape:exactSlotValues:)``), the constants
+    /// made from them when asked for. `nil` otherwise.
+    package let exactTypes: [AttributeDescription.AttributeType]?
 
     /// A shape for `entity`'s stored attributes `names` (each one of its attributes).
     package init(entity: EntityDescription, names: [String]) {
-        let keys = entity.allProperties.map(\.name)
+        let properties = entity.allProperties
+        let keys = properties.map(\.name)
         var slotByName: [String: Int] = [:]
         for (slot, key) in keys.enumerated() where slotByName[key] == nil { slotByName[key] = slot }
         self.names = names
@@ -35,12 +42,26 @@ package final class StoreRowShape: Sendable {
         self.slots = names.map { slotByName[$0] ?? -1 }
         let filled = Set(slots)
         otherSlots = keys.indices.filter { !filled.contains($0) }
+        var types: [AttributeDescription.AttributeType]? = []
+        for slot in slots {
+            guard slot >= 0, let type = properties[slot].attribute?.attributeType,
+                  AttributeValueConversion.hasExactConstants(type) else {
+                types = nil
+                break
+            }
+            types?.append(type)
+        }
+        exactTypes = types
     }
 }
 
 /// The attribute values of one packed row: as constants (what ``StoreRow/attributes`` shows)
 /// and as the attributes' Swift types in slot order (what an object's slots hold), so that a
 /// context fills an object by copying ``slotValues``.
+///
+/// A row read by a store may keep its slot values alone (``init(shape:exactSlotValues:)``,
+/// one array per row instead of two): its constants are then made from the slot values when
+/// asked for, and are exactly the constants the values were read from.
 ///
 /// `@unchecked Sendable`: `slotValues` is typed `Any?`, but a store puts only values of the
 /// attribute types that are `Sendable` values (integers, `Double`, `Float`, `Bool`, `String`,
@@ -49,8 +70,9 @@ package final class StoreRowShape: Sendable {
 package struct StoreRowColumns: @unchecked Sendable {
     /// The shape shared by the entity's rows.
     package let shape: StoreRowShape
-    /// One value per name of the shape; ``KeyValueConstant/null`` for NULL.
-    package let constants: ContiguousArray<KeyValueConstant>
+    /// The constants given to ``init(shape:constants:slotValues:)``; `nil` for a row made
+    /// from its slot values alone.
+    private let storedConstants: ContiguousArray<KeyValueConstant>?
     /// One value per slot of the entity's objects: each stored attribute's value as the
     /// attribute's Swift type (`nil` for NULL), `nil` in the shape's other slots.
     package let slotValues: ContiguousArray<Any?>
@@ -58,14 +80,45 @@ package struct StoreRowColumns: @unchecked Sendable {
     /// Packed values; `constants` in the shape's name order, `slotValues` in its slot order.
     package init(shape: StoreRowShape, constants: ContiguousArray<KeyValueConstant>, slotValues: ContiguousArray<Any?>) {
         self.shape = shape
-        self.constants = constants
+        self.storedConstants = constants
         self.slotValues = slotValues
+    }
+
+    /// Packed values kept as slot values alone, for a shape with ``StoreRowShape/exactTypes``:
+    /// each value in a named slot is `nil` (NULL) or exactly of its attribute's Swift type,
+    /// so its constant is made from it when asked for (`AttributeValueConversion`'s exact
+    /// constants: the constant gives back the value, and the value gives back the constant).
+    ///
+    /// - Precondition: `shape.exactTypes` is not `nil`.
+    package init(shape: StoreRowShape, exactSlotValues slotValues: ContiguousArray<Any?>) {
+        precondition(shape.exactTypes != nil, "a row shape without exact types keeps its constants")
+        self.shape = shape
+        self.storedConstants = nil
+        self.slotValues = slotValues
+    }
+
+    /// One value per name of the shape; ``KeyValueConstant/null`` for NULL.
+    ///
+    /// - Complexity: O(1) for a row made with its constants; O(*n*) in the number of names for
+    ///   a row made from its slot values (the constants are made each time).
+    package var constants: ContiguousArray<KeyValueConstant> {
+        if let storedConstants { return storedConstants }
+        var result = ContiguousArray<KeyValueConstant>()
+        result.reserveCapacity(shape.slots.count)
+        for position in shape.slots.indices { result.append(derivedConstant(at: position)) }
+        return result
+    }
+
+    /// The constant of the name at `position` of a row made from its slot values.
+    private func derivedConstant(at position: Int) -> KeyValueConstant {
+        guard let value = slotValues[shape.slots[position]], let types = shape.exactTypes else { return .null }
+        return AttributeValueConversion.exactConstant(of: value, type: types[position]) ?? .null
     }
 
     /// The value of the attribute `name`; `nil` for NULL or a name the shape does not have.
     package func constant(named name: String) -> KeyValueConstant? {
         guard let position = shape.positions[name] else { return nil }
-        let value = constants[position]
+        let value = storedConstants?[position] ?? derivedConstant(at: position)
         if case .null = value { return nil }
         return value
     }
@@ -73,8 +126,9 @@ package struct StoreRowColumns: @unchecked Sendable {
     /// The values by name, NULLs left out.
     package var attributeDictionary: [String: KeyValueConstant] {
         var result: [String: KeyValueConstant] = [:]
-        result.reserveCapacity(constants.count)
-        for (position, value) in constants.enumerated() {
+        result.reserveCapacity(shape.names.count)
+        for position in shape.names.indices {
+            let value = storedConstants?[position] ?? derivedConstant(at: position)
             if case .null = value { continue }
             result[shape.names[position]] = value
         }

@@ -193,6 +193,8 @@ extension PostgreSQLSchema {
                                                                orderColumn: "Z_POS", destination: relationship.destinationEntityName)))
             }
             layout.relationships = relationships
+            // The order of the entity's packed rows (its attributes in column order).
+            layout.makeRowShape(description)
             layouts[entity.name] = layout
         }
         return layouts

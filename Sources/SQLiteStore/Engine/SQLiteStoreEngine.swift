@@ -119,9 +119,27 @@ struct SQLiteStoreEngine: @unchecked Sendable {
             }
             return row
         }
+        var slotValues = ContiguousArray<Any?>(repeating: nil, count: shape.slotKeys.count)
+        // One array per row (the slot values alone) when every value is exactly of its
+        // attribute's Swift type; the constants are then made from them when asked for.
+        if shape.exactTypes != nil {
+            var exact = true
+            for position in entity.attributes.indices {
+                guard let typed = exactSlotValue(column(2 + position), type: entity.attributeKinds[position].type) else {
+                    exact = false
+                    break
+                }
+                slotValues[shape.slots[position]] = typed
+            }
+            if exact {
+                return StoreRow(objectID: id, version: version,
+                                columns: StoreRowColumns(shape: shape, exactSlotValues: slotValues),
+                                relationships: relationships)
+            }
+            for slot in slotValues.indices { slotValues[slot] = nil }
+        }
         var constants = ContiguousArray<KeyValueConstant>()
         constants.reserveCapacity(entity.attributes.count)
-        var slotValues = ContiguousArray<Any?>(repeating: nil, count: shape.slotKeys.count)
         for position in entity.attributes.indices {
             let (constant, typed) = try decode(column(2 + position), entity: entity, position: position)
             constants.append(constant ?? .null)
@@ -131,6 +149,31 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         return StoreRow(objectID: id, version: version,
                         columns: StoreRowColumns(shape: shape, constants: constants, slotValues: slotValues),
                         relationships: relationships)
+    }
+
+    /// A stored value as the Swift value an object's slot holds when it is NULL (`.some(nil)`)
+    /// or of the attribute's storage class and exactly of its Swift type, with a constant that
+    /// gives it back (what ``decode(_:entity:position:)`` makes of it, the constant made from
+    /// the value); `nil` for any other value (an integer out of an `integer32`'s range, a value
+    /// of another storage class…), which keeps its constant.
+    @inline(__always)
+    private func exactSlotValue(_ value: SQLiteValue, type: AttributeDescription.AttributeType) -> Any?? {
+        switch (type, value) {
+        case (_, .null): return .some(nil)
+        case (.integer64, .integer(let v)): return v
+        case (.integer32, .integer(let v)):
+            // Out of range: the slot holds nothing but the constant keeps the number.
+            guard let number = Int32(exactly: v) else { return nil }
+            return number
+        case (.integer16, .integer(let v)):
+            guard let number = Int16(exactly: v) else { return nil }
+            return number
+        case (.boolean, .integer(let v)): return v != 0
+        case (.double, .real(let v)): return v
+        case (.string, .text(let text)): return text
+        case (.date, .real(let seconds)): return Date(timeIntervalSinceReferenceDate: seconds)
+        default: return nil
+        }
     }
 
     /// A stored value of the attribute at `position` as a constant (`nil` for NULL) and as
@@ -176,7 +219,13 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         defer { statement.reset() }
         var rows: [StoreRow] = []
         let template = objectID(entity.name, 0)
+        // Worked out once for the query: rows of exact values go straight into slot values.
+        let exact = ExactRowReading(entity)
         while try statement.step() {
+            if let exact, let row = exact.row(statement, template: template) {
+                rows.append(row)
+                continue
+            }
             rows.append(try row(of: entity, template: template) { statement.value(at: $0) })
         }
         return rows
