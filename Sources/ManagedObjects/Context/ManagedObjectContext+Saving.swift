@@ -272,12 +272,14 @@ extension ManagedObjectContext {
             let entry = (object.objectID, object.storeVersion)
             add(store) { $0.locked.append(entry) }
         }
-        for (key, var storeChanges) in changes where !storeChanges.isEmpty {
+        for key in Array(changes.keys) {
+            // Taken out of `changes`: the row cache then holds the save's rows without a copy.
+            guard var storeChanges = changes.removeValue(forKey: key), !storeChanges.isEmpty else { continue }
             storeChanges.transactionAuthor = transactionAuthor
             storeChanges.contextName = name
             let versions = try stores[key]!.save(storeChanges)
             for (id, version) in versions { registered[id]?.storeVersion = version }
-            coordinator.rowCache.store(saved: storeChanges, versions: versions)
+            coordinator.rowCache.store(saved: &storeChanges, versions: versions)
         }
     }
 

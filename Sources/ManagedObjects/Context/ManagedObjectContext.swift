@@ -54,7 +54,14 @@ public final class ManagedObjectContext {
     /// Whether the context is putting committed values back (rollback): not a change.
     package var isRestoring = false
     /// Objects inserted, updated and deleted since the last `processPendingChanges()`.
-    @exclusivity(unchecked) package var pendingEvent = Changes()
+    @exclusivity(unchecked) package var pendingEvent = Changes() {
+        // Any change of the event may take an object out of its inserted objects.
+        didSet { lastPendingInsert = nil }
+    }
+    /// The object last found in ``pendingEvent``'s inserted objects, while it is certainly
+    /// still there (every change of the event forgets it): the changes of one new object's
+    /// attributes look the event's inserted objects up once, not once per attribute.
+    package var lastPendingInsert: ObjectIdentifier?
     /// Typed callbacks, by the identity of their token.
     package var changeHandlers: [(token: ObjectIdentifier, handler: (Changes) -> Void)] = []
     package var saveHandlers: [(token: ObjectIdentifier, handler: (SaveResult, Changes) -> Void)] = []
