@@ -237,4 +237,28 @@ import TestSupport
         try entries[0].setValue("conflict", forKey: "title")
         #expect(throws: ManagedObjectMergeError.self) { try context.save() }
     }
+
+    /// A store's new IDs are checked for repeats whether or not their keys rise within each
+    /// entity (the check skips its set of IDs only when they do): a key given again in a later
+    /// run of the same entity fails the save, keys shared by two entities do not.
+    @Test(arguments: [([Int64(1), 1, 2], true), ([Int64(1), 1, 1], false), ([Int64(3), 1, 2], true), ([Int64(2), 5, 2], false)])
+    func repeatedNewIDsAreFoundInAnyOrder(keys: [Int64], saves: Bool) throws {
+        var script = ScriptedAnswerStore.Script()
+        script.newIDs = { names, store in
+            zip(names, keys).map { ManagedObjectID(entityName: $0, storeIdentifier: store, primaryKey: $1) }
+        }
+        let coordinator = PersistentStoreCoordinator(model: try FruitStandModel.make())
+        try coordinator.addStore(ScriptedAnswerStore(script))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        // Save order: Apple, Orange, Apple (two runs of Apple).
+        let objects = try ["Apple", "Orange", "Apple"].map { try context.insertNewObject(forEntityNamed: $0) }
+        for object in objects { try object.setValue(2.0, forKey: "radius") }
+        if saves {
+            try context.save()
+            #expect(objects.map(\.objectID.referenceObject) == keys.map { .integer($0) })
+        } else {
+            #expect(throws: ManagedObjectContextError.self) { try context.save() }
+            #expect(objects.allSatisfy { $0.objectID.isTemporaryID } && context.insertedObjects.count == 3)
+        }
+    }
 }
