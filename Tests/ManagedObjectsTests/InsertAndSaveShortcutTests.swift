@@ -261,4 +261,24 @@ import TestSupport
             #expect(objects.allSatisfy { $0.objectID.isTemporaryID } && context.insertedObjects.count == 3)
         }
     }
+
+    /// The in-memory store's public save still answers a version per saved row (1 for a new
+    /// row, one more for an updated one), as the saving context's shortcut
+    /// (`saveReportingVersions`) does with one number for the new rows.
+    @Test func theInMemoryStoreAnswersEveryRowsVersion() throws {
+        let coordinator = PersistentStoreCoordinator(model: Self.model())
+        let store = InMemoryStore()
+        try coordinator.addStore(store)
+        let ids = try store.newObjectIDs(for: ["Entry", "Entry"])
+        let rows = ids.map { StoreRow(objectID: $0, version: 0, attributes: ["title": .string("new")]) }
+        let versions = try store.save(StoreSaveChanges(inserted: rows))
+        #expect(versions == [ids[0]: 1, ids[1]: 1])
+        let updated = StoreRow(objectID: ids[0], version: 1, attributes: ["title": .string("changed")])
+        let more = try store.newObjectIDs(for: ["Entry"])
+        let saved = try store.saveReportingVersions(StoreSaveChanges(inserted: [StoreRow(objectID: more[0], version: 0)], updated: [updated]))
+        #expect(saved.inserted == 1 && saved.updated == [ids[0]: 2])
+        #expect(try store.row(for: ids[0])?.version == 2 && try store.row(for: more[0])?.version == 1)
+        // A stale version is still a conflict.
+        #expect(throws: StoreSaveError.self) { try store.save(StoreSaveChanges(updated: [updated])) }
+    }
 }

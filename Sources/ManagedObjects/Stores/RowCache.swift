@@ -111,12 +111,23 @@ package final class RowCache: Sendable {
     /// of its own.
     ///
     /// - Complexity: O(*n*) in the number of rows.
-    package func store(saved changes: inout StoreSaveChanges, versions: [ManagedObjectID: Int64]) {
+    ///
+    /// - Parameters:
+    ///   - changes: The save.
+    ///   - insertedVersion: The version of every new row, when the store gave them all one
+    ///     (``UniformInsertVersionStore``); `nil`: each new row's is in `versions`.
+    ///   - versions: The new version of each saved row (of each updated row, with
+    ///     `insertedVersion`).
+    package func store(saved changes: inout StoreSaveChanges, insertedVersion: Int64? = nil, versions: [ManagedObjectID: Int64]) {
         // Moved out, not copied: the versions are then set in place.
         var inserted: [StoreRow] = []
         swap(&inserted, &changes.inserted)
-        for index in inserted.indices {
-            if let version = versions[inserted[index].objectID] { inserted[index].version = version }
+        if let insertedVersion {
+            for index in inserted.indices { inserted[index].version = insertedVersion }
+        } else {
+            for index in inserted.indices {
+                if let version = versions[inserted[index].objectID] { inserted[index].version = version }
+            }
         }
         let shared = inserted.count > 1 ? SharedRows(inserted) : nil
         state.withLock { state in
