@@ -277,7 +277,8 @@ import TestSupport
         let more = try store.newObjectIDs(for: ["Entry"])
         let saved = try store.saveReportingVersions(StoreSaveChanges(inserted: [StoreRow(objectID: more[0], version: 0)], updated: [updated]))
         #expect(saved.inserted == 1 && saved.updated == [ids[0]: 2])
-        #expect(try store.row(for: ids[0])?.version == 2 && try store.row(for: more[0])?.version == 1)
+        #expect(try store.row(for: ids[0])?.version == 2)
+        #expect(try store.row(for: more[0])?.version == 1)
         // A stale version is still a conflict.
         #expect(throws: StoreSaveError.self) { try store.save(StoreSaveChanges(updated: [updated])) }
     }
