@@ -282,4 +282,44 @@ import TestSupport
         // A stale version is still a conflict.
         #expect(throws: StoreSaveError.self) { try store.save(StoreSaveChanges(updated: [updated])) }
     }
+
+    /// New objects take their permanent IDs in the registered objects whether most registered
+    /// objects are new (the context renames its whole table) or few are (one object at a time);
+    /// a save that fails after the IDs were given puts the temporary IDs back either way.
+    @Test(arguments: [3, 1])
+    func permanentIDsReplaceTemporaryOnesInTheRegisteredObjects(newCount: Int) throws {
+        let context = try Self.context()
+        let coordinator = try #require(context.coordinator)
+        let saved = try (0..<3).map { index -> ManagedObject in
+            let entry = try context.insertNewObject(forEntityNamed: "Entry")
+            try entry.setValue("saved \(index)", forKey: "title")
+            return entry
+        }
+        try context.save()
+        // Another context changes the first saved entry: this context's change of it conflicts.
+        let other = ManagedObjectContext(coordinator: coordinator)
+        try other.existingObject(with: saved[0].objectID).setValue("elsewhere", forKey: "title")
+        try other.save()
+        try saved[0].setValue("here", forKey: "title")
+        let fresh = try (0..<newCount).map { _ in try context.insertNewObject(forEntityNamed: "Entry") }
+        let temporaryIDs = fresh.map(\.objectID)
+        #expect(throws: ManagedObjectMergeError.self) { try context.save() }
+        for (entry, id) in zip(fresh, temporaryIDs) {
+            #expect(entry.objectID == id && id.isTemporaryID)
+            #expect(context.registeredObject(for: id) === entry)
+        }
+        #expect(saved.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
+        #expect(context.registeredObjects.count == 3 + newCount)
+        // Taking the store's values resolves the conflict; the new objects are then saved.
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        try context.save()
+        for (entry, id) in zip(fresh, temporaryIDs) {
+            #expect(!entry.objectID.isTemporaryID && entry.objectID != id)
+            #expect(context.registeredObject(for: entry.objectID) === entry)
+            #expect(context.registeredObject(for: id) == nil)
+        }
+        #expect(saved.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
+        #expect(context.registeredObjects.count == 3 + newCount)
+        #expect(Set(context.registeredObjects.map(\.objectID)).count == 3 + newCount)
+    }
 }
