@@ -284,8 +284,8 @@ import TestSupport
     }
 
     /// New objects take their permanent IDs in the registered objects whether most registered
-    /// objects are new (the context renames its whole table) or few are (one object at a time);
-    /// a save that fails after the IDs were given puts the temporary IDs back either way.
+    /// objects are new or few are; a save that fails after the IDs were given puts the
+    /// temporary IDs back.
     @Test(arguments: [3, 1])
     func permanentIDsReplaceTemporaryOnesInTheRegisteredObjects(newCount: Int) throws {
         let context = try Self.context()

@@ -183,23 +183,6 @@ extension ManagedObjectContext {
         for group in groups {
             answers.append(try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name }))
         }
-        let moving = answers.reduce(0) { $0 + $1.count }
-        guard moving * 2 < registered.count else {
-            // Most registered objects change IDs (a save of new objects): one new dictionary
-            // of the registered objects, not a removal and an insertion per object.
-            var renamed = [ManagedObjectID: ManagedObject](minimumCapacity: registered.count)
-            for (group, ids) in zip(groups, answers) {
-                for (object, id) in zip(group.objects, ids) {
-                    object.objectID = id
-                    renamed[id] = object
-                }
-            }
-            // The others keep their entries; a moved object's old (temporary) ID is no longer
-            // its ID.
-            for (id, object) in registered where !(id.isTemporaryID && object.objectID != id) { renamed[id] = object }
-            registered = renamed
-            return
-        }
         // Each object leaves its temporary ID before it takes its permanent one: the registered
         // objects never grow in number (no room to make).
         for (group, ids) in zip(groups, answers) {
