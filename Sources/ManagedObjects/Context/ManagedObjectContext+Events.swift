@@ -67,7 +67,7 @@ extension ManagedObjectContext {
     package func noteUpdated(_ object: ManagedObject, key: String, old: Any?, isInsertedOrDeleted: Bool) {
         if !isInsertedOrDeleted {
             pendingEvent.updated.insert(object)
-        } else if inserted.contains(object), !pendingEvent.inserted.contains(object) {
+        } else if inserted.contains(object), !isInsertedInPendingEvent(object) {
             // Inserted in an earlier event and changed in this one: an update of this event
             // (what a fetched results controller needs to move it).
             pendingEvent.updated.insert(object)
@@ -75,6 +75,17 @@ extension ManagedObjectContext {
         // Checked first: the action's closure (holding the key and old value) is an allocation.
         guard isRegisteringUndo else { return }
         registerUndo(for: object) { _, object in try? object.setValue(old, forKey: key) }
+    }
+
+    /// Whether `object` is among the pending event's inserted objects; the answer for the
+    /// object asked last is remembered until the event changes (``lastPendingInsert``).
+    @inline(__always)
+    private func isInsertedInPendingEvent(_ object: ManagedObject) -> Bool {
+        let id = ObjectIdentifier(object)
+        if lastPendingInsert == id { return true }
+        guard pendingEvent.inserted.contains(object) else { return false }
+        lastPendingInsert = id
+        return true
     }
 
     /// Whether changes register undo actions now.

@@ -272,12 +272,39 @@ extension ManagedObjectContext {
             let entry = (object.objectID, object.storeVersion)
             add(store) { $0.locked.append(entry) }
         }
-        for (key, var storeChanges) in changes where !storeChanges.isEmpty {
+        for key in Array(changes.keys) {
+            // Taken out of `changes`: the row cache then holds the save's rows without a copy.
+            guard var storeChanges = changes.removeValue(forKey: key), !storeChanges.isEmpty else { continue }
             storeChanges.transactionAuthor = transactionAuthor
             storeChanges.contextName = name
-            let versions = try stores[key]!.save(storeChanges)
-            for (id, version) in versions { registered[id]?.storeVersion = version }
-            coordinator.rowCache.store(saved: storeChanges, versions: versions)
+            let store = stores[key]!
+            if let uniform = store as? any UniformInsertVersionStore {
+                // The new rows' version is one number: set on the store's new objects
+                // directly, not looked up per object.
+                let saved = try uniform.saveReportingVersions(storeChanges)
+                Self.setVersion(saved.inserted, ofNewObjects: newObjects, in: store, storeOf: storeOf)
+                for (id, version) in saved.updated { registered[id]?.storeVersion = version }
+                coordinator.rowCache.store(saved: &storeChanges, insertedVersion: saved.inserted, versions: saved.updated)
+            } else {
+                let versions = try store.save(storeChanges)
+                for (id, version) in versions { registered[id]?.storeVersion = version }
+                coordinator.rowCache.store(saved: &storeChanges, versions: versions)
+            }
+        }
+    }
+
+    /// Sets `version` as the store version of the objects of `newObjects` saved to `store`
+    /// (their store by the identity of their layout: one look-up per run of one layout).
+    private static func setVersion(_ version: Int64, ofNewObjects newObjects: [ManagedObject], in store: any PersistentStore,
+                                   storeOf: [ObjectIdentifier: any PersistentStore]) {
+        var lastLayout: EntityLayout?
+        var inStore = false
+        for object in newObjects {
+            if object.layout !== lastLayout {
+                lastLayout = object.layout
+                inStore = storeOf[ObjectIdentifier(object.layout)] === store
+            }
+            if inStore { object.storeVersion = version }
         }
     }
 

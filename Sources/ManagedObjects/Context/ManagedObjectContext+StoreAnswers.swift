@@ -22,19 +22,42 @@ extension ManagedObjectContext {
         guard ids.count == entityNames.count else {
             throw wrong("newObjectIDs(for:) gave \(ids.count) IDs for \(entityNames.count) new objects")
         }
+        let identifier = store.identifier
+        // IDs with integer keys that rise within each entity cannot repeat (the usual answer:
+        // a counter per entity): no set of the IDs is needed to tell.
+        let rising = Self.keysRiseByEntity(ids)
         var seen = Set<ManagedObjectID>()
-        seen.reserveCapacity(ids.count)
+        if !rising { seen.reserveCapacity(ids.count) }
         for (id, name) in zip(ids, entityNames) {
             guard !id.isTemporaryID else { throw wrong("newObjectIDs(for:) gave the temporary ID \(id)") }
             guard id.entityName == name else { throw wrong("newObjectIDs(for:) gave \(id) for a new \(name)") }
-            guard id.storeIdentifier == store.identifier else {
+            guard id.storeIdentifier == identifier else {
                 throw wrong("newObjectIDs(for:) gave \(id), an ID of another store")
             }
-            guard seen.insert(id).inserted, registered[id] == nil else {
+            guard rising || seen.insert(id).inserted, registered[id] == nil else {
                 throw wrong("newObjectIDs(for:) gave \(id), which already names an object")
             }
         }
         return ids
+    }
+
+    /// Whether every ID has an integer key greater than that of every earlier ID of its entity
+    /// (then no two are equal). Runs of one entity look its last key up once.
+    private static func keysRiseByEntity(_ ids: [ManagedObjectID]) -> Bool {
+        var lastKeys: [String: Int64] = [:]
+        var runName: String?
+        var runLast = Int64.min
+        for id in ids {
+            guard case .integer(let key) = id.referenceObject else { return false }
+            if id.entityName != runName {
+                if let runName { lastKeys[runName] = runLast }
+                runName = id.entityName
+                runLast = lastKeys[id.entityName] ?? .min
+            }
+            guard key > runLast else { return false }
+            runLast = key
+        }
+        return true
     }
 
     /// Checks a store's fetch answer: every row and ID is of one of the entities asked for

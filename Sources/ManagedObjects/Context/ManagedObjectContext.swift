@@ -44,7 +44,7 @@ public final class ManagedObjectContext {
     /// Values of slots announced by `willChange`, awaiting their `didChange`.
     @exclusivity(unchecked) package var pendingOldValues: [(object: ObjectIdentifier, slot: Int, value: Any?)] = []
     /// Depth of relationship maintenance in progress: changes made by it do not maintain again.
-    package var maintenanceDepth = 0
+    @exclusivity(unchecked) package var maintenanceDepth = 0
     /// The entity ``insertNewObject(forEntityNamed:)`` made an object of last and its class,
     /// kept while the model is in use (no longer editable: its class bindings are fixed), so
     /// that a run of inserts looks the class up once.
@@ -52,9 +52,16 @@ public final class ManagedObjectContext {
     /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
     package var registrationCount: UInt64 = 0
     /// Whether the context is putting committed values back (rollback): not a change.
-    package var isRestoring = false
+    @exclusivity(unchecked) package var isRestoring = false
     /// Objects inserted, updated and deleted since the last `processPendingChanges()`.
-    @exclusivity(unchecked) package var pendingEvent = Changes()
+    @exclusivity(unchecked) package var pendingEvent = Changes() {
+        // Any change of the event may take an object out of its inserted objects.
+        didSet { lastPendingInsert = nil }
+    }
+    /// The object last found in ``pendingEvent``'s inserted objects, while it is certainly
+    /// still there (every change of the event forgets it): the changes of one new object's
+    /// attributes look the event's inserted objects up once, not once per attribute.
+    @exclusivity(unchecked) package var lastPendingInsert: ObjectIdentifier?
     /// Typed callbacks, by the identity of their token.
     package var changeHandlers: [(token: ObjectIdentifier, handler: (Changes) -> Void)] = []
     package var saveHandlers: [(token: ObjectIdentifier, handler: (SaveResult, Changes) -> Void)] = []

@@ -47,6 +47,48 @@ extension EntityLayout {
             })
     }
 
+    /// The key of a date attribute kept in the value array (slot `slot`): as a property made
+    /// with `KeyValueProperty(key:type:get:set:)` of type `Date?` reads, converts and refuses
+    /// (a date that is not a finite number of seconds is a thrown
+    /// ``KeyValueCodingError/valueOutOfRange(key:type:value:)``, inside the announced change,
+    /// which it cancels), but a store that only the object's context hears takes the short
+    /// way (``ManagedObject/changeSlot(_:key:_:)``) instead of the change seam.
+    static func dateSlotProperty(_ key: String, slot: Int, notifies: Bool) -> KeyValueProperty {
+        @Sendable func date(_ object: AnyObject) -> Date? {
+            unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Date
+        }
+        return KeyValueProperty(
+            boxedKey: key, valueType: Date?.self, notifiesAutomatically: notifies,
+            get: { object in date(object).map { $0 as Any } },
+            read: KeyValueProperty.typedReader(date),
+            set: { object, value, notify in
+                let converted: Date?
+                if type(of: value) == Date.self {
+                    converted = (value as! Date)
+                } else {
+                    converted = try KeyValueProperty.convertedValue(value, to: Date.self, key: key, owner: object)
+                }
+                if let converted, !converted.timeIntervalSinceReferenceDate.isFinite {
+                    // A date that is not a finite number of seconds cannot be shown, compared
+                    // or stored: refused inside the announced change (which it cancels).
+                    let error = KeyValueCodingError.valueOutOfRange(key: key, type: String(describing: type(of: object)),
+                                                                    value: "a date of \(converted.timeIntervalSinceReferenceDate) seconds")
+                    guard notify else { throw error }
+                    try object.changingValue(forKey: key) { throw error }
+                    return
+                }
+                let boxed = converted.map { $0 as Any }
+                let managed = unsafeDowncast(object, to: ManagedObject.self)
+                guard notify else { return managed.storeSlotValue(boxed, slot) }
+                try managed.changeSlot(slot, key: key) { managed.storeSlotValue(boxed, slot) }
+            },
+            setNil: { object, notify in
+                let managed = unsafeDowncast(object, to: ManagedObject.self)
+                guard notify else { return managed.storeSlotValue(nil, slot) }
+                try managed.changeSlot(slot, key: key) { managed.storeSlotValue(nil, slot) }
+            })
+    }
+
     /// ``valueSlotProperty(_:_:slot:field:notifies:)`` for a slot held typed (`Wrapped?`) in a
     /// `@Managed` property's storage at byte offset `offset`.
     private static func valueFieldProperty<Wrapped>(_ key: String, _: Wrapped.Type, slot: Int, offset: Int,

@@ -228,6 +228,9 @@ package final class EntityLayout: Sendable {
         case .string: return value(String.self)
         case .boolean: return value(Bool.self)
         case .date:
+            // In the value array: EntityLayout+KeyValueCoding.swift (changes only the context
+            // hears take the short way there).
+            if field == nil { return dateSlotProperty(name, slot: slot, notifies: notifies) }
             // A date that is not a finite number of seconds cannot be shown, compared or stored.
             return KeyValueProperty(key: name, type: Date?.self,
                                     get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Date },

@@ -8,8 +8,12 @@
 ///
 /// - Important: Thread safety: as the object (confined to its context's thread).
 package struct SlotRecord {
-    /// Per slot: the recorded value (meaningful where the slot is recorded).
-    private var values: ContiguousArray<Any?>
+    /// Per slot: the recorded value (meaningful where the slot is recorded); empty while every
+    /// recorded value is `nil` (a new object's first changes record nothing but `nil`: no
+    /// array is made for them).
+    private var values: ContiguousArray<Any?> = []
+    /// How many slots the object has.
+    private let slotCount: Int
     /// The recorded slots below 64, one bit each.
     private var low: UInt64 = 0
     /// The recorded slots from 64 on (entities with more than 64 properties).
@@ -19,7 +23,7 @@ package struct SlotRecord {
 
     /// An empty record for an object of `slotCount` slots.
     package init(slotCount: Int) {
-        values = ContiguousArray(repeating: nil, count: slotCount)
+        self.slotCount = slotCount
     }
 
     /// A record holding `recorded` (slots of an object of `slotCount` slots).
@@ -39,7 +43,22 @@ package struct SlotRecord {
 
     /// The recorded value of `slot`: `nil` when none is recorded, `.some(nil)` for a recorded
     /// `nil`.
-    package subscript(slot: Int) -> Any?? { contains(slot) ? .some(values[slot]) : nil }
+    package subscript(slot: Int) -> Any?? { contains(slot) ? .some(value(at: slot)) : nil }
+
+    /// The value kept for `slot` (`nil` while no value but `nil` is recorded).
+    @inline(__always)
+    private func value(at slot: Int) -> Any? { values.isEmpty ? nil : values[slot] }
+
+    /// Keeps `value` for `slot`, making the array of values for the first value that is not
+    /// `nil`.
+    @inline(__always)
+    private mutating func keep(_ value: Any?, at slot: Int) {
+        if values.isEmpty {
+            guard case .some = value else { return }
+            values = ContiguousArray(repeating: nil, count: slotCount)
+        }
+        values[slot] = value
+    }
 
     /// Records `value` for `slot` unless a value is recorded already; returns whether it was
     /// recorded now.
@@ -47,14 +66,14 @@ package struct SlotRecord {
     package mutating func recordIfAbsent(_ value: Any?, at slot: Int) -> Bool {
         guard !contains(slot) else { return false }
         mark(slot)
-        values[slot] = value
+        keep(value, at: slot)
         return true
     }
 
     /// Records `value` for `slot`, replacing a recorded one.
     package mutating func record(_ value: Any?, at slot: Int) {
         if !contains(slot) { mark(slot) }
-        values[slot] = value
+        keep(value, at: slot)
     }
 
     @inline(__always)
@@ -64,13 +83,13 @@ package struct SlotRecord {
     }
 
     /// The slots with a recorded value, ascending.
-    package var slots: [Int] { values.indices.filter(contains) }
+    package var slots: [Int] { (0..<slotCount).filter(contains) }
 
     /// The slots with a recorded value, as a set.
     package var slotSet: Set<Int> { Set(slots) }
 
     /// The recorded values by slot, ascending by slot.
     package var entries: [(slot: Int, value: Any?)] {
-        slots.map { ($0, values[$0]) }
+        slots.map { ($0, value(at: $0)) }
     }
 }

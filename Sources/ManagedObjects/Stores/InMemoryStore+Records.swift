@@ -25,6 +25,9 @@ struct InMemoryEntityRows {
     /// How many rows (a prefix of `rows`) the columns hold.
     private(set) var builtRows = 0
     private var positions: [ManagedObjectID: Int] = [:]
+    /// The greatest integer key of a stored row (`Int64.min` when none has one): a new row's
+    /// key (the store's counter) is greater, and is known not to be stored without a look-up.
+    private var highestIntegerKey = Int64.min
 
     init(table: InMemoryRecordTable) {
         self.table = table
@@ -36,7 +39,10 @@ struct InMemoryEntityRows {
     }
 
     /// Whether a row of `id` is stored.
-    func contains(_ id: ManagedObjectID) -> Bool { positions[id] != nil }
+    func contains(_ id: ManagedObjectID) -> Bool {
+        if case .integer(let key) = id.referenceObject, key > highestIntegerKey { return false }
+        return positions[id] != nil
+    }
 
     /// Makes room for `count` rows in all, growing at least twofold (many small saves do not
     /// reallocate each time).
@@ -47,6 +53,7 @@ struct InMemoryEntityRows {
 
     /// Adds `row`, or replaces the row with its ID.
     mutating func set(_ row: StoreRow) {
+        if case .integer(let key) = row.objectID.referenceObject, key > highestIntegerKey { highestIntegerKey = key }
         // One look-up for a new row: its position is put in at once (and put back for a
         // replaced row).
         if let position = positions.updateValue(rows.count, forKey: row.objectID) {

@@ -116,7 +116,19 @@ public final class InMemoryStore: PersistentStore {
     }
 
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
-        try state.withLock { state throws -> [ManagedObjectID: Int64] in
+        let saved = try saveReportingVersions(changes)
+        var versions: [ManagedObjectID: Int64] = [:]
+        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+        for row in changes.inserted { versions[row.objectID] = saved.inserted }
+        for (id, version) in saved.updated { versions[id] = version }
+        return versions
+    }
+}
+
+extension InMemoryStore: UniformInsertVersionStore {
+    /// ``save(_:)``, with the versions of the new rows as one number (every new row gets 1).
+    package func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions {
+        try state.withLock { state throws -> SavedRowVersions in
             let conflicts = changes.conflicts { state.rows[$0]?.version }
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
             if let row = state.rows.firstStoredOrForeign(among: changes.inserted, storeIdentifier: identifier) {
@@ -124,8 +136,7 @@ public final class InMemoryStore: PersistentStore {
             }
             try Self.checkUniqueness(of: changes, in: state)
             var versions: [ManagedObjectID: Int64] = [:]
-            versions.reserveCapacity(changes.inserted.count + changes.updated.count)
-            for row in changes.inserted { versions[row.objectID] = 1 }
+            versions.reserveCapacity(changes.updated.count)
             let tables = state.tables
             state.rows.add(changes.inserted, version: 1) { tables[$0.objectID.entityName] ?? InMemoryRecordTable.empty }
             for var row in changes.updated {
@@ -138,7 +149,7 @@ public final class InMemoryStore: PersistentStore {
                 state.rows.set(row, table: state.table(of: row))
             }
             for (id, _) in changes.deleted { state.rows.remove(id) }
-            return versions
+            return SavedRowVersions(inserted: 1, updated: versions)
         }
     }
 }

@@ -22,3 +22,28 @@ package protocol PackedRowStore: PersistentStore {
     /// - Returns: The shape, or `nil`.
     func packedRowShape(forEntityNamed entityName: String) -> StoreRowShape?
 }
+
+/// The new versions of a save's rows, as a store that gives every new row the same version
+/// reports them: one number for the new rows, a dictionary for the changed ones.
+package struct SavedRowVersions {
+    /// The version of every inserted row.
+    package var inserted: Int64
+    /// The new version of each updated row.
+    package var updated: [ManagedObjectID: Int64]
+}
+
+/// A store whose save gives every inserted row one version and says so
+/// (``SavedRowVersions``), so that a saving context and the coordinator's row cache set the
+/// new rows' versions without a dictionary entry and a look-up per row.
+///
+/// The same save as ``PersistentStore/save(_:)``, whose dictionary holds
+/// ``SavedRowVersions/inserted`` for every inserted row and the updated rows' versions.
+///
+/// - Important: Thread safety: as ``PersistentStore/save(_:)``.
+package protocol UniformInsertVersionStore: PersistentStore {
+    /// Saves `changes` as ``PersistentStore/save(_:)`` does.
+    ///
+    /// - Returns: The version of the new rows and those of the updated rows.
+    /// - Throws: What ``PersistentStore/save(_:)`` throws.
+    func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions
+}

@@ -134,19 +134,47 @@ package final class RowCache: Sendable {
     }
 
     /// Remembers the rows of a save, with their new versions, and forgets deleted rows.
-    package func store(saved changes: StoreSaveChanges, versions: [ManagedObjectID: Int64]) {
+    ///
+    /// The new rows are taken out of `changes` (its `inserted` is empty afterwards) and kept
+    /// as one array that their entries share (as a fetch's rows are), their versions set in
+    /// place: when nothing else holds the rows, no new row is copied and no entry gets a row
+    /// of its own.
+    ///
+    /// - Complexity: O(*n*) in the number of rows.
+    ///
+    /// - Parameters:
+    ///   - changes: The save.
+    ///   - insertedVersion: The version of every new row, when the store gave them all one
+    ///     (``UniformInsertVersionStore``); `nil`: each new row's is in `versions`.
+    ///   - versions: The new version of each saved row (of each updated row, with
+    ///     `insertedVersion`).
+    package func store(saved changes: inout StoreSaveChanges, insertedVersion: Int64? = nil, versions: [ManagedObjectID: Int64]) {
+        // Moved out, not copied: the versions are then set in place.
+        var inserted: [StoreRow] = []
+        swap(&inserted, &changes.inserted)
+        if let insertedVersion {
+            for index in inserted.indices { inserted[index].version = insertedVersion }
+        } else {
+            for index in inserted.indices {
+                if let version = versions[inserted[index].objectID] { inserted[index].version = version }
+            }
+        }
+        let shared = inserted.count > 1 ? SharedRows(inserted) : nil
         state.withLock { state in
             state.enterPending()
             let time = Self.now(state)
             if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
-            // Room for the rows at once, not by doubling; each list on its own (no joined copy).
-            let written = changes.inserted.count + changes.updated.count
+            // Room for the rows at once, not by doubling.
+            let written = inserted.count + changes.updated.count
             state.entries.reserveCapacity(Swift.min(state.entries.count + written, Self.capacity + 1))
-            for rows in [changes.inserted, changes.updated] {
-                for var row in rows {
-                    row.version = versions[row.objectID] ?? row.version
-                    state.entries[row.objectID] = Entry(row: row, time: time)
-                }
+            if let shared {
+                for index in shared.rows.indices { state.entries[shared.rows[index].objectID] = Entry(shared, index, time: time) }
+            } else {
+                for row in inserted { state.entries[row.objectID] = Entry(row: row, time: time) }
+            }
+            for var row in changes.updated {
+                row.version = versions[row.objectID] ?? row.version
+                state.entries[row.objectID] = Entry(row: row, time: time)
             }
             for (id, _) in changes.deleted { state.entries[id] = nil }
         }
