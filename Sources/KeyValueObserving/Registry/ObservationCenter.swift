@@ -25,6 +25,10 @@ enum ObservationCenter {
     /// The observation state of `object` (of any class), created in the table on first use
     /// unless the object keeps its own.
     static func storage(of object: AnyObject) -> KeyValueObservationStorage {
+        if StorageLookup.keepsOwnLazily(object) {
+            // Lookups are per exact class: a KeyValueObject keeping its own state, made now.
+            return unsafeDowncast(object, to: KeyValueObject.self).makeOwnObservationStorage()
+        }
         if let own = StorageLookup.ownStorage(of: object) {
             precondition(StorageLookup.ownStorage(of: object) === own,
                          "\(type(of: object)).keyValueObservationStorage returned a new storage on each access: "
@@ -109,9 +113,13 @@ final class StorageLookup: TypeCacheEntry {
     let type: Any.Type
     @usableFromInline package var cachedType: Any.Type { type }
     let reader: OwnStorageReader?
+    /// Whether the class is a ``KeyValueObject`` conforming to ``KeepsOwnObservationStorage``:
+    /// its objects make their own state when first observed.
+    let keepsOwnLazily: Bool
 
     init(type: Any.Type) {
         self.type = type
+        keepsOwnLazily = type is KeyValueObject.Type && type is any KeepsOwnObservationStorage.Type
         func make<T: KeyValueObservable>(_: T.Type) -> OwnStorageReader { TypedOwnStorageReader<T>() }
         reader = (type as? any KeyValueObservable.Type).map { make($0) }
     }
@@ -120,6 +128,13 @@ final class StorageLookup: TypeCacheEntry {
     static func ownStorage(of object: AnyObject) -> KeyValueObservationStorage? {
         cache.unmanagedEntry(for: Swift.type(of: object)) { StorageLookup(type: $0) }
             ._withUnsafeGuaranteedRef { $0.reader?.storage(of: object) }
+    }
+
+    /// Whether `object`'s class makes its own state when first observed (see
+    /// ``keepsOwnLazily``).
+    static func keepsOwnLazily(_ object: AnyObject) -> Bool {
+        cache.unmanagedEntry(for: Swift.type(of: object)) { StorageLookup(type: $0) }
+            ._withUnsafeGuaranteedRef { $0.keepsOwnLazily }
     }
 
     private static let cache = TypeCache<StorageLookup>()
