@@ -42,11 +42,12 @@ import Synchronization
 /// - Important: Thread safety: as thread-safe as the subclass's properties; observing is
 ///   thread-safe (see ``KeyValueObservable``).
 open class KeyValueObject: KeyValueObservable {
-    /// The address of the object's own observation state, retained by the object; 0 until it
-    /// is first needed (an observer, a change sink installed with
-    /// ``KeyValueObservable/setKeyValueChangeSink(_:)``). Only classes conforming to
-    /// ``KeepsOwnObservationStorage`` make one; set once, read without a lock.
-    @usableFromInline final let ownStorageAddress = Atomic<UInt>(0)
+    /// The address of the object's own observation state, retained by the object, once it has
+    /// one; ``keepsOwnButHasNone`` until then for classes conforming to
+    /// ``KeepsOwnObservationStorage`` (made when first needed: an observer, a change sink
+    /// installed with ``KeyValueObservable/setKeyValueChangeSink(_:)``); 0 for other classes
+    /// (their state lives in the process-wide table). Set once, read without a lock.
+    @usableFromInline final let ownStorageAddress: Atomic<UInt>
     /// The observation state that the object's owner shares among all its objects (a managed
     /// object's context), retained by the object: it holds the owner's change sink and never an
     /// observer list, so an object nobody observes needs no state of its own. `nil` outside an
@@ -54,6 +55,9 @@ open class KeyValueObject: KeyValueObservable {
     /// ``setOwnerObservationStorage(_:)``).
     // Unchecked: read on every notification; the owner writes it on the object's thread.
     @usableFromInline @exclusivity(unchecked) final var ownerStorage: Unmanaged<KeyValueObservationStorage>?
+
+    /// ``ownStorageAddress`` of an object that keeps its own state and has not made it yet.
+    @usableFromInline static var keepsOwnButHasNone: UInt { 1 }
 
     /// The object's observation state: its own once it has one, else the state its owner
     /// shares (holding only the owner's change sink), else `nil` (nobody observes the object,
@@ -65,7 +69,7 @@ open class KeyValueObject: KeyValueObservable {
     /// own state when first observed, and their notifications take no process-wide lock.
     @inlinable
     public final var keyValueObservationStorage: KeyValueObservationStorage? {
-        unmanagedObservationStorage?.takeUnretainedValue()
+        @inline(__always) get { unmanagedObservationStorage?.takeUnretainedValue() }
     }
 
     /// ``keyValueObservationStorage``, unretained (the object holds it): what a notification
@@ -73,16 +77,32 @@ open class KeyValueObject: KeyValueObservable {
     @inlinable @inline(__always)
     package final var unmanagedObservationStorage: Unmanaged<KeyValueObservationStorage>? {
         let own = ownStorageAddress.load(ordering: .acquiring)
-        if own != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: own).unsafelyUnwrapped) }
+        if own > Self.keepsOwnButHasNone {
+            return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: own).unsafelyUnwrapped)
+        }
         return ownerStorage
     }
 
+    /// Whether the object keeps its own observation state (made when first needed), never an
+    /// entry in the process-wide table.
+    @inlinable @inline(__always)
+    package final var keepsOwnObservationStorage: Bool { ownStorageAddress.load(ordering: .relaxed) != 0 }
+
     /// Creates an object.
-    public init() {}
+    public init() {
+        ownStorageAddress = Atomic(0)
+    }
+
+    /// Makes the object keep its own observation state, made when first needed (instead of an
+    /// entry in the process-wide table). Called once by the initialiser of a class conforming to
+    /// ``KeepsOwnObservationStorage``, before the object is observed or shared.
+    package final func keepOwnObservationStorage() {
+        ownStorageAddress.store(Self.keepsOwnButHasNone, ordering: .releasing)
+    }
 
     deinit {
         let own = ownStorageAddress.load(ordering: .acquiring)
-        if own != 0 {
+        if own > Self.keepsOwnButHasNone {
             Unmanaged<KeyValueObservationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: own).unsafelyUnwrapped).release()
         }
         ownerStorage?.release()
@@ -93,15 +113,17 @@ open class KeyValueObject: KeyValueObservable {
     /// owner's change sink.
     package final func makeOwnObservationStorage() -> KeyValueObservationStorage {
         let current = ownStorageAddress.load(ordering: .acquiring)
-        if current != 0 {
+        if current > Self.keepsOwnButHasNone {
             return Unmanaged<KeyValueObservationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: current).unsafelyUnwrapped)
                 .takeUnretainedValue()
         }
+        precondition(current == Self.keepsOwnButHasNone, "\(type(of: self)) does not keep its own observation state")
         let made = KeyValueObservationStorage()
         if let ownerStorage { made.adoptSink(of: ownerStorage.takeUnretainedValue()) }
         let retained = Unmanaged.passRetained(made)
         let (exchanged, original) = ownStorageAddress.compareExchange(
-            expected: 0, desired: UInt(bitPattern: retained.toOpaque()), ordering: .acquiringAndReleasing)
+            expected: Self.keepsOwnButHasNone, desired: UInt(bitPattern: retained.toOpaque()),
+            ordering: .acquiringAndReleasing)
         guard exchanged else {
             retained.release()
             return Unmanaged<KeyValueObservationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: original).unsafelyUnwrapped)
@@ -127,7 +149,7 @@ open class KeyValueObject: KeyValueObservable {
         ownerStorage = owner.map { Unmanaged.passRetained($0) }
         previous?.release()
         let own = ownStorageAddress.load(ordering: .acquiring)
-        if own != 0 {
+        if own > Self.keepsOwnButHasNone {
             Unmanaged<KeyValueObservationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: own).unsafelyUnwrapped)
                 ._withUnsafeGuaranteedRef { $0.adoptSink(of: owner) }
         }
@@ -221,7 +243,8 @@ open class KeyValueObject: KeyValueObservable {
 }
 
 /// Marks a ``KeyValueObject`` subclass whose objects keep their own observation state (see
-/// ``KeyValueObject/keyValueObservationStorage``), made when first observed, and can share
+/// ``KeyValueObject/keyValueObservationStorage``), made when first observed (its initialiser
+/// calls ``KeyValueObject/keepOwnObservationStorage()``), and can share
 /// their owner's change sink (``KeyValueObject/setOwnerObservationStorage(_:)``): for classes
 /// of this package whose objects have a change sink for most of their life.
 package protocol KeepsOwnObservationStorage: AnyObject {}

@@ -11,6 +11,11 @@ final class OwnedRecord: KeyValueObject, KeepsOwnObservationStorage, @unchecked 
     var name = ""
     var rank = 0
 
+    override init() {
+        super.init()
+        keepOwnObservationStorage()
+    }
+
     // Changed through key-value coding only: exposed as computed keys (a plain stored `var`
     // cannot be observed).
     override class var computedKeys: [String: AnyKeyPath] { ["name": \OwnedRecord.name, "rank": \OwnedRecord.rank] }

@@ -25,9 +25,8 @@ enum ObservationCenter {
     /// The observation state of `object` (of any class), created in the table on first use
     /// unless the object keeps its own.
     static func storage(of object: AnyObject) -> KeyValueObservationStorage {
-        if StorageLookup.keepsOwnLazily(object) {
-            // Lookups are per exact class: a KeyValueObject keeping its own state, made now.
-            return unsafeDowncast(object, to: KeyValueObject.self).makeOwnObservationStorage()
+        if let keyValueObject = object as? KeyValueObject, keyValueObject.keepsOwnObservationStorage {
+            return keyValueObject.makeOwnObservationStorage()
         }
         if let own = StorageLookup.ownStorage(of: object) {
             precondition(StorageLookup.ownStorage(of: object) === own,
@@ -49,10 +48,21 @@ enum ObservationCenter {
     @inlinable @inline(__always)
     static func deliver<Object: KeyValueObservable>(_ event: KeyValueChangeEvent, from object: Object) {
         if event.phase == .willChange { object.keyValueWillChange(event) }
-        if let own = object.keyValueObservationStorage.map(Unmanaged.passUnretained) {
+        // A KeyValueObject's state is read unretained and without a call (the cast is
+        // resolved at compile time wherever the object's class is known); one that keeps its
+        // own state never has a table entry.
+        if let keyValueObject = object as? KeyValueObject {
+            if let own = keyValueObject.unmanagedObservationStorage {
+                if own._withUnsafeGuaranteedRef({ $0.mayHaveListeners }) {
+                    deliverToListeners(event, from: object, unretainedStorage: own)
+                }
+            } else if !keyValueObject.keepsOwnObservationStorage && ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
+                deliverThroughTable(event, from: object)
+            }
+        } else if let own = object.keyValueObservationStorage.map(Unmanaged.passUnretained) {
             // Two flag loads inline: an object keeping its own state that nobody listens to
-            // pays no call. Unretained: the state is a stored `let` of the object, which the
-            // caller keeps alive for the whole delivery (no retain and release per change).
+            // pays no call. Unretained: the object holds its state, and the caller keeps the
+            // object alive for the whole delivery (no retain and release per change).
             if own._withUnsafeGuaranteedRef({ $0.mayHaveListeners }) {
                 deliverToListeners(event, from: object, unretainedStorage: own)
             }
@@ -113,13 +123,8 @@ final class StorageLookup: TypeCacheEntry {
     let type: Any.Type
     @usableFromInline package var cachedType: Any.Type { type }
     let reader: OwnStorageReader?
-    /// Whether the class is a ``KeyValueObject`` conforming to ``KeepsOwnObservationStorage``:
-    /// its objects make their own state when first observed.
-    let keepsOwnLazily: Bool
-
     init(type: Any.Type) {
         self.type = type
-        keepsOwnLazily = type is KeyValueObject.Type && type is any KeepsOwnObservationStorage.Type
         func make<T: KeyValueObservable>(_: T.Type) -> OwnStorageReader { TypedOwnStorageReader<T>() }
         reader = (type as? any KeyValueObservable.Type).map { make($0) }
     }
@@ -128,13 +133,6 @@ final class StorageLookup: TypeCacheEntry {
     static func ownStorage(of object: AnyObject) -> KeyValueObservationStorage? {
         cache.unmanagedEntry(for: Swift.type(of: object)) { StorageLookup(type: $0) }
             ._withUnsafeGuaranteedRef { $0.reader?.storage(of: object) }
-    }
-
-    /// Whether `object`'s class makes its own state when first observed (see
-    /// ``keepsOwnLazily``).
-    static func keepsOwnLazily(_ object: AnyObject) -> Bool {
-        cache.unmanagedEntry(for: Swift.type(of: object)) { StorageLookup(type: $0) }
-            ._withUnsafeGuaranteedRef { $0.keepsOwnLazily }
     }
 
     private static let cache = TypeCache<StorageLookup>()

@@ -154,6 +154,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         // share its state for its change sink; an object makes its own when first observed,
         // and the process-wide table (a lock per notification) is never used.
         super.init()
+        keepOwnObservationStorage()
         if layout.hasFields { initializeFields() }
     }
 
