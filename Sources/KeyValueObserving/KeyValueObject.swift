@@ -155,6 +155,16 @@ open class KeyValueObject: KeyValueObservable {
         }
     }
 
+    /// Delivers a change notification to the object's hooks, change sink and observers. You
+    /// do not call it: call ``KeyValueCodable/willChangeValue(forKey:)`` and its relatives. See
+    /// ``KeyValueObservable/deliverKeyValueChange(_:)``.
+    ///
+    /// - Parameter event: The change.
+    @inlinable @inline(__always)
+    public final func deliverKeyValueChange(_ event: KeyValueChangeEvent) {
+        ObservationCenter.deliver(event, fromKeyValueObject: self)
+    }
+
     // MARK: Keys
 
     /// Computed properties exposed as keys. The default is empty; subclasses merge theirs into

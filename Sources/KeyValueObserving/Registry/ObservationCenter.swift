@@ -48,18 +48,7 @@ enum ObservationCenter {
     @inlinable @inline(__always)
     static func deliver<Object: KeyValueObservable>(_ event: KeyValueChangeEvent, from object: Object) {
         if event.phase == .willChange { object.keyValueWillChange(event) }
-        // A KeyValueObject's state is read unretained and without a call (the cast is
-        // resolved at compile time wherever the object's class is known); one that keeps its
-        // own state never has a table entry.
-        if let keyValueObject = object as? KeyValueObject {
-            if let own = keyValueObject.unmanagedObservationStorage {
-                if own._withUnsafeGuaranteedRef({ $0.mayHaveListeners }) {
-                    deliverToListeners(event, from: object, unretainedStorage: own)
-                }
-            } else if !keyValueObject.keepsOwnObservationStorage && ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
-                deliverThroughTable(event, from: object)
-            }
-        } else if let own = object.keyValueObservationStorage.map(Unmanaged.passUnretained) {
+        if let own = object.keyValueObservationStorage.map(Unmanaged.passUnretained) {
             // Two flag loads inline: an object keeping its own state that nobody listens to
             // pays no call. Unretained: the object holds its state, and the caller keeps the
             // object alive for the whole delivery (no retain and release per change).
@@ -67,6 +56,22 @@ enum ObservationCenter {
                 deliverToListeners(event, from: object, unretainedStorage: own)
             }
         } else if ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
+            deliverThroughTable(event, from: object)
+        }
+        if event.phase == .didChange { object.keyValueDidChange(event) }
+    }
+
+    /// ``deliver(_:from:)`` for a ``KeyValueObject``: its state is read unretained, without a
+    /// getter call, and one that keeps its own state never looks in the table (no cast: the
+    /// class is the generic constraint).
+    @inlinable @inline(__always)
+    static func deliver<Object: KeyValueObject>(_ event: KeyValueChangeEvent, fromKeyValueObject object: Object) {
+        if event.phase == .willChange { object.keyValueWillChange(event) }
+        if let own = object.unmanagedObservationStorage {
+            if own._withUnsafeGuaranteedRef({ $0.mayHaveListeners }) {
+                deliverToListeners(event, from: object, unretainedStorage: own)
+            }
+        } else if !object.keepsOwnObservationStorage && ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
             deliverThroughTable(event, from: object)
         }
         if event.phase == .didChange { object.keyValueDidChange(event) }
