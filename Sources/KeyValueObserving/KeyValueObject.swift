@@ -1,5 +1,6 @@
 import Foundation
 import KeyValueCoding
+import Synchronization
 
 /// An open base class for key-value coding and observing, whose customisation points
 /// subclasses override: the role `NSObject` plays for Apple's key-value coding and observing.
@@ -41,19 +42,127 @@ import KeyValueCoding
 /// - Important: Thread safety: as thread-safe as the subclass's properties; observing is
 ///   thread-safe (see ``KeyValueObservable``).
 open class KeyValueObject: KeyValueObservable {
-    /// The object's own observation state, or `nil` (the default) to keep it in the
-    /// process-wide table (see ``KeyValueObservable/keyValueObservationStorage``). A stored
-    /// `let`, so a notification finds it with one load and no retain.
+    /// The address of the object's own observation state, retained by the object, once it has
+    /// one; ``keepsOwnButHasNone`` until then for classes conforming to
+    /// ``KeepsOwnObservationStorage`` (made when first needed: an observer, a change sink
+    /// installed with ``KeyValueObservable/setKeyValueChangeSink(_:)``); 0 for other classes
+    /// (their state lives in the process-wide table). Set once, read without a lock.
+    @usableFromInline final let ownStorageAddress: Atomic<UInt>
+    /// The observation state that the object's owner shares among all its objects (a managed
+    /// object's context), retained by the object: it holds the owner's change sink and never an
+    /// observer list, so an object nobody observes needs no state of its own. `nil` outside an
+    /// owner. Set only by the owner, on the thread that uses the object (see
+    /// ``setOwnerObservationStorage(_:)``).
+    // Unchecked: read on every notification; the owner writes it on the object's thread.
+    @usableFromInline @exclusivity(unchecked) final var ownerStorage: Unmanaged<KeyValueObservationStorage>?
+
+    /// ``ownStorageAddress`` of an object that keeps its own state and has not made it yet.
+    @usableFromInline static var keepsOwnButHasNone: UInt { 1 }
+
+    /// The object's observation state: its own once it has one, else the state its owner
+    /// shares (holding only the owner's change sink), else `nil` (nobody observes the object,
+    /// or its class keeps the state in the process-wide table; see
+    /// ``KeyValueObservable/keyValueObservationStorage``).
     ///
     /// Classes of this package whose objects change often while a change sink listens
-    /// (managed objects) conform to ``KeepsOwnObservationStorage``: their objects keep their
-    /// own state, and their notifications take no process-wide lock.
-    public final let keyValueObservationStorage: KeyValueObservationStorage?
+    /// (managed objects) conform to ``KeepsOwnObservationStorage``: their objects make their
+    /// own state when first observed, and their notifications take no process-wide lock.
+    @inlinable
+    public final var keyValueObservationStorage: KeyValueObservationStorage? {
+        @inline(__always) get { unmanagedObservationStorage?.takeUnretainedValue() }
+    }
+
+    /// ``keyValueObservationStorage``, unretained (the object holds it): what a notification
+    /// reads, with no retain and release.
+    @inlinable @inline(__always)
+    package final var unmanagedObservationStorage: Unmanaged<KeyValueObservationStorage>? {
+        let own = ownStorageAddress.load(ordering: .acquiring)
+        if own > Self.keepsOwnButHasNone {
+            return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: own).unsafelyUnwrapped)
+        }
+        return ownerStorage
+    }
+
+    /// Whether the object keeps its own observation state (made when first needed), never an
+    /// entry in the process-wide table.
+    @inlinable @inline(__always)
+    package final var keepsOwnObservationStorage: Bool { ownStorageAddress.load(ordering: .relaxed) != 0 }
 
     /// Creates an object.
     public init() {
-        // A conformance check per object made; the runtime caches its answer per class.
-        keyValueObservationStorage = Self.self is any KeepsOwnObservationStorage.Type ? KeyValueObservationStorage() : nil
+        ownStorageAddress = Atomic(0)
+    }
+
+    /// Makes the object keep its own observation state, made when first needed (instead of an
+    /// entry in the process-wide table). Called once by the initialiser of a class conforming to
+    /// ``KeepsOwnObservationStorage``, before the object is observed or shared.
+    package final func keepOwnObservationStorage() {
+        ownStorageAddress.store(Self.keepsOwnButHasNone, ordering: .releasing)
+    }
+
+    deinit {
+        let own = ownStorageAddress.load(ordering: .acquiring)
+        if own > Self.keepsOwnButHasNone {
+            Unmanaged<KeyValueObservationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: own).unsafelyUnwrapped).release()
+        }
+        ownerStorage?.release()
+    }
+
+    /// The object's own observation state, made on first use (thread-safe: two threads making
+    /// it at once get the same one). A state made while the object has an owner carries the
+    /// owner's change sink.
+    package final func makeOwnObservationStorage() -> KeyValueObservationStorage {
+        let current = ownStorageAddress.load(ordering: .acquiring)
+        if current > Self.keepsOwnButHasNone {
+            return Unmanaged<KeyValueObservationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: current).unsafelyUnwrapped)
+                .takeUnretainedValue()
+        }
+        precondition(current == Self.keepsOwnButHasNone, "\(type(of: self)) does not keep its own observation state")
+        let made = KeyValueObservationStorage()
+        if let ownerStorage { made.adoptSink(of: ownerStorage.takeUnretainedValue()) }
+        let retained = Unmanaged.passRetained(made)
+        let (exchanged, original) = ownStorageAddress.compareExchange(
+            expected: Self.keepsOwnButHasNone, desired: UInt(bitPattern: retained.toOpaque()),
+            ordering: .acquiringAndReleasing)
+        guard exchanged else {
+            retained.release()
+            return Unmanaged<KeyValueObservationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: original).unsafelyUnwrapped)
+                .takeUnretainedValue()
+        }
+        return made
+    }
+
+    /// Makes the object one of an owner's objects (`nil`: of none): its changes reach the change
+    /// sink of `owner`, a state made with ``KeyValueObservationStorage/init(sharingSink:)`` and
+    /// shared by all the owner's objects, as if the sink were installed with
+    /// ``KeyValueObservable/setKeyValueChangeSink(_:)`` (which it replaces), without a state
+    /// of the object's own. An object that has its own state (it is observed) gets the owner's
+    /// sink installed there.
+    ///
+    /// - Precondition: The class conforms to ``KeepsOwnObservationStorage`` and its key table
+    ///   has no `@Observed` properties (a managed object's entity keys).
+    /// - Important: Thread safety: call it where the object is used (a managed object's context
+    ///   thread), not while another thread notifies a change of the object or observes it for
+    ///   the first time.
+    package final func setOwnerObservationStorage(_ owner: KeyValueObservationStorage?) {
+        let previous = ownerStorage
+        ownerStorage = owner.map { Unmanaged.passRetained($0) }
+        previous?.release()
+        let own = ownStorageAddress.load(ordering: .acquiring)
+        if own > Self.keepsOwnButHasNone {
+            Unmanaged<KeyValueObservationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: own).unsafelyUnwrapped)
+                ._withUnsafeGuaranteedRef { $0.adoptSink(of: owner) }
+        }
+    }
+
+    /// Delivers a change notification to the object's hooks, change sink and observers. You
+    /// do not call it: call ``KeyValueCodable/willChangeValue(forKey:)`` and its relatives. See
+    /// ``KeyValueObservable/deliverKeyValueChange(_:)``.
+    ///
+    /// - Parameter event: The change.
+    @inlinable @inline(__always)
+    public final func deliverKeyValueChange(_ event: KeyValueChangeEvent) {
+        ObservationCenter.deliver(event, fromKeyValueObject: self)
     }
 
     // MARK: Keys
@@ -144,6 +253,8 @@ open class KeyValueObject: KeyValueObservable {
 }
 
 /// Marks a ``KeyValueObject`` subclass whose objects keep their own observation state (see
-/// ``KeyValueObject/keyValueObservationStorage``): for classes of this package whose objects
-/// have a change sink for most of their life.
+/// ``KeyValueObject/keyValueObservationStorage``), made when first observed (its initialiser
+/// calls ``KeyValueObject/keepOwnObservationStorage()``), and can share
+/// their owner's change sink (``KeyValueObject/setOwnerObservationStorage(_:)``): for classes
+/// of this package whose objects have a change sink for most of their life.
 package protocol KeepsOwnObservationStorage: AnyObject {}

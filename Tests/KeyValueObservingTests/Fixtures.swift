@@ -1,6 +1,7 @@
 import Foundation
 import KeyValueCoding
 import Observation
+import ObjectGraphInternals
 import Synchronization
 @testable import KeyValueObserving
 
@@ -8,10 +9,10 @@ import Synchronization
 final class Recorder: Sendable {
     private let changes = Mutex<[KeyValueChange]>([])
 
-    var all: [KeyValueChange] { changes.withLock { $0 } }
-    var count: Int { changes.withLock { $0.count } }
+    var all: [KeyValueChange] { changes.withTrackedLock(self) { $0 } }
+    var count: Int { changes.withTrackedLock(self) { $0.count } }
 
-    func record(_ change: KeyValueChange) { changes.withLock { $0.append(change) } }
+    func record(_ change: KeyValueChange) { changes.withTrackedLock(self) { $0.append(change) } }
 
     var handler: @Sendable (AnyObject, KeyValueChange) -> Void {
         { [self] _, change in record(change) }

@@ -63,15 +63,18 @@ import KeyValueObserving
 
     @Test func managedObjectsKeepTheirOwnObservationState() throws {
         let stand = try ManagedObject(entityName: "Stand", in: Self.model)
-        let storage = try #require(stand.keyValueObservationStorage)
-        #expect(stand.keyValueObservationStorage === storage, "the same state on every access")
-        // Observers and the context's change tracking both work through it.
+        // Made when first needed: an object nobody observes, outside a context, has none.
+        #expect(stand.keyValueObservationStorage == nil)
         let context = ManagedObjectContext(model: Self.model)
         try context.insert(stand)
         var names: [String?] = []
         let observation = try stand.observe("name", options: [.new]) { _, change in
             names.append(change.newValue as? String)
         }
+        let storage = try #require(stand.keyValueObservationStorage)
+        #expect(stand.keyValueObservationStorage === storage, "the same state on every access")
+        #expect(storage !== context.objectObservationStorage, "its own, not the one its context shares")
+        // Observers and the context's change tracking both work through it.
         try stand.setValue("Corner", forKey: "name")
         #expect(names == ["Corner"])
         #expect(stand.changedValues()["name"] as? String == "Corner")

@@ -1,6 +1,7 @@
 // A thread-safe recorder of key-value observing changes, for tests.
 import Foundation
 import KeyValueObserving
+import ObjectGraphInternals
 import Synchronization
 
 /// Collects ``KeyValueObserving/KeyValueChange`` records from any thread, in arrival order.
@@ -39,7 +40,7 @@ package final class ChangeRecorder: KeyValueObserver, Sendable {
     ///   - object: The observed object.
     package func record(_ change: KeyValueChange, keyPath: String = "", object: AnyObject? = nil) {
         let record = Record(keyPath: keyPath, change: change, object: object.map(ObjectIdentifier.init))
-        storage.withLock { $0.append(record) }
+        storage.withTrackedLock(self) { $0.append(record) }
     }
 
     /// A change handler for `observe(_:options:changeHandler:)` that records into this recorder.
@@ -72,13 +73,13 @@ package final class ChangeRecorder: KeyValueObserver, Sendable {
     }
 
     /// Every record so far.
-    package var records: [Record] { storage.withLock { $0 } }
+    package var records: [Record] { storage.withTrackedLock(self) { $0 } }
 
     /// Every change so far.
     package var changes: [KeyValueChange] { records.map(\.change) }
 
     /// The number of changes so far.
-    package var count: Int { storage.withLock { $0.count } }
+    package var count: Int { storage.withTrackedLock(self) { $0.count } }
 
     /// The records for `keyPath`.
     package func records(for keyPath: String) -> [Record] { records.filter { $0.keyPath == keyPath } }
@@ -92,7 +93,7 @@ package final class ChangeRecorder: KeyValueObserver, Sendable {
     /// Removes and returns every record so far.
     @discardableResult
     package func removeAll() -> [Record] {
-        storage.withLock { records in
+        storage.withTrackedLock(self) { records in
             defer { records.removeAll() }
             return records
         }

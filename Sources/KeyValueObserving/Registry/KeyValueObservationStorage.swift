@@ -54,13 +54,29 @@ public final class KeyValueObservationStorage: Sendable {
     @inlinable
     package var hasObserverLists: Bool { isInUse.load(ordering: .acquiring) }
 
+    /// Whether this state is an owner's, shared by its objects for its change sink alone
+    /// (``init(sharingSink:)``): it never gets an observer list or registration.
+    let isSharedSinkCarrier: Bool
+
     /// Creates empty observation state for one object.
-    public init() {}
+    public init() {
+        isSharedSinkCarrier = false
+    }
+
+    /// Creates the state an owner shares among its objects (see
+    /// ``KeyValueObject/setOwnerObservationStorage(_:)``): it holds only `sink`, weakly.
+    ///
+    /// - Parameter sink: The owner's change sink (a managed object's context).
+    package init(sharingSink sink: any KeyValueChangeSink) {
+        isSharedSinkCarrier = true
+        setSink(sink)
+    }
 
     /// Returns the list for `key` of `object`, creating it (and attaching it to an `@Observed`
     /// property's storage) on first use.
     func observers(of object: AnyObject, key: String) -> KeyObservers {
-        state.withTrackedLock(self) { state -> KeyObservers in
+        precondition(!isSharedSinkCarrier, "an owner's shared observation state got an observer list")
+        return state.withTrackedLock(self) { state -> KeyObservers in
             if let existing = state.lists[key] { return existing }
             let list = KeyObservers.make(for: object, key: key, in: self)
             if state.sink != nil { list.hasSink.store(true, ordering: .releasing) }
@@ -86,7 +102,7 @@ public final class KeyValueObservationStorage: Sendable {
     }
 
     func setSink(_ sink: (any KeyValueChangeSink)?) {
-        let reference: SinkReference? = state.withTrackedLock(self) { state in
+        state.withTrackedLock(self) { state in
             // One reference per distinct sink (an object moving in and out of the same
             // context reuses it), so the kept references do not grow with each install.
             var reference: SinkReference?
@@ -99,18 +115,33 @@ public final class KeyValueObservationStorage: Sendable {
                     reference = made
                 }
             }
-            state.sink = reference
-            for list in state.lists.values { list.hasSink.store(reference != nil, ordering: .releasing) }
-            let address = reference.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
-            currentSink.store(address, ordering: .releasing)
-            return reference
-        }
-        if reference != nil {
-            hasSink.store(true, ordering: .releasing)
+            install(reference, in: &state)
         }
     }
 
+    /// Installs the sink of `owner`, an owner's shared state (`nil`: removes the sink): the
+    /// same reference, so no reference is made per object.
+    func adoptSink(of owner: KeyValueObservationStorage?) {
+        let reference = owner?.state.withTrackedLock(owner!) { $0.sink }
+        state.withTrackedLock(self) { state in
+            if let reference, !state.installedSinks.contains(where: { $0 === reference }) {
+                state.installedSinks.append(reference)
+            }
+            install(reference, in: &state)
+        }
+    }
+
+    /// Makes `reference` (one of `installedSinks`, or `nil`) the current sink.
+    private func install(_ reference: SinkReference?, in state: inout State) {
+        state.sink = reference
+        for list in state.lists.values { list.hasSink.store(reference != nil, ordering: .releasing) }
+        let address = reference.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
+        currentSink.store(address, ordering: .releasing)
+        if reference != nil { hasSink.store(true, ordering: .releasing) }
+    }
+
     func addObserverRegistration(_ registration: Registration) {
+        precondition(!isSharedSinkCarrier, "an owner's shared observation state got an observer registration")
         state.withTrackedLock(self) { $0.observerRegistrations.append(registration) }
     }
 

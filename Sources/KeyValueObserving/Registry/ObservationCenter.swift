@@ -25,6 +25,9 @@ enum ObservationCenter {
     /// The observation state of `object` (of any class), created in the table on first use
     /// unless the object keeps its own.
     static func storage(of object: AnyObject) -> KeyValueObservationStorage {
+        if let keyValueObject = object as? KeyValueObject, keyValueObject.keepsOwnObservationStorage {
+            return keyValueObject.makeOwnObservationStorage()
+        }
         if let own = StorageLookup.ownStorage(of: object) {
             precondition(StorageLookup.ownStorage(of: object) === own,
                          "\(type(of: object)).keyValueObservationStorage returned a new storage on each access: "
@@ -47,12 +50,28 @@ enum ObservationCenter {
         if event.phase == .willChange { object.keyValueWillChange(event) }
         if let own = object.keyValueObservationStorage.map(Unmanaged.passUnretained) {
             // Two flag loads inline: an object keeping its own state that nobody listens to
-            // pays no call. Unretained: the state is a stored `let` of the object, which the
-            // caller keeps alive for the whole delivery (no retain and release per change).
+            // pays no call. Unretained: the object holds its state, and the caller keeps the
+            // object alive for the whole delivery (no retain and release per change).
             if own._withUnsafeGuaranteedRef({ $0.mayHaveListeners }) {
                 deliverToListeners(event, from: object, unretainedStorage: own)
             }
         } else if ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
+            deliverThroughTable(event, from: object)
+        }
+        if event.phase == .didChange { object.keyValueDidChange(event) }
+    }
+
+    /// ``deliver(_:from:)`` for a ``KeyValueObject``: its state is read unretained, without a
+    /// getter call, and one that keeps its own state never looks in the table (no cast: the
+    /// class is the generic constraint).
+    @inlinable @inline(__always)
+    static func deliver<Object: KeyValueObject>(_ event: KeyValueChangeEvent, fromKeyValueObject object: Object) {
+        if event.phase == .willChange { object.keyValueWillChange(event) }
+        if let own = object.unmanagedObservationStorage {
+            if own._withUnsafeGuaranteedRef({ $0.mayHaveListeners }) {
+                deliverToListeners(event, from: object, unretainedStorage: own)
+            }
+        } else if !object.keepsOwnObservationStorage && ObservationTable.mayHaveEntry(ObjectIdentifier(object)) {
             deliverThroughTable(event, from: object)
         }
         if event.phase == .didChange { object.keyValueDidChange(event) }
@@ -109,7 +128,6 @@ final class StorageLookup: TypeCacheEntry {
     let type: Any.Type
     @usableFromInline package var cachedType: Any.Type { type }
     let reader: OwnStorageReader?
-
     init(type: Any.Type) {
         self.type = type
         func make<T: KeyValueObservable>(_: T.Type) -> OwnStorageReader { TypedOwnStorageReader<T>() }

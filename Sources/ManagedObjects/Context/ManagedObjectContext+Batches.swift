@@ -128,7 +128,7 @@ extension ManagedObjectContext {
             eventHolders.remove(object)
             object.forgetChangeRecords()
             object.managedObjectContext = nil
-            object.setKeyValueChangeSink(nil)
+            object.setOwnerObservationStorage(nil)
         }
     }
 

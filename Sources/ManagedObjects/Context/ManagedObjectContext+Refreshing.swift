@@ -58,7 +58,7 @@ extension ManagedObjectContext {
         forgetChanges()
         for object in registered.values {
             object.managedObjectContext = nil
-            object.setKeyValueChangeSink(nil)
+            object.setOwnerObservationStorage(nil)
             object.forgetChangeRecords()
         }
         registered.removeAll()

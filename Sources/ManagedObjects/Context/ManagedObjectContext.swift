@@ -28,6 +28,8 @@ public final class ManagedObjectContext {
     // The change-tracking state below is touched on every tracked change and insert, by the
     // context's own thread only (see ConfinementGuard): unchecked, as a dynamic exclusivity
     // check per access would cost more than most of the accesses.
+    /// The state behind ``objectObservationStorage``.
+    @exclusivity(unchecked) private var sharedObservationStorage: KeyValueObservationStorage?
     /// Registered objects by ID.
     @exclusivity(unchecked) package var registered: [ManagedObjectID: ManagedObject] = [:]
     @exclusivity(unchecked) package var inserted = TrackedObjectSet(.inserted)
@@ -285,7 +287,9 @@ public final class ManagedObjectContext {
         object.registrationSequence = registrationCount
         registered[object.objectID] = object
         object.managedObjectContext = self
-        object.setKeyValueChangeSink(self)
+        // The context's change sink reaches the object through the state all its objects
+        // share: no sink reference or observation state per object.
+        object.setOwnerObservationStorage(objectObservationStorage)
     }
 
     package func unregister(_ object: ManagedObject) {
@@ -299,7 +303,17 @@ public final class ManagedObjectContext {
         eventHolders.remove(object)
         object.forgetChangeRecords()
         object.managedObjectContext = nil
-        object.setKeyValueChangeSink(nil)
+        object.setOwnerObservationStorage(nil)
+    }
+
+    /// The observation state the context's objects share (their change sink is the context;
+    /// see ``KeyValueObject/setOwnerObservationStorage(_:)``), made when the first object is
+    /// registered.
+    package var objectObservationStorage: KeyValueObservationStorage {
+        if let made = sharedObservationStorage { return made }
+        let made = KeyValueObservationStorage(sharingSink: self)
+        sharedObservationStorage = made
+        return made
     }
 }
 

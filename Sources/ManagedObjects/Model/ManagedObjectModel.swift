@@ -84,7 +84,7 @@ public final class ManagedObjectModel: Sendable {
     }
 
     /// The resolved graph (package: for the context, coordinator and stores).
-    package var graph: ModelGraph { state.withLock { $0.graph } }
+    package var graph: ModelGraph { state.withTrackedLock(self) { $0.graph } }
 
     // MARK: Reading
 
@@ -137,44 +137,44 @@ public final class ManagedObjectModel: Sendable {
     }
 
     /// The configuration names, sorted (Apple: `configurations`).
-    public var configurations: [String] { state.withLock { $0.configurations.keys.sorted() } }
+    public var configurations: [String] { state.withTrackedLock(self) { $0.configurations.keys.sorted() } }
 
     /// The entities of a configuration; for `nil` (the default configuration) every entity
     /// (Apple: `entities(forConfigurationName:)`). `nil` for an unknown configuration name.
     public func entities(forConfiguration name: String?) -> [EntityDescription]? {
-        let (graph, configurations) = state.withLock { ($0.graph, $0.configurations) }
+        let (graph, configurations) = state.withTrackedLock(self) { ($0.graph, $0.configurations) }
         guard let name else { return graph.entities }
         return configurations[name]?.compactMap { graph.entity(named: $0) }
     }
 
     /// The fetch request templates by name (Apple: `fetchRequestTemplatesByName`).
-    public var fetchRequestTemplatesByName: [String: EntityFetchRequest] { state.withLock { $0.templates } }
+    public var fetchRequestTemplatesByName: [String: EntityFetchRequest] { state.withTrackedLock(self) { $0.templates } }
 
     /// The version identifiers (Apple: `versionIdentifiers`).
-    public var versionIdentifiers: Set<String> { state.withLock { $0.versionIdentifiers } }
+    public var versionIdentifiers: Set<String> { state.withTrackedLock(self) { $0.versionIdentifiers } }
 
     /// What the model allows but probably does not mean (inverse-less relationships), and,
     /// for a model loaded from a file, what the loader skipped (unknown elements and
     /// attributes).
     public var warnings: [ManagedObjectModelWarning] {
-        state.withLock { $0.loadWarnings + $0.graph.warnings }
+        state.withTrackedLock(self) { $0.loadWarnings + $0.graph.warnings }
     }
 
     /// Whether the model can still change: `false` once a store coordinator uses it.
-    public var isEditable: Bool { state.withLock { $0.isEditable } }
+    public var isEditable: Bool { state.withTrackedLock(self) { $0.isEditable } }
 
     /// Marks the model as in use: every later change throws. Called by a store coordinator.
-    package func markInUse() { state.withLock { $0.isEditable = false } }
+    package func markInUse() { state.withTrackedLock(self) { $0.isEditable = false } }
 
     /// The graph and the class bindings, read together.
     package var graphAndClasses: (ModelGraph, [String: ManagedObject.Type]) {
-        state.withLock { ($0.graph, $0.classes) }
+        state.withTrackedLock(self) { ($0.graph, $0.classes) }
     }
 
     /// The graph, the class bindings and the generation of the state they belong to, read
     /// together (see ``rememberCreationLayout(_:entityName:objectClass:generation:)``).
     package var graphClassesAndGeneration: (ModelGraph, [String: ManagedObject.Type], UInt64) {
-        state.withLock { ($0.graph, $0.classes, $0.generation) }
+        state.withTrackedLock(self) { ($0.graph, $0.classes, $0.generation) }
     }
 
     /// The layout a new object of `entityName` and class `objectClass` gets, when one was made
@@ -205,7 +205,7 @@ public final class ManagedObjectModel: Sendable {
 
     /// Adds warnings found while loading a file.
     package func appendLoadWarnings(_ warnings: [ManagedObjectModelWarning]) {
-        state.withLock { $0.loadWarnings += warnings }
+        state.withTrackedLock(self) { $0.loadWarnings += warnings }
     }
 
     // MARK: Changing
@@ -276,15 +276,23 @@ public final class ManagedObjectModel: Sendable {
     }
 
     private func change(_ body: (inout State) throws(ManagedObjectModelError) -> Void) throws(ManagedObjectModelError) {
-        try state.withLock { (state: inout State) throws(ManagedObjectModelError) in
-            guard state.isEditable else { throw ManagedObjectModelError(.modelInUse) }
+        // The tracked lock (seen by the thread sanitizer, as every access of the state is)
+        // rethrows untyped errors: the typed error travels in a result.
+        let outcome: Result<Void, ManagedObjectModelError> = state.withTrackedLock(self) { state in
+            guard state.isEditable else { return .failure(ManagedObjectModelError(.modelInUse)) }
             var copy = state
-            try body(&copy)
+            do throws(ManagedObjectModelError) {
+                try body(&copy)
+            } catch {
+                return .failure(error)
+            }
             // Entities or class bindings may have changed: layouts are found again.
             copy.creationLayouts = [:]
             copy.generation &+= 1
             state = copy
+            return .success(())
         }
+        try outcome.get()
     }
 }
 

@@ -17,9 +17,10 @@ extension ManagedObject {
               let confinement = quietConfinement else { return false }
         // Any observer list (an observer of any key, a dependent key, a key-path chain through
         // the object) needs the full notification.
-        // Unretained: the state is a stored `let` of the object, which the caller keeps alive.
-        guard let storage = keyValueObservationStorage.map(Unmanaged.passUnretained),
-              !storage._withUnsafeGuaranteedRef({ $0.hasObserverLists }) else { return false }
+        // Unretained: the object holds its state, and the caller keeps the object alive.
+        if let storage = unmanagedObservationStorage, storage._withUnsafeGuaranteedRef({ $0.hasObserverLists }) {
+            return false
+        }
         return confinement._withUnsafeGuaranteedRef { $0.admitsQuietChange }
     }
 
@@ -42,10 +43,11 @@ extension ManagedObject {
     /// ``beginQuietChange(slot:key:)`` of an object registered in a context at some time.
     @usableFromInline @inline(never)
     func beginRegisteredQuietChange(slot: Int, key: String) -> ManagedObjectContext? {
-        // Unretained: the state is a stored `let` of the object, which the caller keeps alive.
-        guard let storage = keyValueObservationStorage.map(Unmanaged.passUnretained),
-              !storage._withUnsafeGuaranteedRef({ $0.hasObserverLists }),
-              let context = managedObjectContext,
+        // Unretained: the object holds its state, and the caller keeps the object alive.
+        if let storage = unmanagedObservationStorage, storage._withUnsafeGuaranteedRef({ $0.hasObserverLists }) {
+            return nil
+        }
+        guard let context = managedObjectContext,
               context.beginQuietAttributeChange(of: self, slot: slot, key: key) else { return nil }
         return context
     }

@@ -150,9 +150,11 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
             for slot in layout.freshDefaultSlots { values[slot] = layout.properties[slot].attribute?.defaultValueForNewObject }
         }
         self.values = values
-        // KeepsOwnObservationStorage: its context listens to every change (a change sink),
-        // and the process-wide table would take a lock per notification.
+        // KeepsOwnObservationStorage: no observation state is made here. A context's objects
+        // share its state for its change sink; an object makes its own when first observed,
+        // and the process-wide table (a lock per notification) is never used.
         super.init()
+        keepOwnObservationStorage()
         if layout.hasFields { initializeFields() }
     }
 

@@ -11,13 +11,13 @@ enum ManagedClassFields {
     static func fields(of objectClass: ManagedObject.Type) -> [ManagedLayoutField] {
         guard objectClass != ManagedObject.self else { return [] }
         let id = ObjectIdentifier(objectClass)
-        if let known = cache.withLock({ $0[id] }) { return known }
+        if let known = cache.withTrackedLock(ThreadSanitizer.staticOwner, { $0[id] }) { return known }
         let found = StoredField.all(of: objectClass).compactMap { field -> ManagedLayoutField? in
             guard let storage = field.type as? any ManagedFieldStorage.Type else { return nil }
             let key = field.name.hasPrefix("_") ? String(field.name.dropFirst()) : field.name
             return ManagedLayoutField(key: key, offset: field.offset, storage: storage)
         }
-        cache.withLock { $0[id] = found }
+        cache.withTrackedLock(ThreadSanitizer.staticOwner) { $0[id] = found }
         return found
     }
 }
