@@ -82,8 +82,8 @@ extension ManagedObject {
     var changesReachNobody: Bool {
         guard registrationSequence == 0, type(of: self) == ManagedObject.self else { return false }
         if observationTracking != nil, layout.anySlotMayBeTracked { return false }
-        // Unretained: the state is a stored `let` of the object, which the caller keeps alive.
-        guard let storage = keyValueObservationStorage.map(Unmanaged.passUnretained) else { return true }
+        // No state yet: nobody ever observed the object or gave it a sink.
+        guard let storage = unmanagedObservationStorage else { return true }
         return !storage._withUnsafeGuaranteedRef { $0.mayHaveListeners }
     }
 
