@@ -160,4 +160,60 @@ import UndoManagement
         }
         tracker.expectAllReleased()
     }
+    // MARK: Observers through several objects, in hostile orders
+
+    @Test func aKeyPathChainThroughRegisteredObjectsGivesEachItsOwnState() throws {
+        let coordinator = PersistentStoreCoordinator(model: Self.model)
+        try coordinator.addStore(InMemoryStore())
+        var context: ManagedObjectContext? = ManagedObjectContext(coordinator: coordinator)
+        let stand = try #require(context).insertNewObject(forEntityNamed: "Stand")
+        let crate = try #require(context).insertNewObject(forEntityNamed: "Crate")
+        let apple = try #require(context).insertNewObject(forEntityNamed: "Apple")
+        try stand.setValue("North", forKey: "name")
+        try crate.setValue(stand, forKey: "stand")
+        try apple.setValue(crate, forKey: "crate")
+        let shared = try #require(context).objectObservationStorage
+        let recorder = ChangeRecorder()
+        // The chain observes the apple, its crate and the crate's stand.
+        let observation = try apple.observe("crate.stand.name", options: [.old, .new], changeHandler: recorder.handler())
+        #expect(stand.keyValueObservationStorage !== shared && crate.keyValueObservationStorage !== shared)
+        #expect(shared.hasObserverLists == false, "the shared state never holds an observer list")
+        try stand.setValue("South", forKey: "name")
+        #expect(recorder.newValues(as: String.self) == ["South"])
+        #expect(stand.changedValues()["name"] as? String == "South", "the context still heard the change")
+        // Reset with the chain in place: the objects leave the context, the observers stay.
+        context?.reset()
+        try stand.setValue("East", forKey: "name")
+        #expect(recorder.newValues(as: String.self) == ["South", "East"])
+        // The context goes while the chain is observed; then the observation ends.
+        context = nil
+        try stand.setValue("West", forKey: "name")
+        #expect(recorder.newValues(as: String.self) == ["South", "East", "West"])
+        observation.invalidate()
+        try stand.setValue("Gone", forKey: "name")
+        #expect(recorder.newValues(as: String.self).count == 3)
+    }
+
+    @Test func observersAddedAndRemovedInEveryOrderLeaveTheContextHearingEveryChange() throws {
+        let coordinator = PersistentStoreCoordinator(model: Self.model)
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let stands = try (0..<3).map { _ in try context.insertNewObject(forEntityNamed: "Stand") }
+        let recorders = stands.map { _ in ChangeRecorder() }
+        var observations = try zip(stands, recorders).map { try $0.observe("name", options: [.new], changeHandler: $1.handler()) }
+        // End them in an order other than the one they began in, changing objects in between.
+        for index in [1, 0, 2] {
+            observations[index].invalidate()
+            for (offset, stand) in stands.enumerated() { try stand.setValue("name \(index)-\(offset)", forKey: "name") }
+        }
+        observations.removeAll()
+        #expect(recorders[1].changes.isEmpty)
+        #expect(recorders[0].changes.count == 1 && recorders[2].changes.count == 2)
+        for (offset, stand) in stands.enumerated() {
+            #expect(stand.changedValues()["name"] as? String == "name 2-\(offset)", "every change reached the context")
+            #expect(stand.isInserted)
+        }
+        try context.save()
+        #expect(!context.hasChanges)
+    }
 }
