@@ -1,6 +1,7 @@
 // A small pool of libpq connections: one per concurrent caller, reconnecting after a loss.
 import Dispatch
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// The store's connections: at most ``PostgreSQLConnectionConfiguration/poolSize`` open, each
@@ -18,6 +19,7 @@ package final class PostgreSQLConnectionPool: Sendable {
     package let configuration: PostgreSQLConnectionConfiguration
     /// Runs on each new connection before its first use (the store's `search_path`).
     private let setUp: @Sendable (PostgreSQLConnection) throws -> Void
+    // Taken with `withTrackedLock`: the thread sanitizer cannot see `Mutex`.
     private let idle = Mutex<[PostgreSQLConnection]>([])
     /// One permit per connection of the pool.
     private let permits: DispatchSemaphore
@@ -40,7 +42,7 @@ package final class PostgreSQLConnectionPool: Sendable {
     package var connectionsOpened: Int { opened.load(ordering: .relaxed) }
 
     /// How many connections wait idle.
-    package var idleCount: Int { idle.withLock { $0.count } }
+    package var idleCount: Int { idle.withTrackedLock(self) { $0.count } }
 
     /// Runs `body` with a connection of its own.
     ///
@@ -76,7 +78,7 @@ package final class PostgreSQLConnectionPool: Sendable {
 
     /// Closes every idle connection (the next calls connect anew).
     package func drain() {
-        let closing = idle.withLock { connections -> [PostgreSQLConnection] in
+        let closing = idle.withTrackedLock(self) { connections -> [PostgreSQLConnection] in
             defer { connections.removeAll() }
             return connections
         }
@@ -84,7 +86,7 @@ package final class PostgreSQLConnectionPool: Sendable {
     }
 
     private func checkOut() throws -> PostgreSQLConnection {
-        if let connection = idle.withLock({ $0.popLast() }) { return connection }
+        if let connection = idle.withTrackedLock(self, { $0.popLast() }) { return connection }
         let connection = try PostgreSQLConnection(configuration: configuration)
         opened.add(1, ordering: .relaxed)
         try setUp(connection)
@@ -93,6 +95,6 @@ package final class PostgreSQLConnectionPool: Sendable {
 
     private func checkIn(_ connection: PostgreSQLConnection) {
         guard connection.isConnected, connection.isIdle else { return }
-        idle.withLock { $0.append(connection) }
+        idle.withTrackedLock(self) { $0.append(connection) }
     }
 }
