@@ -37,23 +37,11 @@ import TestSupport
     static let third = Date(timeIntervalSinceReferenceDate: 3_000)
 
     /// What the context says about an object, as text (comparable between the two ways).
-    struct Snapshot: Equatable {
-        var changed: [String: String]
-        var changedThisEvent: [String: String]
-        var committed: [String: String]
-        var isInserted: Bool
-        var isUpdated: Bool
+    typealias Snapshot = QuietKeyValueChangeTests.Snapshot
 
-        init(_ object: ManagedObject) {
-            func text(_ values: [String: Any?]) -> [String: String] {
-                values.mapValues { $0.map { String(describing: $0) } ?? "nil" }
-            }
-            changed = text(object.changedValues())
-            changedThisEvent = text(object.changedValuesForCurrentEvent())
-            committed = text(object.committedValues(forKeys: ["title", "due", "rank"]))
-            isInserted = object.isInserted
-            isUpdated = object.isUpdated
-        }
+    /// The snapshot of an entry (its committed title, due date and rank).
+    static func snapshot(_ entry: ManagedObject) -> Snapshot {
+        Snapshot(entry, committedKeys: ["title", "due", "rank"])
     }
 
     /// Inserts an entry, sets its date by key (twice, then in a later event), saves, changes
@@ -71,17 +59,17 @@ import TestSupport
         var snapshots: [Snapshot] = []
         try entry.setValue(first, forKey: "due")
         try entry.setValue(second, forKey: "due")
-        snapshots.append(Snapshot(entry))
+        snapshots.append(Self.snapshot(entry))
         context.processPendingChanges()
         try entry.setValue(third, forKey: "due")
-        snapshots.append(Snapshot(entry))
+        snapshots.append(Self.snapshot(entry))
         try context.save()
         try entry.setValue(first, forKey: "due")
         try entry.setValue(nil, forKey: "due")
-        snapshots.append(Snapshot(entry))
+        snapshots.append(Self.snapshot(entry))
         context.processPendingChanges()
         context.rollback()
-        snapshots.append(Snapshot(entry))
+        snapshots.append(Self.snapshot(entry))
         #expect(recorder.records.isEmpty, "the watched key never changed")
         return (snapshots, batches, try entry.value(forKey: "due") as? Date)
     }
@@ -121,7 +109,7 @@ import TestSupport
         } catch let error as KeyValueCodingError {
             if case .valueOutOfRange = error { description = error.errorDescription }
         }
-        return (description, recorder.records.map(\.change.isPrior), Snapshot(entry))
+        return (description, recorder.records.map(\.change.isPrior), Self.snapshot(entry))
     }
 
     @Test func aDateThatIsNotFiniteIsRefusedEitherWay() throws {

@@ -45,13 +45,16 @@ import TestSupport
         var isInserted: Bool
         var isUpdated: Bool
 
-        init(_ object: ManagedObject) {
+        /// - Parameters:
+        ///   - object: The object.
+        ///   - committedKeys: The keys whose committed values to compare.
+        init(_ object: ManagedObject, committedKeys: [String] = ["name", "count", "score"]) {
             func text(_ values: [String: Any?]) -> [String: String] {
                 values.mapValues { $0.map { String(describing: $0) } ?? "nil" }
             }
             changed = text(object.changedValues())
             changedThisEvent = text(object.changedValuesForCurrentEvent())
-            committed = text(object.committedValues(forKeys: ["name", "count", "score"]))
+            committed = text(object.committedValues(forKeys: committedKeys))
             isInserted = object.isInserted
             isUpdated = object.isUpdated
         }

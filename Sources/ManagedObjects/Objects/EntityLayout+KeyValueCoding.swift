@@ -36,15 +36,9 @@ extension EntityLayout {
                     boxed = try KeyValueProperty.convertedValue(value, to: Wrapped.self, key: key, owner: object)
                         .map { $0 as Any }
                 }
-                let managed = unsafeDowncast(object, to: ManagedObject.self)
-                guard notify else { return managed.storeSlotValue(boxed, slot) }
-                try managed.changeSlot(slot, key: key) { managed.storeSlotValue(boxed, slot) }
+                try storeArraySlot(boxed, slot, key: key, of: object, notify: notify)
             },
-            setNil: { object, notify in
-                let managed = unsafeDowncast(object, to: ManagedObject.self)
-                guard notify else { return managed.storeSlotValue(nil, slot) }
-                try managed.changeSlot(slot, key: key) { managed.storeSlotValue(nil, slot) }
-            })
+            setNil: { object, notify in try storeArraySlot(nil, slot, key: key, of: object, notify: notify) })
     }
 
     /// The key of a date attribute kept in the value array (slot `slot`): as a property made
@@ -78,15 +72,19 @@ extension EntityLayout {
                     return
                 }
                 let boxed = converted.map { $0 as Any }
-                let managed = unsafeDowncast(object, to: ManagedObject.self)
-                guard notify else { return managed.storeSlotValue(boxed, slot) }
-                try managed.changeSlot(slot, key: key) { managed.storeSlotValue(boxed, slot) }
+                try storeArraySlot(boxed, slot, key: key, of: object, notify: notify)
             },
-            setNil: { object, notify in
-                let managed = unsafeDowncast(object, to: ManagedObject.self)
-                guard notify else { return managed.storeSlotValue(nil, slot) }
-                try managed.changeSlot(slot, key: key) { managed.storeSlotValue(nil, slot) }
-            })
+            setNil: { object, notify in try storeArraySlot(nil, slot, key: key, of: object, notify: notify) })
+    }
+
+    /// Stores `boxed` into value-array slot `slot` of `object` (a managed object), as a
+    /// notified change of `key` when `notify` is set (the short way when only the object's
+    /// context hears it: ``ManagedObject/changeSlot(_:key:_:)``).
+    @inline(__always)
+    private static func storeArraySlot(_ boxed: Any?, _ slot: Int, key: String, of object: AnyObject, notify: Bool) throws {
+        let managed = unsafeDowncast(object, to: ManagedObject.self)
+        guard notify else { return managed.storeSlotValue(boxed, slot) }
+        try managed.changeSlot(slot, key: key) { managed.storeSlotValue(boxed, slot) }
     }
 
     /// ``valueSlotProperty(_:_:slot:field:notifies:)`` for a slot held typed (`Wrapped?`) in a
