@@ -205,6 +205,14 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         }
     }
 
+    /// ``property(forKey:)``, unretained (properties live as long as their table), for
+    /// classes whose key-value coding finds their table without ``KeyTableLookup``.
+    @inline(__always)
+    package func unmanagedProperty(forKey key: String) -> Unmanaged<KeyValueProperty>? {
+        guard let position = position(ofKey: key) else { return nil }
+        return properties.withUnsafeBufferPointer { Unmanaged.passUnretained($0[position]) }
+    }
+
     /// ``property(forKeyBytes:)``, unretained (properties live as long as their table).
     @inline(__always)
     func unmanagedProperty(forKeyBytes key: UnsafeBufferPointer<UInt8>) -> Unmanaged<KeyValueProperty>? {

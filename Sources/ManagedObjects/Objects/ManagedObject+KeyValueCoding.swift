@@ -1,0 +1,64 @@
+// Key-value coding by key on a managed object, straight to its entity's key table.
+import Foundation
+import KeyValueCoding
+
+extension ManagedObject {
+    /// Returns the value of the property named `key`, firing a fault first (Apple:
+    /// `value(forKey:)`).
+    ///
+    /// The same as ``KeyValueCodable/value(forKey:)`` on any key-value coding object (`self`,
+    /// `description` and ``value(forUndefinedKey:)`` for keys the entity does not have), but
+    /// called on a managed object's own type it goes straight to the entity's key table, with
+    /// no look-up of the class's table by type. Final: as with the protocol's version, which
+    /// generic code calls, key-value coding is customised through the key table (typed
+    /// `@Managed` properties, `computedKeys`) and ``value(forUndefinedKey:)``, not by
+    /// overriding this method.
+    ///
+    /// - Parameter key: A property of the entity (attribute or relationship), or a computed key.
+    /// - Returns: The value; `nil` for a property that holds none.
+    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` (or what an override of
+    ///   ``value(forUndefinedKey:)`` throws) for a key the object does not have.
+    /// - Complexity: A short scan of the entity's keys (a hash look-up past 16 keys).
+    /// - Thread safety: Confined to the object's context's queue, as every access.
+    public final func value(forKey key: String) throws -> Any? {
+        if let property = unmanagedKeyValueKeyTable._withUnsafeGuaranteedRef({ $0.unmanagedProperty(forKey: key) }) {
+            return property._withUnsafeGuaranteedRef { $0.value(of: self) }
+        }
+        return try ManagedObject.protocolValue(of: self, forKey: key)
+    }
+
+    /// Sets the property named `key` to `value`, with change tracking and notifications
+    /// (Apple: `setValue(_:forKey:)`).
+    ///
+    /// The same as ``KeyValueCodable/setValue(_:forKey:)`` on any key-value coding object
+    /// (numbers converted, `nil` into a non-optional attribute through ``setNilValueForKey(_:)``,
+    /// ``setValue(_:forUndefinedKey:)`` for keys the entity does not have), straight to the
+    /// entity's key table as ``value(forKey:)`` is.
+    ///
+    /// - Parameters:
+    ///   - value: The new value, or `nil`.
+    ///   - key: A property of the entity, or a writable computed key.
+    /// - Throws: ``KeyValueCodingError`` for a value of the wrong type or range, a read-only
+    ///   key or a key the object does not have (or what an override of
+    ///   ``setValue(_:forUndefinedKey:)`` or ``setNilValueForKey(_:)`` throws).
+    /// - Complexity: A short scan of the entity's keys, then the store and its change tracking.
+    /// - Thread safety: Confined to the object's context's queue, as every change.
+    public final func setValue(_ value: Any?, forKey key: String) throws {
+        if let property = unmanagedKeyValueKeyTable._withUnsafeGuaranteedRef({ $0.unmanagedProperty(forKey: key) }) {
+            return try property._withUnsafeGuaranteedRef { try $0.setValue(value, on: self) }
+        }
+        try ManagedObject.protocolSetValue(value, of: self, forKey: key)
+    }
+
+    /// The protocol's `value(forKey:)` (for keys the entity does not have): called through a
+    /// generic parameter, which reaches the conformance's implementation, not the method above.
+    private static func protocolValue<Object: KeyValueCodable>(of object: Object, forKey key: String) throws -> Any? {
+        try object.value(forKey: key)
+    }
+
+    /// The protocol's `setValue(_:forKey:)`, as ``protocolValue(of:forKey:)``.
+    private static func protocolSetValue<Object: KeyValueCodable>(_ value: Any?, of object: Object,
+                                                                  forKey key: String) throws {
+        try object.setValue(value, forKey: key)
+    }
+}
