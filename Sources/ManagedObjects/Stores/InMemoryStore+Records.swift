@@ -260,20 +260,35 @@ extension InMemoryStore {
         return StoreFetchResult(rows: result, appliedPredicate: true, appliedOrderAndLimits: true)
     }
 
-    /// The places of the rows that satisfy `predicate`. One reader walks the rows (the
-    /// predicate reads the columns in order).
+    /// The places of the rows that satisfy `predicate`. Comparisons of the rows' own keys read
+    /// the columns directly (``Predicates/KeyValuePredicate/compiledColumnTest(column:fallback:)``);
+    /// any other part of the predicate is evaluated through one reader walking the rows.
     private static func matches(of predicate: KeyValuePredicate, in entities: [InMemoryEntityRows]) throws -> [Place] {
-        let test = try predicate.compiledEvaluation()
         var matching: [Place] = []
         for (index, rows) in entities.enumerated() {
-            let cursor = InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
-            let boxed: Any? = cursor   // boxed once, not once per row
-            for position in rows.rows.indices {
-                cursor.position = position
-                if try test(boxed) { matching.append((index, position)) }
-            }
+            let test = try columnTest(of: predicate, on: rows)
+            for position in 0..<rows.rows.count where try test(position) { matching.append((index, position)) }
         }
         return matching
+    }
+
+    /// `predicate` compiled against the columns of `rows` (built for every row).
+    static func columnTest(of predicate: KeyValuePredicate, on rows: InMemoryEntityRows) throws -> RowPositionTest {
+        let table = rows.table
+        var cursor: (reader: InMemoryRowReader, boxed: Any?)?
+        return try predicate.compiledColumnTest(
+            column: { key in table.names.firstIndex(of: key).map { rows.columns[$0] } },
+            fallback: { part in
+                let general = try part.compiledEvaluation()
+                // One reader (boxed once) serves every part that needs one.
+                let reader = cursor?.reader ?? InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
+                let boxed: Any? = cursor?.boxed ?? reader
+                cursor = (reader, boxed)
+                return { position in
+                    reader.position = position
+                    return try general(boxed)
+                }
+            })
     }
 
     /// `places` in the order of `descriptors`, whose keys are columns of every entity: sorted by
