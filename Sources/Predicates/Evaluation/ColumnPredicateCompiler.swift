@@ -95,10 +95,38 @@ private struct ColumnPredicateCompiler {
         let options = comparison.options
         if let constant = ExpressionCompiler.comparisonConstant(of: comparison.rightExpression) {
             let test = try ReadingComparison.specialized(op, options: options, constant: constant)
-            return { position in try test(left[position]) }
+            return try Self.commonCase(op, options: options, constant: constant, left, else: test)
+                ?? { position in try test(left[position]) }
         }
         guard let right = columnOf(comparison.rightExpression) else { return nil }
         return { position in try ReadingComparison.test(op, options: options, left[position], right[position]) }
+    }
+
+    /// The test of the commonest slots read in place: an integer against an integer constant,
+    /// a string against a string operator's pattern. It gives what `general` gives for them
+    /// (``ReadingComparison``'s own first cases); every other slot goes to `general`.
+    private static func commonCase(_ op: ComparisonOperator, options: ComparisonOptions, constant: Any?,
+                                   _ left: KeyValueReadingColumn,
+                                   else general: @escaping ReadingComparison.ReadingTest) throws -> RowPositionTest? {
+        switch op {
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .equalTo, .notEqualTo:
+            guard let constant, case .integer(let number)? = KeyValueNumber(constant) else { return nil }
+            return { position in
+                if case .number(.integer(let value)) = left[position] {
+                    return ComparisonEvaluator.holds(op, NumberOrdering.ordered(value, number))
+                }
+                return try general(left[position])
+            }
+        case .beginsWith, .endsWith, .like, .matches, .contains:
+            guard let pattern = constant as? String else { return nil }
+            let matcher = try StringMatcher(op, pattern: pattern, options: options)
+            return { position in
+                if case .string(let subject) = left[position] { return try matcher.matches(subject) }
+                return try general(left[position])
+            }
+        case .in, .between:
+            return nil
+        }
     }
 
     /// The column of a key path expression naming one key that is a column.
