@@ -136,6 +136,38 @@ import Predicates
         }
     }
 
+    @Test(arguments: ["n > 1", "s BEGINSWITH[c] 'b'", "o.x > 2", "n > 0 OR o.x == 1", "ANY {1, 2} == n",
+                      "n == nil AND s != nil", "s MATCHES '.*a'", "NOT (n >= 1 AND o.x > 3)", "n < n",
+                      "n > 0 OR s CONTAINS 'm' OR s == nil", "NOT n > 1", "TRUEPREDICATE", "FALSEPREDICATE",
+                      "n > 0 AND FALSEPREDICATE", "NOT (n > 5 OR s ENDSWITH 'a')"])
+    func filteredPositionsAreTheRowsEvaluationAccepts(format: String) throws {
+        let predicate = try KeyValuePredicate(format: format)
+        let rows = Self.rows
+        let positions = try predicate.columnFilteredPositions(count: rows.count, column: { Self.columns[$0] }, fallback: { part in
+            { position in try part.evaluate(with: rows[position]) }
+        })
+        #expect(try positions == rows.indices.filter { try predicate.evaluate(with: rows[$0]) }, "\(format)")
+    }
+
+    @Test func filteredPartsReadOnlyTheRowsTheShortCircuitsLeave() throws {
+        // The second part of an AND sees the rows the first kept; of an OR, those it refused.
+        let rows = Self.rows
+        var seen: [String: [Int]] = [:]
+        func record(_ part: KeyValuePredicate) -> RowPositionTest {
+            { position in
+                seen[part.predicateFormat, default: []].append(position)
+                return try part.evaluate(with: rows[position])
+            }
+        }
+        _ = try KeyValuePredicate(format: "n >= 1 AND o.x > 2").columnFilteredPositions(
+            count: rows.count, column: { Self.columns[$0] }, fallback: record)
+        #expect(seen["o.x > 2"] == [0, 1])
+        seen = [:]
+        _ = try KeyValuePredicate(format: "n >= 1 OR o.x > 2").columnFilteredPositions(
+            count: rows.count, column: { Self.columns[$0] }, fallback: record)
+        #expect(seen["o.x > 2"] == [2, 3])
+    }
+
     @Test func onlyKeysThatAreColumnsAreReadFromColumns() throws {
         let predicate = try KeyValuePredicate(format: "n > 1 AND o.x > 2 AND s == 'alpha' AND missing == nil")
         var fallbacks: [String] = []

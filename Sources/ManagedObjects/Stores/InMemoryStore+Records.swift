@@ -269,34 +269,39 @@ extension InMemoryStore {
     }
 
     /// The places of the rows that satisfy `predicate`. Comparisons of the rows' own keys read
-    /// the columns directly (``Predicates/KeyValuePredicate/compiledColumnTest(column:fallback:)``);
-    /// any other part of the predicate is evaluated through one reader walking the rows.
+    /// the columns directly, a part of the predicate at a time
+    /// (``Predicates/KeyValuePredicate/columnFilteredPositions(count:column:fallback:)``); any
+    /// other part is evaluated through one reader moving from row to row.
     private static func matches(of predicate: KeyValuePredicate, in entities: [InMemoryEntityRows]) throws -> [Place] {
         var matching: [Place] = []
         for (index, rows) in entities.enumerated() {
-            let test = try columnTest(of: predicate, on: rows)
-            for position in 0..<rows.rows.count where try test(position) { matching.append((index, position)) }
+            let positions = try predicate.columnFilteredPositions(count: rows.rows.count, column: columnFinder(rows),
+                                                                  fallback: readerFallback(rows))
+            matching.reserveCapacity(matching.count + positions.count)
+            for position in positions { matching.append((index, position)) }
         }
         return matching
     }
 
-    /// `predicate` compiled against the columns of `rows` (built for every row).
-    static func columnTest(of predicate: KeyValuePredicate, on rows: InMemoryEntityRows) throws -> RowPositionTest {
-        let table = rows.table
+    /// The column of a key in `rows`.
+    private static func columnFinder(_ rows: InMemoryEntityRows) -> (String) -> KeyValueReadingColumn? {
+        { key in rows.table.names.firstIndex(of: key).map { rows.columns[$0] } }
+    }
+
+    /// The general evaluation of a part of a predicate, through a reader of `rows` moved to the
+    /// tested row (one reader, boxed once, for every part that needs one).
+    private static func readerFallback(_ rows: InMemoryEntityRows) -> (KeyValuePredicate) throws -> RowPositionTest {
         var cursor: (reader: InMemoryRowReader, boxed: Any?)?
-        return try predicate.compiledColumnTest(
-            column: { key in table.names.firstIndex(of: key).map { rows.columns[$0] } },
-            fallback: { part in
-                let general = try part.compiledEvaluation()
-                // One reader (boxed once) serves every part that needs one.
-                let reader = cursor?.reader ?? InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
-                let boxed: Any? = cursor?.boxed ?? reader
-                cursor = (reader, boxed)
-                return { position in
-                    reader.position = position
-                    return try general(boxed)
-                }
-            })
+        return { part in
+            let general = try part.compiledEvaluation()
+            let reader = cursor?.reader ?? InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
+            let boxed: Any? = cursor?.boxed ?? reader
+            cursor = (reader, boxed)
+            return { position in
+                reader.position = position
+                return try general(boxed)
+            }
+        }
     }
 
     /// `places` in the order of `descriptors`, whose keys are columns of every entity: sorted by

@@ -38,7 +38,7 @@ extension KeyValuePredicate {
 
 /// Builds the tests of ``KeyValuePredicate/compiledColumnTest(column:fallback:)``, mirroring
 /// ``PredicateCompiler`` and ``ComparisonCompiler/compileReading``.
-private struct ColumnPredicateCompiler {
+struct ColumnPredicateCompiler {
     let column: (String) -> KeyValueReadingColumn?
     let fallback: (KeyValuePredicate) throws -> RowPositionTest
 
@@ -89,7 +89,7 @@ private struct ColumnPredicateCompiler {
 
     /// `key op constant` or `key op key` on columns, as ``ComparisonCompiler`` compiles a
     /// comparison whose left side is a key path; `nil` for any other comparison.
-    private func compile(_ comparison: KeyValueComparison) throws -> RowPositionTest? {
+    func compile(_ comparison: KeyValueComparison) throws -> RowPositionTest? {
         guard comparison.modifier == .direct, let left = columnOf(comparison.leftExpression) else { return nil }
         let op = comparison.comparisonOperator
         let options = comparison.options
@@ -130,7 +130,7 @@ private struct ColumnPredicateCompiler {
     }
 
     /// The column of a key path expression naming one key that is a column.
-    private func columnOf(_ expression: KeyValueExpression) -> KeyValueReadingColumn? {
+    func columnOf(_ expression: KeyValueExpression) -> KeyValueReadingColumn? {
         guard case .keyPath(let key) = expression, !key.isEmpty, !key.contains("."), !key.hasPrefix("@") else { return nil }
         return column(key)
     }
