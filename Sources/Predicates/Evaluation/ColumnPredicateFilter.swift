@@ -133,20 +133,25 @@ extension ColumnPredicateCompiler {
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .equalTo, .notEqualTo:
             guard let constant, case .integer(let number)? = KeyValueNumber(constant) else { return Self.filter(test) }
             return { candidates in
-                try candidates.kept { position in
-                    if case .number(.integer(let value)) = left[position] {
-                        return ComparisonEvaluator.holds(op, NumberOrdering.ordered(value, number))
+                // Read through the buffer: a slot is matched in place, not copied.
+                try left.withUnsafeBufferPointer { slots in
+                    try candidates.kept { position in
+                        if case .number(.integer(let value)) = slots[position] {
+                            return ComparisonEvaluator.holds(op, NumberOrdering.ordered(value, number))
+                        }
+                        return try test(position)
                     }
-                    return try test(position)
                 }
             }
         case .beginsWith, .endsWith, .like, .matches, .contains:
             guard let pattern = constant as? String else { return Self.filter(test) }
             let matcher = try StringMatcher(op, pattern: pattern, options: comparison.options)
             return { candidates in
-                try candidates.kept { position in
-                    if case .string(let subject) = left[position] { return try matcher.matches(subject) }
-                    return try test(position)
+                try left.withUnsafeBufferPointer { slots in
+                    try candidates.kept { position in
+                        if case .string(let subject) = slots[position] { return try matcher.matches(subject) }
+                        return try test(position)
+                    }
                 }
             }
         case .in, .between:
