@@ -90,6 +90,21 @@ func registerContextBenchmarks(in suite: BenchmarkSuite) {
                   }
               })
 
+    suite.add("ctx_fetch_pred_100k_store", baseline: "closure_filter_sort_100k", target: .none,
+              note: "ns per fetch: the in-memory store's share of ctx_fetch_pred_100k (its rows selected, sorted and copied; no objects)",
+              body: { n in
+                  let request = fetchFixture.storeRequest
+                  let store = fetchFixture.context.coordinator!.stores[0]
+                  for _ in 0..<n { blackHole(try! store.fetch(request)) }
+              },
+              baseline: { n in
+                  let plain = fetchFixture.plain
+                  for _ in 0..<n {
+                      let matches = plain.filter(FetchFixture.matches)
+                      blackHole(matches.sorted { $0.i1 != $1.i1 ? $0.i1 > $1.i1 : $0.i2 < $1.i2 })
+                  }
+              })
+
     let changes = 1_000
     let undoFixture = UndoFixture(model: model, count: changes)
     suite.add("ctx_undo_1k", baseline: "plain_set_and_restore_1k", operationsPerIteration: changes, target: .none,
@@ -235,6 +250,10 @@ private final class FetchFixture {
         request.sortDescriptors = [KeyValueSortDescriptor(key: "i1", ascending: false), KeyValueSortDescriptor(key: "i2")]
         return request
     }()
+
+    /// The store request `request` becomes (one entity, predicate and order).
+    lazy var storeRequest = StoreFetchRequest(entityNames: ["Record"], predicate: request.predicate,
+                                              sortDescriptors: request.sortDescriptors)
 
     static func matches(_ record: PlainRecord) -> Bool { record.i1 > 500 && record.t1.hasPrefix("a") }
 }

@@ -247,33 +247,61 @@ extension InMemoryStore {
         } else {
             for (index, rows) in entities.enumerated() { selected += rows.rows.indices.map { (index, $0) } }
         }
-        func rows(_ places: some Collection<Place>) -> [StoreRow] { places.map { entities[$0.entity].rows[$0.position] } }
         if !request.sortDescriptors.isEmpty {
             guard let keys = FetchScope.ownKeys(of: request.sortDescriptors), keys.isSubset(of: readable),
                   let sorted = try? self.sorted(selected, of: entities, by: request.sortDescriptors) else {
-                return StoreFetchResult(rows: rows(selected), appliedPredicate: true, appliedOrderAndLimits: false)
+                return StoreFetchResult(rows: rows(selected[...], of: entities), appliedPredicate: true, appliedOrderAndLimits: false)
             }
             selected = sorted
         }
-        var result = rows(selected.dropFirst(max(0, request.fetchOffset)))
-        if request.fetchLimit > 0 && result.count > request.fetchLimit { result.removeLast(result.count - request.fetchLimit) }
-        return StoreFetchResult(rows: result, appliedPredicate: true, appliedOrderAndLimits: true)
+        // Offset and limit cut the places: only the rows returned are copied.
+        var kept = selected.dropFirst(max(0, request.fetchOffset))
+        if request.fetchLimit > 0 && kept.count > request.fetchLimit { kept = kept.prefix(request.fetchLimit) }
+        return StoreFetchResult(rows: rows(kept, of: entities), appliedPredicate: true, appliedOrderAndLimits: true)
     }
 
-    /// The places of the rows that satisfy `predicate`. One reader walks the rows (the
-    /// predicate reads the columns in order).
+    /// The rows at `places`, in order.
+    private static func rows(_ places: ArraySlice<Place>, of entities: [InMemoryEntityRows]) -> [StoreRow] {
+        if entities.count == 1 {
+            return entities[0].rows.withUnsafeBufferPointer { rows in places.map { rows[$0.position] } }
+        }
+        return places.map { entities[$0.entity].rows[$0.position] }
+    }
+
+    /// The places of the rows that satisfy `predicate`. Comparisons of the rows' own keys read
+    /// the columns directly, a part of the predicate at a time
+    /// (``Predicates/KeyValuePredicate/columnFilteredPositions(count:column:fallback:)``); any
+    /// other part is evaluated through one reader moving from row to row.
     private static func matches(of predicate: KeyValuePredicate, in entities: [InMemoryEntityRows]) throws -> [Place] {
-        let test = try predicate.compiledEvaluation()
         var matching: [Place] = []
         for (index, rows) in entities.enumerated() {
-            let cursor = InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
-            let boxed: Any? = cursor   // boxed once, not once per row
-            for position in rows.rows.indices {
-                cursor.position = position
-                if try test(boxed) { matching.append((index, position)) }
-            }
+            let positions = try predicate.columnFilteredPositions(count: rows.rows.count, column: columnFinder(rows),
+                                                                  fallback: readerFallback(rows))
+            matching.reserveCapacity(matching.count + positions.count)
+            for position in positions { matching.append((index, position)) }
         }
         return matching
+    }
+
+    /// The column of a key in `rows`.
+    private static func columnFinder(_ rows: InMemoryEntityRows) -> (String) -> KeyValueReadingColumn? {
+        { key in rows.table.names.firstIndex(of: key).map { rows.columns[$0] } }
+    }
+
+    /// The general evaluation of a part of a predicate, through a reader of `rows` moved to the
+    /// tested row (one reader, boxed once, for every part that needs one).
+    private static func readerFallback(_ rows: InMemoryEntityRows) -> (KeyValuePredicate) throws -> RowPositionTest {
+        var cursor: (reader: InMemoryRowReader, boxed: Any?)?
+        return { part in
+            let general = try part.compiledEvaluation()
+            let reader = cursor?.reader ?? InMemoryRowReader(InMemoryEntitySnapshot(rows), position: 0)
+            let boxed: Any? = cursor?.boxed ?? reader
+            cursor = (reader, boxed)
+            return { position in
+                reader.position = position
+                return try general(boxed)
+            }
+        }
     }
 
     /// `places` in the order of `descriptors`, whose keys are columns of every entity: sorted by
@@ -282,8 +310,11 @@ extension InMemoryStore {
                                by descriptors: [KeyValueSortDescriptor]) throws -> [Place] {
         let readings = descriptors.map { descriptor -> [KeyValueReading] in
             let key = descriptor.key ?? ""
-            let columns = entities.map { $0.table.names.firstIndex(of: key) ?? 0 }
-            return places.map { entities[$0.entity].columns[columns[$0.entity]][$0.position] }
+            let columns = entities.map { $0.columns[$0.table.names.firstIndex(of: key) ?? 0] }
+            if columns.count == 1 {
+                return columns[0].withUnsafeBufferPointer { column in places.map { column[$0.position] } }
+            }
+            return places.map { columns[$0.entity][$0.position] }
         }
         if let order = try KeyValueSortDescriptor.sortedPositions(readings: readings, count: places.count, using: descriptors) {
             return order.map { places[$0] }
