@@ -41,6 +41,24 @@ extension ManagedObject {
         return result
     }
 
+    /// Whether ``changedValues()`` is not empty, found without building it: the first saved
+    /// property whose value differs from its committed one answers (a save asks this of
+    /// every updated object).
+    package var hasChangedSavedValues: Bool {
+        guard let context = managedObjectContext else { return false }
+        let traits = layout.slotTraits
+        if context.inserted.contains(self) {
+            for slot in traits.indices where traits[slot].isSaved && !Self.isEmpty(slotValue(slot)) { return true }
+            return false
+        }
+        guard let committed = committedRecord else { return false }
+        for slot in committed.slots where traits[slot].isSaved {
+            guard let old = committed[slot] else { continue }
+            if !Self.sameValue(old, slotValue(slot)) { return true }
+        }
+        return false
+    }
+
     /// The saved properties changed in the current user event (since the last
     /// `processPendingChanges()`), with their values at the start of the event (Apple:
     /// `changedValuesForCurrentEvent()`, which also gives the old values).
