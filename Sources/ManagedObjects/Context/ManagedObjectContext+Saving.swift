@@ -61,9 +61,9 @@ extension ManagedObjectContext {
         }
         rememberPermanentIDs(of: newObjects, temporaryIDs: temporaryIDs)
         let saved = Changes(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
-        let result = SaveResult(insertedObjectIDs: Set(inserted.map(\.objectID)),
-                                updatedObjectIDs: Set(updated.map(\.objectID)),
-                                deletedObjectIDs: Set(deleted.map(\.objectID)))
+        let result = SaveResult(insertedObjectIDs: Self.objectIDs(of: inserted),
+                                updatedObjectIDs: Self.objectIDs(of: updated),
+                                deletedObjectIDs: Self.objectIDs(of: deleted))
         commitChanges()
         conflictChecked.removeAll()
         // Each set on its own (an object is in one of them): no union of thousands of objects.
@@ -71,6 +71,14 @@ extension ManagedObjectContext {
         for object in saved.updated { object.didSave() }
         for object in saved.deleted { object.didSave() }
         postDidSave(result, saved)
+    }
+
+    /// The IDs of the objects of `set`, put in a set of their number at once (no array of
+    /// them first, no growth by doubling).
+    private static func objectIDs(of set: TrackedObjectSet) -> Set<ManagedObjectID> {
+        var ids = Set<ManagedObjectID>(minimumCapacity: set.count)
+        for object in set { ids.insert(object.objectID) }
+        return ids
     }
 
     /// Calls `willSave()` of every inserted, updated and deleted object (Apple: once per

@@ -51,12 +51,10 @@ extension ManagedObject {
             for slot in traits.indices where traits[slot].isSaved && !Self.isEmpty(slotValue(slot)) { return true }
             return false
         }
-        guard let committed = committedRecord else { return false }
-        for slot in committed.slots where traits[slot].isSaved {
-            guard let old = committed[slot] else { continue }
-            if !Self.sameValue(old, slotValue(slot)) { return true }
-        }
-        return false
+        // The recorded slots walked in place (no copy of the record, no array of its slots).
+        return committedRecord?.containsRecorded { slot, old in
+            traits[slot].isSaved && !Self.sameValue(old, slotValue(slot))
+        } ?? false
     }
 
     /// The saved properties changed in the current user event (since the last

@@ -152,23 +152,30 @@ extension SQLiteStoreEngine {
             guard try delete.runBoundCountingChanges() == 1 else { return false }
             try deleteJoinRows(of: key, writer: writer)
         }
-        // Rows read in place by index (not copied out, which retains each of their parts).
-        for index in changes.inserted.indices {
-            let writer = try writers.writer(changes.inserted[index].objectID.entityName, engine: self)
-            try insert(changes.inserted[index], key: try key(of: changes.inserted[index].objectID), writer: writer)
+        // Rows read in place through their buffers (not copied out, which retains each of
+        // their parts).
+        try changes.inserted.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
+                try insert(rows[index], key: try key(of: rows[index].objectID), writer: writer)
+            }
         }
-        for index in changes.updated.indices {
-            let writer = try writers.writer(changes.updated[index].objectID.entityName, engine: self)
-            let version = try nextVersion(of: changes.updated[index])
-            let update = writer.checkedUpdate
-            update.start()
-            try update.bind(integer: version, at: 1)
-            let next = try bindColumnValues(of: changes.updated[index], writer: writer, to: update, from: 2)
-            try update.bind(integer: try key(of: changes.updated[index].objectID), at: next)
-            try update.bind(integer: writer.number, at: next + 1)
-            try update.bind(integer: changes.updated[index].version, at: next + 2)
-            guard try update.runBoundCountingChanges() == 1 else { return false }
+        let allUpdated = try changes.updated.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
+                let version = try nextVersion(of: rows[index])
+                let update = writer.checkedUpdate
+                update.start()
+                try update.bind(integer: version, at: 1)
+                let next = try bindColumnValues(of: rows[index], writer: writer, to: update, from: 2)
+                try update.bind(integer: try key(of: rows[index].objectID), at: next)
+                try update.bind(integer: writer.number, at: next + 1)
+                try update.bind(integer: rows[index].version, at: next + 2)
+                guard try update.runBoundCountingChanges() == 1 else { return false }
+            }
+            return true
         }
+        guard allUpdated else { return false }
         try writeToManyRelationships(of: changes, writers: writers)
         return true
     }
@@ -191,12 +198,14 @@ extension SQLiteStoreEngine {
             try delete.runBound()
             try deleteJoinRows(of: key, writer: writer)
         }
-        for index in changes.inserted.indices {
-            let id = changes.inserted[index].objectID
-            let writer = try writers.writer(id.entityName, engine: self)
-            let key = try key(of: id)
-            try reportingUniqueness(of: id, entity: writer.entity) {
-                try insert(changes.inserted[index], key: key, writer: writer)
+        try changes.inserted.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let id = rows[index].objectID
+                let writer = try writers.writer(id.entityName, engine: self)
+                let key = try key(of: id)
+                try reportingUniqueness(of: id, entity: writer.entity) {
+                    try insert(rows[index], key: key, writer: writer)
+                }
             }
         }
         for row in changes.updated {
