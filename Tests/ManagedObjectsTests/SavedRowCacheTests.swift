@@ -44,4 +44,35 @@ import ManagedObjects
         #expect(replaced.attributes["name"] == .string("two again"))
         #expect(cache.row(for: three.objectID, maximumAge: -1)?.attributes["name"] == .string("three"))
     }
+
+    /// A save's deleted objects go to their stores in runs; objects of two stores deleted in
+    /// alternation each leave their own store, and the others stay.
+    @Test func deletesOfTwoStoresInAlternationReachEachStore() throws {
+        let model = try ManagedObjectModel(
+            entities: [EntityDescription(name: "Movie", properties: [.attribute("title", .string)]),
+                       EntityDescription(name: "Person", properties: [.attribute("name", .string)])],
+            configurations: ["Shows": ["Movie"], "People": ["Person"]])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let shows = InMemoryStore()
+        let people = InMemoryStore()
+        try coordinator.addStore(shows, configuration: "Shows")
+        try coordinator.addStore(people, configuration: "People")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var objects: [ManagedObject] = []
+        for index in 0..<6 {
+            let object = try context.insertNewObject(forEntityNamed: index.isMultiple(of: 2) ? "Movie" : "Person")
+            try object.setValue("\(index)", forKey: index.isMultiple(of: 2) ? "title" : "name")
+            objects.append(object)
+        }
+        try context.save()
+        let ids = objects.map(\.objectID)
+        // Registered in alternation: the deleted set holds objects of both stores mixed.
+        for index in [0, 1, 2, 3] { context.delete(objects[index]) }
+        try context.save()
+        for index in [0, 2] { #expect(try shows.row(for: ids[index]) == nil) }
+        for index in [1, 3] { #expect(try people.row(for: ids[index]) == nil) }
+        #expect(try shows.row(for: ids[4]) != nil)
+        #expect(try people.row(for: ids[5]) != nil)
+        for index in [0, 1, 2, 3] { #expect(coordinator.rowCache.row(for: ids[index], maximumAge: -1) == nil) }
+    }
 }

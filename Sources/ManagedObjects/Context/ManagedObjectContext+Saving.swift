@@ -299,11 +299,26 @@ extension ManagedObjectContext {
             }
             updatedObjects[ObjectIdentifier(store), default: []].append(object)
         }
-        for object in deleted {
-            guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
-            let entry = (object.objectID, object.storeVersion)
-            add(store) { $0.deleted.append(entry) }
+        // Deleted objects mostly come from one store: each run of one store's objects is
+        // gathered and added to its save at once (not a store search and two look-ups per
+        // object).
+        var run: (identifier: String, store: any PersistentStore, entries: [(objectID: ManagedObjectID, version: Int64)])?
+        func flushRun() {
+            // Taken out of the run first, so that the save's list takes it without a copy.
+            guard let store = run?.store, var entries = run?.entries, !entries.isEmpty else { return }
+            run?.entries = []
+            add(store) { if $0.deleted.isEmpty { swap(&$0.deleted, &entries) } else { $0.deleted += entries } }
         }
+        for object in deleted {
+            guard let identifier = object.objectID.storeIdentifier else { continue }
+            if run?.identifier != identifier {
+                guard let store = coordinator.store(withIdentifier: identifier) else { continue }
+                flushRun()
+                run = (identifier, store, [])
+            }
+            run!.entries.append((object.objectID, object.storeVersion))
+        }
+        flushRun()
         for object in conflictChecked where object.managedObjectContext === self && !object.objectID.isTemporaryID
             && !updated.contains(object) && !deleted.contains(object) {
             guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
