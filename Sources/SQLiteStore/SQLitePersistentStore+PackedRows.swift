@@ -10,3 +10,28 @@ extension SQLitePersistentStore: PackedRowStore {
         state.withLock { $0.engine?.schema.entities[entityName]?.rowShape }
     }
 }
+
+extension SQLitePersistentStore: UniformInsertVersionStore {
+    /// ``save(_:)``, with the rows' new versions implied rather than listed: every new row
+    /// gets `Z_OPT` 1 and every updated row its version plus one, so a saving context and the
+    /// row cache set them without a dictionary entry and a look-up per row.
+    ///
+    /// - Returns: The versions (``SQLiteStoreEngine/savedVersions``).
+    /// - Throws: What ``save(_:)`` throws.
+    package func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions {
+        let path = url.path
+        let transaction = try state.withLock { state throws -> Int64? in
+            guard var engine = state.engine.take() else { throw SQLiteStoreError(.notLoaded, path: path) }
+            defer { state.engine = engine }
+            engine.rowCache.remove(changes.updated.lazy.map(\.objectID))
+            engine.rowCache.remove(changes.deleted.lazy.map(\.objectID))
+            guard let history = state.history else {
+                try engine.save(changes)
+                return nil
+            }
+            return try engine.saveRecordingHistory(changes, layout: history)
+        }
+        if let transaction { announceTransaction(transaction) }
+        return SQLiteStoreEngine.savedVersions
+    }
+}

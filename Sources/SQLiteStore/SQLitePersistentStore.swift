@@ -190,17 +190,7 @@ public final class SQLitePersistentStore: PersistentStore {
     /// With ``tracksPersistentHistory``, the save's transaction and changes are written in the
     /// same SQLite transaction (``PersistentHistoryStore``).
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
-        let path = url.path
-        let (versions, transaction) = try state.withLock { state throws -> ([ManagedObjectID: Int64], Int64?) in
-            guard var engine = state.engine.take() else { throw SQLiteStoreError(.notLoaded, path: path) }
-            defer { state.engine = engine }
-            engine.rowCache.remove(changes.updated.lazy.map(\.objectID))
-            engine.rowCache.remove(changes.deleted.lazy.map(\.objectID))
-            guard let history = state.history else { return (try engine.save(changes), nil) }
-            return try engine.saveRecordingHistory(changes, layout: history)
-        }
-        if let transaction { announceTransaction(transaction) }
-        return versions
+        try saveReportingVersions(changes).dictionary(for: changes)
     }
 
     /// Replaces the store's metadata and writes it to `Z_METADATA` (Apple:

@@ -252,7 +252,8 @@ import TestSupport
 
     /// The in-memory store's public save still answers a version per saved row (1 for a new
     /// row, one more for an updated one), as the saving context's shortcut
-    /// (`saveReportingVersions`) does with one number for the new rows.
+    /// (`saveReportingVersions`) does with one number for the new rows and the rule for the
+    /// updated ones.
     @Test func theInMemoryStoreAnswersEveryRowsVersion() throws {
         let coordinator = PersistentStoreCoordinator(model: Self.model())
         let store = InMemoryStore()
@@ -264,8 +265,12 @@ import TestSupport
         let updated = StoreRow(objectID: ids[0], version: 1, attributes: ["title": .string("changed")])
         let more = try store.newObjectIDs(for: ["Entry"])
         let saved = try store.saveReportingVersions(StoreSaveChanges(inserted: [StoreRow(objectID: more[0], version: 0)], updated: [updated]))
-        #expect(saved.inserted == 1 && saved.updated == [ids[0]: 2])
+        // The updated rows' versions are implied (each one more than the row's), not listed.
+        #expect(saved.inserted == 1 && saved.updated == nil)
         #expect(try store.row(for: ids[0])?.version == 2)
+        // The public save lists them: one more than the version each row was saved with.
+        let again = StoreRow(objectID: ids[0], version: 2, attributes: ["title": .string("again")])
+        #expect(try store.save(StoreSaveChanges(updated: [again])) == [ids[0]: 3])
         #expect(try store.row(for: more[0])?.version == 1)
         // A stale version is still a conflict.
         #expect(throws: StoreSaveError.self) { try store.save(StoreSaveChanges(updated: [updated])) }

@@ -6,8 +6,11 @@ extension ManagedObjectContext {
     /// The objects `object`'s cascade relationships reach (deleted with it).
     package func cascadeTargets(of object: ManagedObject) -> [ManagedObject] {
         var targets: [ManagedObject] = []
-        for (slot, property) in object.layout.properties.enumerated() {
-            guard case .relationship(let relationship) = property, relationship.deleteRule == .cascade else { continue }
+        // Only the relationship slots (an entity without relationships has nothing to do; no
+        // attribute's description is copied to be looked at).
+        let layout = object.layout
+        for slot in layout.relationshipSlots {
+            guard case .relationship(let relationship) = layout.properties[slot], relationship.deleteRule == .cascade else { continue }
             targets += Self.members(object.slotValue(slot))
         }
         return targets
@@ -16,8 +19,9 @@ extension ManagedObjectContext {
     /// Takes a deleted object out of the inverses of the objects its cascade and nullify
     /// relationships reach; deny and no-action leave them (deny is checked at save).
     package func nullifyInverses(of object: ManagedObject) {
-        for (slot, property) in object.layout.properties.enumerated() {
-            guard case .relationship(let relationship) = property else { continue }
+        let layout = object.layout
+        for slot in layout.relationshipSlots {
+            guard case .relationship(let relationship) = layout.properties[slot] else { continue }
             switch relationship.deleteRule {
             case .cascade, .nullify:
                 nullify(relationship, of: object, related: Self.members(object.slotValue(slot)))

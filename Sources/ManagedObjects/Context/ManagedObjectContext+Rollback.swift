@@ -61,7 +61,12 @@ extension ManagedObjectContext {
     /// Forgets all changes as committed: the current values become the committed ones. Called
     /// when a save reaches the store.
     package func commitChanges() {
-        for object in deleted { unregister(object) }
+        // The deleted set emptied first (its bits cleared): unregistering an object then finds
+        // it in no set to remove it from, and the set is not copied by a removal while it is
+        // walked.
+        let gone = deleted.objects
+        deleted.removeAll()
+        for object in gone { unregister(object) }
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()

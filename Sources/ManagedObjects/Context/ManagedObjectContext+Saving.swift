@@ -61,9 +61,9 @@ extension ManagedObjectContext {
         }
         rememberPermanentIDs(of: newObjects, temporaryIDs: temporaryIDs)
         let saved = Changes(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
-        let result = SaveResult(insertedObjectIDs: Set(inserted.map(\.objectID)),
-                                updatedObjectIDs: Set(updated.map(\.objectID)),
-                                deletedObjectIDs: Set(deleted.map(\.objectID)))
+        let result = SaveResult(insertedObjectIDs: Self.objectIDs(of: inserted),
+                                updatedObjectIDs: Self.objectIDs(of: updated),
+                                deletedObjectIDs: Self.objectIDs(of: deleted))
         commitChanges()
         conflictChecked.removeAll()
         // Each set on its own (an object is in one of them): no union of thousands of objects.
@@ -71,6 +71,14 @@ extension ManagedObjectContext {
         for object in saved.updated { object.didSave() }
         for object in saved.deleted { object.didSave() }
         postDidSave(result, saved)
+    }
+
+    /// The IDs of the objects of `set`, put in a set of their number at once (no array of
+    /// them first, no growth by doubling).
+    private static func objectIDs(of set: TrackedObjectSet) -> Set<ManagedObjectID> {
+        var ids = Set<ManagedObjectID>(minimumCapacity: set.count)
+        for object in set { ids.insert(object.objectID) }
+        return ids
     }
 
     /// Calls `willSave()` of every inserted, updated and deleted object (Apple: once per
@@ -238,34 +246,79 @@ extension ManagedObjectContext {
             add(store) { if $0.inserted.isEmpty { $0.inserted = rows } else { $0.inserted += rows } }
             start = end
         }
-        // How each layout's rows are packed for each store (looked up once per pair).
+        // How each layout's rows are packed for each store (looked up once per pair; the last
+        // pair is kept at hand, as updated objects mostly come from one entity and store).
         var plans: [PackedRowPlanKey: PackedRowPlan?] = [:]
+        var lastPlan: (key: PackedRowPlanKey, plan: PackedRowPlan?)?
+        // The store of the last store identifier met (a locked search each otherwise).
+        var lastStore: (identifier: String, store: any PersistentStore)?
+        // The updated objects whose rows each store receives, in row order (their versions
+        // are set from the store's answer without a look-up per object).
+        var updatedObjects: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in updated {
-            let changedValues = object.changedValues()
-            if changedValues.isEmpty { continue }
-            guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else {
-                throw ManagedObjectContextError.noStore(object.entity.name)
+            let history: Bool
+            let store: any PersistentStore
+            if let identifier = object.objectID.storeIdentifier, let last = lastStore, last.identifier == identifier {
+                store = last.store
+            } else {
+                guard let identifier = object.objectID.storeIdentifier, let found = coordinator.store(withIdentifier: identifier) else {
+                    if !object.hasChangedSavedValues { continue }
+                    throw ManagedObjectContextError.noStore(object.entity.name)
+                }
+                store = found
+                lastStore = (identifier, found)
+            }
+            history = recordsHistory(store)
+            // The changed names only for a store that records them; any other only needs to
+            // know that something changed.
+            let names: Set<String>?
+            if history {
+                let changedValues = object.changedValues()
+                if changedValues.isEmpty { continue }
+                names = Set(changedValues.keys)
+            } else {
+                if !object.hasChangedSavedValues { continue }
+                names = nil
             }
             let planKey = PackedRowPlanKey(layout: ObjectIdentifier(object.layout), store: ObjectIdentifier(store))
             let plan: PackedRowPlan?
-            if let known = plans[planKey] {
+            if let lastPlan, lastPlan.key == planKey {
+                plan = lastPlan.plan
+            } else if let known = plans[planKey] {
                 plan = known
+                lastPlan = (planKey, known)
             } else {
                 plan = Self.packedRowPlan(of: object, for: store, inserting: false)
                 plans[planKey] = plan
+                lastPlan = (planKey, plan)
             }
             let row = plan.flatMap { packedRow(of: object, plan: $0) } ?? row(of: object)
-            let names = recordsHistory(store) ? Set(changedValues.keys) : nil
             add(store) {
                 $0.updated.append(row)
                 if let names { $0.updatedPropertyNames[row.objectID] = names }
             }
+            updatedObjects[ObjectIdentifier(store), default: []].append(object)
+        }
+        // Deleted objects mostly come from one store: each run of one store's objects is
+        // gathered and added to its save at once (not a store search and two look-ups per
+        // object).
+        var run: (identifier: String, store: any PersistentStore, entries: [(objectID: ManagedObjectID, version: Int64)])?
+        func flushRun() {
+            // Taken out of the run first, so that the save's list takes it without a copy.
+            guard let store = run?.store, var entries = run?.entries, !entries.isEmpty else { return }
+            run?.entries = []
+            add(store) { if $0.deleted.isEmpty { swap(&$0.deleted, &entries) } else { $0.deleted += entries } }
         }
         for object in deleted {
-            guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
-            let entry = (object.objectID, object.storeVersion)
-            add(store) { $0.deleted.append(entry) }
+            guard let identifier = object.objectID.storeIdentifier else { continue }
+            if run?.identifier != identifier {
+                guard let store = coordinator.store(withIdentifier: identifier) else { continue }
+                flushRun()
+                run = (identifier, store, [])
+            }
+            run!.entries.append((object.objectID, object.storeVersion))
         }
+        flushRun()
         for object in conflictChecked where object.managedObjectContext === self && !object.objectID.isTemporaryID
             && !updated.contains(object) && !deleted.contains(object) {
             guard let store = object.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:)) else { continue }
@@ -280,11 +333,17 @@ extension ManagedObjectContext {
             let store = stores[key]!
             if let uniform = store as? any UniformInsertVersionStore {
                 // The new rows' version is one number: set on the store's new objects
-                // directly, not looked up per object.
+                // directly, not looked up per object; likewise the updated rows' versions
+                // when each is one more than the version saved.
                 let saved = try uniform.saveReportingVersions(storeChanges)
                 Self.setVersion(saved.inserted, ofNewObjects: newObjects, in: store, storeOf: storeOf)
-                for (id, version) in saved.updated { registered[id]?.storeVersion = version }
-                coordinator.rowCache.store(saved: &storeChanges, insertedVersion: saved.inserted, versions: saved.updated)
+                if let updatedVersions = saved.updated {
+                    for (id, version) in updatedVersions { registered[id]?.storeVersion = version }
+                } else {
+                    for object in updatedObjects[key] ?? [] { object.storeVersion += 1 }
+                }
+                coordinator.rowCache.store(saved: &storeChanges, insertedVersion: saved.inserted, versions: saved.updated ?? [:],
+                                           updatedByOne: saved.updated == nil)
             } else {
                 let versions = try store.save(storeChanges)
                 for (id, version) in versions { registered[id]?.storeVersion = version }

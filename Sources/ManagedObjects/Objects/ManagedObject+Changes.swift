@@ -41,6 +41,22 @@ extension ManagedObject {
         return result
     }
 
+    /// Whether ``changedValues()`` is not empty, found without building it: the first saved
+    /// property whose value differs from its committed one answers (a save asks this of
+    /// every updated object).
+    package var hasChangedSavedValues: Bool {
+        guard let context = managedObjectContext else { return false }
+        let traits = layout.slotTraits
+        if context.inserted.contains(self) {
+            for slot in traits.indices where traits[slot].isSaved && !Self.isEmpty(slotValue(slot)) { return true }
+            return false
+        }
+        // The recorded slots walked in place (no copy of the record, no array of its slots).
+        return committedRecord?.containsRecorded { slot, old in
+            traits[slot].isSaved && !Self.sameValue(old, slotValue(slot))
+        } ?? false
+    }
+
     /// The saved properties changed in the current user event (since the last
     /// `processPendingChanges()`), with their values at the start of the event (Apple:
     /// `changedValuesForCurrentEvent()`, which also gives the old values).

@@ -48,10 +48,12 @@ extension ManagedObject {
     ///
     /// - Throws: ``ManagedObjectValidationError/Code/relationshipDeniedDelete`` (1600).
     package func validateDeleteRules() throws(ManagedObjectValidationError) {
+        // Only the relationship slots: an entity without relationships has no rule to check.
+        guard !layout.relationshipSlots.isEmpty else { return }
         let deleted = managedObjectContext?.deleted.objects ?? []
         var errors: [ManagedObjectValidationError] = []
-        for (slot, property) in layout.properties.enumerated() {
-            guard case .relationship(let relationship) = property, relationship.deleteRule == .deny else { continue }
+        for slot in layout.relationshipSlots {
+            guard case .relationship(let relationship) = layout.properties[slot], relationship.deleteRule == .deny else { continue }
             let blocking = ManagedObjectContext.members(slotValue(slot)).filter { !deleted.contains($0) }
             do {
                 try relationship.validateForDelete(relatedCount: blocking.count, entity: entity.name)

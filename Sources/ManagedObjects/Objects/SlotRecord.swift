@@ -85,6 +85,20 @@ package struct SlotRecord {
     /// The slots with a recorded value, ascending.
     package var slots: [Int] { (0..<slotCount).filter(contains) }
 
+    /// Whether `predicate` holds for a recorded slot and its value; the slots are tried in
+    /// ascending order, up to the first that answers `true` (no array of slots is made for
+    /// objects of fewer than 64 slots).
+    package func containsRecorded(where predicate: (_ slot: Int, _ value: Any?) -> Bool) -> Bool {
+        guard high.isEmpty else { return slots.contains { predicate($0, value(at: $0)) } }
+        var bits = low
+        while bits != 0 {
+            let slot = bits.trailingZeroBitCount
+            bits &= bits - 1
+            if predicate(slot, value(at: slot)) { return true }
+        }
+        return false
+    }
+
     /// The slots with a recorded value, as a set.
     package var slotSet: Set<Int> { Set(slots) }
 

@@ -116,17 +116,13 @@ public final class InMemoryStore: PersistentStore {
     }
 
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
-        let saved = try saveReportingVersions(changes)
-        var versions: [ManagedObjectID: Int64] = [:]
-        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
-        for row in changes.inserted { versions[row.objectID] = saved.inserted }
-        for (id, version) in saved.updated { versions[id] = version }
-        return versions
+        try saveReportingVersions(changes).dictionary(for: changes)
     }
 }
 
 extension InMemoryStore: UniformInsertVersionStore {
-    /// ``save(_:)``, with the versions of the new rows as one number (every new row gets 1).
+    /// ``save(_:)``, with the versions of the new rows as one number (every new row gets 1) and
+    /// those of the updated rows implied (each one more than the row's).
     package func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions {
         try state.withLock { state throws -> SavedRowVersions in
             let conflicts = changes.conflicts { state.rows[$0]?.version }
@@ -135,13 +131,11 @@ extension InMemoryStore: UniformInsertVersionStore {
                 throw StoreSaveError.invalidObject(row.objectID, reason: "it already exists or belongs to another store")
             }
             try Self.checkUniqueness(of: changes, in: state)
-            var versions: [ManagedObjectID: Int64] = [:]
-            versions.reserveCapacity(changes.updated.count)
             let tables = state.tables
             state.rows.add(changes.inserted, version: 1) { tables[$0.objectID.entityName] ?? InMemoryRecordTable.empty }
             for var row in changes.updated {
+                // Each updated row's new version is its version plus one (reported as such).
                 row.version += 1
-                versions[row.objectID] = row.version
                 // Relationships the row leaves out (never loaded) keep their stored members.
                 if let stored = state.rows[row.objectID] {
                     for (name, ids) in stored.relationships where row.relationships[name] == nil { row.relationships[name] = ids }
@@ -149,7 +143,7 @@ extension InMemoryStore: UniformInsertVersionStore {
                 state.rows.set(row, table: state.table(of: row))
             }
             for (id, _) in changes.deleted { state.rows.remove(id) }
-            return SavedRowVersions(inserted: 1, updated: versions)
+            return SavedRowVersions(inserted: 1, updated: nil)
         }
     }
 }

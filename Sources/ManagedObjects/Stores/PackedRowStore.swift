@@ -24,12 +24,34 @@ package protocol PackedRowStore: PersistentStore {
 }
 
 /// The new versions of a save's rows, as a store that gives every new row the same version
-/// reports them: one number for the new rows, a dictionary for the changed ones.
-package struct SavedRowVersions {
+/// reports them: one number for the new rows; for the changed ones a dictionary, or nothing
+/// when each changed row's new version is the one it was saved with plus one.
+package struct SavedRowVersions: Sendable {
     /// The version of every inserted row.
     package var inserted: Int64
-    /// The new version of each updated row.
-    package var updated: [ManagedObjectID: Int64]
+    /// The new version of each updated row; `nil` when each is the updated row's
+    /// ``StoreRow/version`` plus one (no dictionary entry and no look-up per row).
+    package var updated: [ManagedObjectID: Int64]?
+
+    /// The versions of a save.
+    package init(inserted: Int64, updated: [ManagedObjectID: Int64]?) {
+        self.inserted = inserted
+        self.updated = updated
+    }
+
+    /// The versions as ``PersistentStore/save(_:)`` answers them: every new row's and every
+    /// updated row's, by object.
+    package func dictionary(for changes: StoreSaveChanges) -> [ManagedObjectID: Int64] {
+        var versions: [ManagedObjectID: Int64] = [:]
+        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+        for row in changes.inserted { versions[row.objectID] = inserted }
+        if let updated {
+            for (id, version) in updated { versions[id] = version }
+        } else {
+            for row in changes.updated { versions[row.objectID] = row.version + 1 }
+        }
+        return versions
+    }
 }
 
 /// A store whose save gives every inserted row one version and says so

@@ -135,10 +135,10 @@ package final class RowCache: Sendable {
 
     /// Remembers the rows of a save, with their new versions, and forgets deleted rows.
     ///
-    /// The new rows are taken out of `changes` (its `inserted` is empty afterwards) and kept
-    /// as one array that their entries share (as a fetch's rows are), their versions set in
-    /// place: when nothing else holds the rows, no new row is copied and no entry gets a row
-    /// of its own.
+    /// The new and the updated rows are taken out of `changes` (its `inserted` and `updated`
+    /// are empty afterwards) and each list kept as one array that their entries share (as a
+    /// fetch's rows are), their versions set in place: when nothing else holds the rows, no
+    /// saved row is copied and no entry gets a row of its own.
     ///
     /// - Complexity: O(*n*) in the number of rows.
     ///
@@ -148,7 +148,10 @@ package final class RowCache: Sendable {
     ///     (``UniformInsertVersionStore``); `nil`: each new row's is in `versions`.
     ///   - versions: The new version of each saved row (of each updated row, with
     ///     `insertedVersion`).
-    package func store(saved changes: inout StoreSaveChanges, insertedVersion: Int64? = nil, versions: [ManagedObjectID: Int64]) {
+    ///   - updatedByOne: Every updated row's new version is its version plus one (`versions`
+    ///     is then not read for them).
+    package func store(saved changes: inout StoreSaveChanges, insertedVersion: Int64? = nil, versions: [ManagedObjectID: Int64],
+                       updatedByOne: Bool = false) {
         // Moved out, not copied: the versions are then set in place.
         var inserted: [StoreRow] = []
         swap(&inserted, &changes.inserted)
@@ -159,22 +162,31 @@ package final class RowCache: Sendable {
                 if let version = versions[inserted[index].objectID] { inserted[index].version = version }
             }
         }
-        let shared = inserted.count > 1 ? SharedRows(inserted) : nil
+        var updated: [StoreRow] = []
+        swap(&updated, &changes.updated)
+        if updatedByOne {
+            for index in updated.indices { updated[index].version += 1 }
+        } else {
+            for index in updated.indices {
+                if let version = versions[updated[index].objectID] { updated[index].version = version }
+            }
+        }
+        let sharedInserted = inserted.count > 1 ? SharedRows(inserted) : nil
+        let sharedUpdated = updated.count > 1 ? SharedRows(updated) : nil
         state.withLock { state in
             state.enterPending()
             let time = Self.now(state)
             if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
             // Room for the rows at once, not by doubling.
-            let written = inserted.count + changes.updated.count
+            let written = inserted.count + updated.count
             state.entries.reserveCapacity(Swift.min(state.entries.count + written, Self.capacity + 1))
-            if let shared {
-                for index in shared.rows.indices { state.entries[shared.rows[index].objectID] = Entry(shared, index, time: time) }
-            } else {
-                for row in inserted { state.entries[row.objectID] = Entry(row: row, time: time) }
-            }
-            for var row in changes.updated {
-                row.version = versions[row.objectID] ?? row.version
-                state.entries[row.objectID] = Entry(row: row, time: time)
+            // Each list kept as one array its entries share (no row copied, no entry boxed).
+            for (rows, shared) in [(inserted, sharedInserted), (updated, sharedUpdated)] {
+                if let shared {
+                    for index in shared.rows.indices { state.entries[shared.rows[index].objectID] = Entry(shared, index, time: time) }
+                } else {
+                    for row in rows { state.entries[row.objectID] = Entry(row: row, time: time) }
+                }
             }
             for (id, _) in changes.deleted { state.entries[id] = nil }
         }

@@ -94,30 +94,37 @@ extension SQLiteStoreEngine {
     /// read and compared first (so that all conflicts are reported, and before any other
     /// error), then the rows written. Both ways run in the same transaction, which holds the
     /// write lock, so they see the same file.
-    func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
+    ///
+    /// Every inserted row gets version (`Z_OPT`) 1 and every updated row its version plus one
+    /// (``savedVersions``): no versions are returned.
+    func save(_ changes: StoreSaveChanges) throws {
         try connection.transaction {
             let writers = EntityWriters()
             // Inserts alone cannot conflict: nothing to check, no savepoint needed.
             if changes.updated.isEmpty && changes.deleted.isEmpty && changes.locked.isEmpty {
                 return try saveCheckingFirst(changes, writers: writers)
             }
-            if let versions = try saveCheckingWhileWriting(changes, writers: writers) { return versions }
-            return try saveCheckingFirst(changes, writers: writers)
+            if try saveCheckingWhileWriting(changes, writers: writers) { return }
+            try saveCheckingFirst(changes, writers: writers)
         }
     }
 
-    /// The save with its version checks in the write statements, in a savepoint; `nil` (and
+    /// The versions a successful ``save(_:)`` gave its rows: 1 for every new row, one more
+    /// than the row's version for every updated row.
+    static let savedVersions = SavedRowVersions(inserted: 1, updated: nil)
+
+    /// The save with its version checks in the write statements, in a savepoint; `false` (and
     /// nothing written) when a row is not at its expected version or a statement fails.
-    private func saveCheckingWhileWriting(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64]? {
+    private func saveCheckingWhileWriting(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> Bool {
         if !changes.locked.isEmpty {
             // Objects only checked, nothing written: their versions read first.
             let stored = try storedVersions(of: changes.locked.map(\.objectID))
-            for (id, version) in changes.locked where (stored[id] ?? 0) != version { return nil }
+            for (id, version) in changes.locked where (stored[id] ?? 0) != version { return false }
         }
         try connection.execute("SAVEPOINT ZSAVE")
-        let versions: [ManagedObjectID: Int64]?
+        let written: Bool
         do {
-            versions = try writeChecked(changes, writers: writers)
+            written = try writeChecked(changes, writers: writers)
         } catch {
             // Made again below with every check first, which reports this error, or the
             // conflicts that come before it. A failure that ended the whole transaction
@@ -125,15 +132,15 @@ extension SQLiteStoreEngine {
             guard connection.isInTransaction, (try? connection.execute("ROLLBACK TO ZSAVE; RELEASE ZSAVE")) != nil else {
                 throw error
             }
-            return nil
+            return false
         }
-        try connection.execute(versions == nil ? "ROLLBACK TO ZSAVE; RELEASE ZSAVE" : "RELEASE ZSAVE")
-        return versions
+        try connection.execute(written ? "RELEASE ZSAVE" : "ROLLBACK TO ZSAVE; RELEASE ZSAVE")
+        return written
     }
 
     /// Deletes, inserts and updates the rows, each delete and update only of a row at its
-    /// expected version; `nil` at the first one that is not.
-    private func writeChecked(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64]? {
+    /// expected version; `false` at the first one that is not.
+    private func writeChecked(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> Bool {
         for (id, version) in changes.deleted {
             let writer = try writers.writer(id.entityName, engine: self)
             let key = try key(of: id)
@@ -142,36 +149,40 @@ extension SQLiteStoreEngine {
             try delete.bind(integer: key, at: 1)
             try delete.bind(integer: writer.number, at: 2)
             try delete.bind(integer: version, at: 3)
-            guard try delete.runBoundCountingChanges() == 1 else { return nil }
+            guard try delete.runBoundCountingChanges() == 1 else { return false }
             try deleteJoinRows(of: key, writer: writer)
         }
-        var versions: [ManagedObjectID: Int64] = [:]
-        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
-        for row in changes.inserted {
-            let writer = try writers.writer(row.objectID.entityName, engine: self)
-            try insert(row, key: try key(of: row.objectID), writer: writer)
-            versions[row.objectID] = 1
+        // Rows read in place through their buffers (not copied out, which retains each of
+        // their parts).
+        try changes.inserted.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
+                try insert(rows[index], key: try key(of: rows[index].objectID), writer: writer)
+            }
         }
-        for row in changes.updated {
-            let writer = try writers.writer(row.objectID.entityName, engine: self)
-            let version = try nextVersion(of: row)
-            let update = writer.checkedUpdate
-            update.start()
-            try update.bind(integer: version, at: 1)
-            let next = try bindColumnValues(of: row, writer: writer, to: update, from: 2)
-            try update.bind(integer: try key(of: row.objectID), at: next)
-            try update.bind(integer: writer.number, at: next + 1)
-            try update.bind(integer: row.version, at: next + 2)
-            guard try update.runBoundCountingChanges() == 1 else { return nil }
-            versions[row.objectID] = version
+        let allUpdated = try changes.updated.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
+                let version = try nextVersion(of: rows[index])
+                let update = writer.checkedUpdate
+                update.start()
+                try update.bind(integer: version, at: 1)
+                let next = try bindColumnValues(of: rows[index], writer: writer, to: update, from: 2)
+                try update.bind(integer: try key(of: rows[index].objectID), at: next)
+                try update.bind(integer: writer.number, at: next + 1)
+                try update.bind(integer: rows[index].version, at: next + 2)
+                guard try update.runBoundCountingChanges() == 1 else { return false }
+            }
+            return true
         }
+        guard allUpdated else { return false }
         try writeToManyRelationships(of: changes, writers: writers)
-        return versions
+        return true
     }
 
     /// The save with every version read and compared before anything is written, so that all
     /// conflicts are reported together.
-    private func saveCheckingFirst(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> [ManagedObjectID: Int64] {
+    private func saveCheckingFirst(_ changes: StoreSaveChanges, writers: EntityWriters) throws {
         let checked = changes.updated.map(\.objectID) + changes.deleted.map(\.objectID) + changes.locked.map(\.objectID)
         let conflicts = try conflicts(of: changes, checking: checked)
         guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
@@ -187,15 +198,15 @@ extension SQLiteStoreEngine {
             try delete.runBound()
             try deleteJoinRows(of: key, writer: writer)
         }
-        var versions: [ManagedObjectID: Int64] = [:]
-        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
-        for row in changes.inserted {
-            let writer = try writers.writer(row.objectID.entityName, engine: self)
-            let key = try key(of: row.objectID)
-            try reportingUniqueness(of: row.objectID, entity: writer.entity) {
-                try insert(row, key: key, writer: writer)
+        try changes.inserted.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let id = rows[index].objectID
+                let writer = try writers.writer(id.entityName, engine: self)
+                let key = try key(of: id)
+                try reportingUniqueness(of: id, entity: writer.entity) {
+                    try insert(rows[index], key: key, writer: writer)
+                }
             }
-            versions[row.objectID] = 1
         }
         for row in changes.updated {
             let writer = try writers.writer(row.objectID.entityName, engine: self)
@@ -208,10 +219,8 @@ extension SQLiteStoreEngine {
                 try update.bind(integer: try key(of: row.objectID), at: next)
                 try update.runBound()
             }
-            versions[row.objectID] = version
         }
         try writeToManyRelationships(of: changes, writers: writers)
-        return versions
     }
 
     /// Inserts a new row (`Z_OPT` 1); a key already taken is reported as an invalid object.

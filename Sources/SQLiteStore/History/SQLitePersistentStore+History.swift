@@ -107,14 +107,13 @@ extension SQLiteStoreEngine {
     /// Writes a save and its history in one SQLite transaction: the tombstones of deleted rows
     /// are read first, then the rows are written, then the transaction and its changes.
     ///
-    /// - Returns: The new row versions, and the transaction's number (`nil` when the save
-    ///   changed no object).
-    func saveRecordingHistory(_ changes: StoreSaveChanges, layout: SQLiteHistoryLayout) throws -> ([ManagedObjectID: Int64], Int64?) {
+    /// - Returns: The transaction's number (`nil` when the save changed no object); the rows'
+    ///   new versions are ``savedVersions``.
+    func saveRecordingHistory(_ changes: StoreSaveChanges, layout: SQLiteHistoryLayout) throws -> Int64? {
         try connection.transaction {
             let tombstones = try historyTombstones(for: changes.deleted)
-            let versions = try save(changes)
-            let number = try recordHistory(of: changes, layout: layout, tombstones: tombstones)
-            return (versions, number)
+            try save(changes)
+            return try recordHistory(of: changes, layout: layout, tombstones: tombstones)
         }
     }
 }
