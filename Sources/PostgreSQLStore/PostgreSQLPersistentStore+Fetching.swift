@@ -155,10 +155,10 @@ extension PostgreSQLPersistentStore {
         var ids: [ManagedObjectID] = []
         for query in queries {
             let (sql, arguments) = select(query, request, ordered: ordered, limited: limited, schema: schema, columns: ["Z_PK"])
+            // Every ID shares the template's scope.
+            let template = ManagedObjectID(entityName: query.entity.name, storeIdentifier: identifier, primaryKey: 0)
             for row in try connection.execute(sql, arguments).rows {
-                if let key = PostgreSQLRows.integer(row[0]) {
-                    ids.append(ManagedObjectID(entityName: query.entity.name, storeIdentifier: identifier, primaryKey: key))
-                }
+                if let key = PostgreSQLRows.integer(row[0]) { ids.append(template.withPrimaryKey(key)) }
             }
         }
         return ids

@@ -41,7 +41,8 @@ extension PostgreSQLPersistentStore {
         guard let keyIndex = position["Z_PK"], let entityIndex = position["Z_ENT"], let versionIndex = position["Z_OPT"] else { return [] }
         // Where each entity's columns are in the result, worked out once per entity.
         typealias Reading = (column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)
-        var readings: [Int: (name: String, columns: [Reading], packing: Packing?)] = [:]
+        // `template`: an ID of the entity in this store, whose scope every row's ID shares.
+        var readings: [Int: (name: String, columns: [Reading], packing: Packing?, template: ManagedObjectID)] = [:]
         var rows: [StoreRow] = []
         rows.reserveCapacity(result.rows.count)
         for values in result.rows {
@@ -51,10 +52,11 @@ extension PostgreSQLPersistentStore {
                 let columns: [Reading] = entity.columns.compactMap { column in
                     position[column.name].map { (column, $0, position[column.name + "_ENT"]) }
                 }
-                readings[number] = (entityName, columns, Packing(schema.layouts[entityName]?.rowShape, columns: columns))
+                readings[number] = (entityName, columns, Packing(schema.layouts[entityName]?.rowShape, columns: columns),
+                                    ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key))
             }
-            guard let (entityName, columns, packing) = readings[number] else { continue }
-            let id = ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key)
+            guard let (entityName, columns, packing, template) = readings[number] else { continue }
+            let id = template.withPrimaryKey(key)
             let version = PostgreSQLRows.integer(values[versionIndex]) ?? 0
             if let packing, let row = try packing.row(values, id: id, version: version,
                                                       schema: schema, server: server, identifier: identifier) {
