@@ -44,7 +44,8 @@ extension PostgreSQLPersistentStore {
                 var selected = try Self.decodedRows(try connection.execute(sql, arguments), schema: schema,
                                                     server: connection.server, identifier: identifier)
                 try Self.fillToMany(&selected, schema: schema, connection: connection, identifier: identifier)
-                rows += selected
+                // The first entity's rows are taken as they are (no copy of each row).
+                if rows.isEmpty { rows = selected } else { rows += selected }
             }
             if ordered { return StoreFetchResult(rows: rows, appliedPredicate: true, appliedOrderAndLimits: true) }
             // The rest in memory: the predicate only when SQL did not decide it.
