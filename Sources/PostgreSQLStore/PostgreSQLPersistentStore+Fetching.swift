@@ -44,7 +44,8 @@ extension PostgreSQLPersistentStore {
                 var selected = try Self.decodedRows(try connection.execute(sql, arguments), schema: schema,
                                                     server: connection.server, identifier: identifier)
                 try Self.fillToMany(&selected, schema: schema, connection: connection, identifier: identifier)
-                rows += selected
+                // The first entity's rows are taken as they are (no copy of each row).
+                if rows.isEmpty { rows = selected } else { rows += selected }
             }
             if ordered { return StoreFetchResult(rows: rows, appliedPredicate: true, appliedOrderAndLimits: true) }
             // The rest in memory: the predicate only when SQL did not decide it.
@@ -155,10 +156,10 @@ extension PostgreSQLPersistentStore {
         var ids: [ManagedObjectID] = []
         for query in queries {
             let (sql, arguments) = select(query, request, ordered: ordered, limited: limited, schema: schema, columns: ["Z_PK"])
+            // Every ID shares the template's scope.
+            let template = ManagedObjectID(entityName: query.entity.name, storeIdentifier: identifier, primaryKey: 0)
             for row in try connection.execute(sql, arguments).rows {
-                if let key = PostgreSQLRows.integer(row[0]) {
-                    ids.append(ManagedObjectID(entityName: query.entity.name, storeIdentifier: identifier, primaryKey: key))
-                }
+                if let key = PostgreSQLRows.integer(row[0]) { ids.append(template.withPrimaryKey(key)) }
             }
         }
         return ids

@@ -27,7 +27,8 @@ extension PostgreSQLPersistentStore {
             var tableRows = try decodedRows(try connection.execute(sql, parameters), schema: schema, server: connection.server,
                                             identifier: identifier)
             try fillToMany(&tableRows, schema: schema, connection: connection, identifier: identifier)
-            rows.append(contentsOf: tableRows)
+            // The first table's rows are taken as they are (no copy of each row).
+            if rows.isEmpty { rows = tableRows } else { rows.append(contentsOf: tableRows) }
         }
         return rows
     }
@@ -39,28 +40,42 @@ extension PostgreSQLPersistentStore {
         var position: [String: Int] = [:]
         for (index, name) in result.columns.enumerated() { position[name] = index }
         guard let keyIndex = position["Z_PK"], let entityIndex = position["Z_ENT"], let versionIndex = position["Z_OPT"] else { return [] }
-        // Where each entity's columns are in the result, worked out once per entity.
-        typealias Reading = (column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)
-        var readings: [Int: (name: String, columns: [Reading], packing: Packing?)] = [:]
+        // Where each entity's columns are in the result, worked out once per entity; the
+        // reading of the row before is kept at hand (rows come in runs of one entity), and
+        // read in place (a tuple taken out of the table per row copied every array it holds).
+        var readings: [Int: EntityReading] = [:]
+        var current: EntityReading?
         var rows: [StoreRow] = []
         rows.reserveCapacity(result.rows.count)
         for values in result.rows {
             guard let key = PostgreSQLRows.integer(values[keyIndex]), let number = values[entityIndex].flatMap({ Int($0) }) else { continue }
-            if readings[number] == nil {
-                guard let entityName = schema.entityNames[number], let entity = schema.entities[entityName] else { continue }
-                let columns: [Reading] = entity.columns.compactMap { column in
-                    position[column.name].map { (column, $0, position[column.name + "_ENT"]) }
+            let reading: EntityReading
+            if let current, current.number == number {
+                reading = current
+            } else {
+                if readings[number] == nil {
+                    guard let entityName = schema.entityNames[number], let entity = schema.entities[entityName] else { continue }
+                    let columns: [EntityReading.Column] = entity.columns.compactMap { column in
+                        position[column.name].map { (column, $0, position[column.name + "_ENT"]) }
+                    }
+                    readings[number] = EntityReading(
+                        number: number, name: entityName, columns: columns,
+                        packing: Packing(schema.layouts[entityName]?.rowShape, columns: columns),
+                        template: ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key))
                 }
-                readings[number] = (entityName, columns, Packing(schema.layouts[entityName]?.rowShape, columns: columns))
+                guard let found = readings[number] else { continue }
+                reading = found
+                current = found
             }
-            guard let (entityName, columns, packing) = readings[number] else { continue }
-            let id = ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key)
+            let id = reading.template.withPrimaryKey(key)
             let version = PostgreSQLRows.integer(values[versionIndex]) ?? 0
-            if let packing, let row = try packing.row(values, id: id, version: version,
-                                                      schema: schema, server: server, identifier: identifier) {
+            if let row = try reading.packing?.row(values, id: id, version: version,
+                                                  schema: schema, server: server, identifier: identifier) {
                 rows.append(row)
                 continue
             }
+            let entityName = reading.name
+            let columns = reading.columns
             var row = StoreRow(objectID: id, version: version)
             row.attributes.reserveCapacity(columns.count)
             for (column, index, entityColumn) in columns {
@@ -82,6 +97,25 @@ extension PostgreSQLPersistentStore {
         return rows
     }
 
+    /// Where one entity's columns are in a result, and how its rows are packed.
+    final class EntityReading {
+        typealias Column = (column: PostgreSQLSchema.Column, index: Int, entityIndex: Int?)
+        let number: Int
+        let name: String
+        let columns: [Column]
+        let packing: Packing?
+        /// An ID of the entity in the store, whose scope every row's ID shares.
+        let template: ManagedObjectID
+
+        init(number: Int, name: String, columns: [Column], packing: Packing?, template: ManagedObjectID) {
+            self.number = number
+            self.name = name
+            self.columns = columns
+            self.packing = packing
+            self.template = template
+        }
+    }
+
     /// How the rows of one entity are packed (``StoreRowColumns``: the attributes' constants and
     /// their slot values, so that a context fills an object by taking one array): when the
     /// entity has a row shape and the result has every one of its attribute columns.
@@ -97,6 +131,10 @@ extension PostgreSQLPersistentStore {
         private let toOnes: [(name: String, index: Int, entityIndex: Int?)]
         /// Per name, its attribute's type when the row reads it without the description.
         private let kinds: [Kind?]
+        /// Whether rows may keep their slot values alone (``StoreRowColumns/init(shape:exactSlotValues:)``):
+        /// the shape has exact types, every attribute is read by its kind, each into a slot of
+        /// its own.
+        private let readsExactly: Bool
 
         /// The attribute types read here: the constant as `PostgreSQLSchema.constant` parses
         /// it, the slot value as `AttributeDescription.slotValue(from:)` makes it.
@@ -113,6 +151,21 @@ extension PostgreSQLPersistentStore {
                 case .date: self = .date
                 case .string: self = .string
                 default: return nil
+                }
+            }
+
+            /// The slot value of `text` when its constant gives it back exactly (what
+            /// ``read(_:)`` makes, with a value in range); `nil` otherwise.
+            @inline(__always)
+            func exactValue(_ text: String) -> Any? {
+                switch self {
+                case .integer64: return Int64(text)
+                case .integer32: return Int64(text).flatMap { Int32(exactly: $0) }
+                case .integer16: return Int64(text).flatMap { Int16(exactly: $0) }
+                case .boolean: return text == "t" || text == "true"
+                case .double: return PostgreSQLSchema.double(text)
+                case .date: return PostgreSQLSchema.double(text).map { Date(timeIntervalSinceReferenceDate: $0) }
+                case .string: return text
                 }
             }
 
@@ -170,6 +223,9 @@ extension PostgreSQLPersistentStore {
             self.slots = shape.slots
             self.toOnes = toOnes
             self.kinds = attributes.map { Kind($0.attributeType) }
+            let slots = shape.slots
+            readsExactly = shape.exactTypes != nil && !kinds.contains { $0 == nil }
+                && !slots.contains { $0 < 0 } && Set(slots).count == slots.count
         }
 
         /// The packed row of `values`, with what ``decodedRows(_:schema:server:identifier:)``
@@ -178,6 +234,9 @@ extension PostgreSQLPersistentStore {
         /// packed row cannot).
         func row(_ values: [String?], id: ManagedObjectID, version: Int64,
                  schema: PostgreSQLSchema, server: String, identifier: String) throws -> StoreRow? {
+            if readsExactly, let row = exactRow(values, id: id, version: version, schema: schema, identifier: identifier) {
+                return row
+            }
             var constants = ContiguousArray<KeyValueConstant>()
             constants.reserveCapacity(attributes.count)
             var slotValues = ContiguousArray<Any?>(repeating: nil, count: shape.slotKeys.count)
@@ -198,6 +257,30 @@ extension PostgreSQLPersistentStore {
                 let slot = slots[position]
                 if slot >= 0, let constant { slotValues[slot] = attributes[position].slotValue(from: constant) }
             }
+            return StoreRow(objectID: id, version: version,
+                            columns: StoreRowColumns(shape: shape, constants: constants, slotValues: slotValues),
+                            relationships: toOneRelationships(values, schema: schema, identifier: identifier))
+        }
+
+        /// ``row(_:id:version:schema:server:identifier:)`` keeping the slot values alone (one
+        /// array per row; the constants are made from them when asked for, and are the ones
+        /// read there); `nil` when a value does not parse or is out of its attribute's range
+        /// (the row is then read with its constants, which keep such a value or throw).
+        private func exactRow(_ values: [String?], id: ManagedObjectID, version: Int64,
+                              schema: PostgreSQLSchema, identifier: String) -> StoreRow? {
+            var slotValues = ContiguousArray<Any?>(repeating: nil, count: shape.slotKeys.count)
+            for position in attributes.indices {
+                guard let text = values[indexes[position]] else { continue }
+                guard let value = kinds[position]?.exactValue(text) else { return nil }
+                slotValues[slots[position]] = value
+            }
+            return StoreRow(objectID: id, version: version, columns: StoreRowColumns(shape: shape, exactSlotValues: slotValues),
+                            relationships: toOneRelationships(values, schema: schema, identifier: identifier))
+        }
+
+        /// The to-one relationships of a row: the related object's ID, or none.
+        private func toOneRelationships(_ values: [String?], schema: PostgreSQLSchema,
+                                        identifier: String) -> [String: [ManagedObjectID]] {
             var relationships: [String: [ManagedObjectID]] = [:]
             for position in toOnes.indices {
                 let (name, index, entityColumn) = toOnes[position]
@@ -208,9 +291,7 @@ extension PostgreSQLPersistentStore {
                     relationships[name] = []
                 }
             }
-            return StoreRow(objectID: id, version: version,
-                            columns: StoreRowColumns(shape: shape, constants: constants, slotValues: slotValues),
-                            relationships: relationships)
+            return relationships
         }
     }
 
@@ -220,9 +301,17 @@ extension PostgreSQLPersistentStore {
         let q = schema.dialect.quoted
         var owners: [String: [Int]] = [:]   // join table → row indexes
         var relationshipOf: [String: String] = [:]
-        for (index, row) in rows.enumerated() {
-            guard let entity = schema.entities[row.objectID.entityName] else { continue }
-            for (relationship, table) in entity.joinTables {
+        // The join tables of the entity of the row before (rows come mostly in runs of one
+        // entity): no row copied and no entity looked up per row.
+        var lastEntityName: String?
+        var joinTables: [(relationship: RelationshipDescription, table: String)] = []
+        for index in rows.indices {
+            let entityName = rows[index].objectID.entityName
+            if entityName != lastEntityName {
+                lastEntityName = entityName
+                joinTables = schema.entities[entityName]?.joinTables ?? []
+            }
+            for (relationship, table) in joinTables {
                 owners[table, default: []].append(index)
                 relationshipOf[table] = relationship.name
                 rows[index].relationships[relationship.name] = []
@@ -235,12 +324,15 @@ extension PostgreSQLPersistentStore {
                 "SELECT \(q("Z_OWNER")), \(q("Z_TARGET")), \(q("Z_TARGET_ENT")) FROM \(q(table)) WHERE \(q("Z_OWNER")) = ANY($1::bigint[]) ORDER BY \(q("Z_OWNER")), \(q("Z_POS"))",
                 [.integers(indexOfKey.keys)])
             let name = relationshipOf[table]!
+            // An ID per target entity whose scope the related IDs share.
+            var templates: [String: ManagedObjectID] = [:]
             for values in result.rows {
                 guard let owner = PostgreSQLRows.integer(values[0]), let index = indexOfKey[owner],
                       let target = PostgreSQLRows.integer(values[1]),
                       let entity = values[2].flatMap({ Int($0) }).flatMap({ schema.entityNames[$0] }) else { continue }
-                rows[index].relationships[name, default: []].append(
-                    ManagedObjectID(entityName: entity, storeIdentifier: identifier, primaryKey: target))
+                let template = templates[entity] ?? ManagedObjectID(entityName: entity, storeIdentifier: identifier, primaryKey: target)
+                templates[entity] = template
+                rows[index].relationships[name, default: []].append(template.withPrimaryKey(target))
             }
         }
     }

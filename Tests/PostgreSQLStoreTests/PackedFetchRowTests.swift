@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import KeyValueCoding
+import Predicates
 import ManagedObjects
 @testable import PostgreSQLStore
 
@@ -63,6 +64,61 @@ import ManagedObjects
             let fetchedBook = try #require(try other.fetch(EntityFetchRequest(entityName: "Book")).first)
             #expect((try fetchedBook.value(forKey: "shelf") as? ManagedObject)?.objectID == shelf.objectID)
             #expect(try fetchedBook.value(forKey: "title") as? String == "Dune")
+        }
+    }
+
+    /// Rows of an entity whose attributes all have exact types keep their slot values alone:
+    /// they read the same constants (NULLs left out, extreme values kept), and objects filled
+    /// from them hold the same values.
+    @Test func rowsOfExactTypesReadTheSameFromTheirSlotValues() throws {
+        try TestDatabase.run { database in
+            let model = try ManagedObjectModel(entities: [
+                EntityDescription(name: "Reading", properties: [
+                    .attribute("small", .integer16), .attribute("medium", .integer32), .attribute("large", .integer64),
+                    .attribute("flag", .boolean), .attribute("ratio", .double), .attribute("name", .string),
+                    .attribute("when", .date),
+                ]),
+            ])
+            let context = try StoreTests.context(database, model: model)
+            let when = Date(timeIntervalSinceReferenceDate: -12_345.25)
+            let full = try context.insertNewObject(forEntityNamed: "Reading")
+            try full.setValue(Int16.min, forKey: "small")
+            try full.setValue(Int32.max, forKey: "medium")
+            try full.setValue(Int64.max, forKey: "large")
+            try full.setValue(true, forKey: "flag")
+            try full.setValue(-0.000_001_5, forKey: "ratio")
+            try full.setValue("", forKey: "name")
+            try full.setValue(when, forKey: "when")
+            let sparse = try context.insertNewObject(forEntityNamed: "Reading")
+            try sparse.setValue(Int32(-4), forKey: "medium")
+            try sparse.setValue("née 'quoted'", forKey: "name")
+            try context.save()
+
+            let store = try #require(context.coordinator?.stores.first)
+            let rows = try store.fetch(StoreFetchRequest(entityNames: ["Reading"])).rows
+            let fullRow = try #require(rows.first { $0.objectID == full.objectID })
+            #expect(fullRow.columns != nil)
+            let expected: [String: KeyValueConstant] = ["small": .integer(Int64(Int16.min)), "medium": .integer(Int64(Int32.max)),
+                                                        "large": .integer(Int64.max), "flag": .bool(true),
+                                                        "ratio": .double(-0.000_001_5), "name": .string(""), "when": .date(when)]
+            #expect(fullRow.attributes == expected)
+            #expect(fullRow == StoreRow(objectID: full.objectID, version: fullRow.version, attributes: expected))
+            let sparseRow = try #require(rows.first { $0.objectID == sparse.objectID })
+            #expect(sparseRow.attributes == ["medium": .integer(-4), "name": .string("née 'quoted'")])
+            #expect(sparseRow.attributeValue(named: "large") == nil && sparseRow.attributeValue(named: "medium") == .integer(-4))
+
+            let other = try StoreTests.context(database, model: model)
+            let fetched = try other.fetch(EntityFetchRequest(entityName: "Reading"))
+            let object = try #require(fetched.first { $0.objectID == full.objectID })
+            #expect(try object.value(forKey: "small") as? Int16 == Int16.min)
+            #expect(try object.value(forKey: "medium") as? Int32 == Int32.max)
+            #expect(try object.value(forKey: "large") as? Int64 == Int64.max)
+            #expect(try object.value(forKey: "flag") as? Bool == true)
+            #expect(try object.value(forKey: "ratio") as? Double == -0.000_001_5)
+            #expect(try object.value(forKey: "name") as? String == "")
+            #expect(try object.value(forKey: "when") as? Date == when)
+            let other2 = try #require(fetched.first { $0.objectID == sparse.objectID })
+            #expect(try other2.value(forKey: "large") == nil && other2.value(forKey: "medium") as? Int32 == -4)
         }
     }
 }

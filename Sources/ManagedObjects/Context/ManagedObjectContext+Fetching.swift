@@ -376,15 +376,14 @@ extension ManagedObjectContext {
         object.clearSlotValues()
         register(object)
         let layout = object.layout
-        guard !layout.hasFields, let shape = row.pointee.columns?.shape, shape.otherSlots.isEmpty,
-              shape.slotKeys == layout.keys else {
+        guard !layout.hasFields, let values = row.pointee.storedSlotValues(forSlotKeys: layout.keys) else {
             fill(object, from: row.pointee)
             return object
         }
         object.faultFlag = false
         object.faultedRelationshipSlots = 0
         object.storeVersion = row.pointee.version
-        if let columns = row.pointee.columns { object.values = columns.slotValues }
+        object.values = values
         // Changes made while waking are the object's loaded state, not changes.
         let wasRestoring = isRestoring
         isRestoring = true

@@ -53,6 +53,9 @@ public final class ManagedObjectContext {
     package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type)?
     /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
     package var registrationCount: UInt64 = 0
+    /// Whether an object with relationship slots was ever registered (the context's teardown
+    /// empties those slots).
+    @exclusivity(unchecked) package var hasRegisteredRelatedObjects = false
     /// Whether the context is putting committed values back (rollback): not a change.
     @exclusivity(unchecked) package var isRestoring = false
     /// Objects inserted, updated and deleted since the last `processPendingChanges()`.
@@ -159,7 +162,12 @@ public final class ManagedObjectContext {
     deinit {
         parent?.childCount.subtract(1, ordering: .relaxed)
         // Objects keep each other alive through relationships; a context that goes away
-        // breaks those cycles, as Apple's context turns its objects into faults.
+        // breaks those cycles, as Apple's context turns its objects into faults. A context
+        // whose objects have no relationships and whose change sets never held an object
+        // (every record and membership bit goes with a change set) has nothing to clear: its
+        // objects are not visited one by one (a fetch of many objects that only reads them).
+        guard hasRegisteredRelatedObjects || inserted.hasHeldObjects || updated.hasHeldObjects
+                || deleted.hasHeldObjects || committedHolders.hasHeldObjects || eventHolders.hasHeldObjects else { return }
         for object in registered.values {
             // The objects' references to this context (their change sink and
             // `managedObjectContext`) are weak: they read as `nil` from now on, with no need to
@@ -286,6 +294,7 @@ public final class ManagedObjectContext {
         registrationCount &+= 1
         object.registrationSequence = registrationCount
         registered[object.objectID] = object
+        if !hasRegisteredRelatedObjects && !object.layout.relationshipSlots.isEmpty { hasRegisteredRelatedObjects = true }
         object.managedObjectContext = self
         // The context's change sink reaches the object through the state all its objects
         // share: no sink reference or observation state per object.

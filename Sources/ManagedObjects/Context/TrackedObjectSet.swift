@@ -37,6 +37,9 @@ package struct TrackedObjectSet: Sequence {
     package private(set) var objects: Set<ManagedObject> = []
     /// The bit this set keeps on its objects.
     private let bit: ChangeSetMembership
+    /// Whether an object was ever inserted (a context whose sets never held an object has
+    /// left no bits or records on its objects to clear when it goes away).
+    package private(set) var hasHeldObjects = false
 
     /// An empty set whose objects carry `bit`.
     package init(_ bit: ChangeSetMembership) { self.bit = bit }
@@ -57,6 +60,7 @@ package struct TrackedObjectSet: Sequence {
         if object.changeSetMembership.contains(bit) { return false }
         object.changeSetMembership.insert(bit)
         object.quietSlots = 0
+        hasHeldObjects = true
         objects.insert(object)
         return true
     }

@@ -26,16 +26,26 @@ public struct ManagedObjectID: Sendable, Hashable {
         case temporary(UUID)
     }
 
+    /// The entity, the store and the kind of key, shared by many IDs (see
+    /// ``ManagedObjectIDScope``); for a string key or another process's temporary ID, the
+    /// whole reference.
+    private let scope: ManagedObjectIDScope
+    /// The integer key (``ReferenceObject/integer(_:)``), the counter of a temporary ID made by
+    /// this process, else 0.
+    private let key: Int64
+
     /// The name of the object's entity.
-    public let entityName: String
+    public var entityName: String { scope.entityName }
     /// The identifier (UUID string) of the store the object lives in; `nil` while temporary.
-    public let storeIdentifier: String?
+    public var storeIdentifier: String? { scope.storeIdentifier }
     /// The object's key in its store.
-    public let referenceObject: ReferenceObject
-    /// The entity name's hash, computed once: IDs are dictionary keys everywhere (registered
-    /// objects, store rows), and hashing the name's characters on each look-up cost more than
-    /// the rest of the look-up.
-    private let entityNameHash: Int
+    public var referenceObject: ReferenceObject {
+        switch scope.form {
+        case .integer: return .integer(key)
+        case .localTemporary: return .temporary(TemporaryIDs.uuid(key))
+        case .other(let reference): return reference
+        }
+    }
 
     /// A permanent ID.
     ///
@@ -49,59 +59,73 @@ public struct ManagedObjectID: Sendable, Hashable {
 
     /// A permanent ID with an integer primary key.
     public init(entityName: String, storeIdentifier: String, primaryKey: Int64) {
-        self.init(entityName: entityName, storeIdentifier: storeIdentifier, referenceObject: .integer(primaryKey))
+        self.init(entityName: entityName, storeIdentifier: storeIdentifier, reference: .integer(primaryKey))
     }
 
     /// A new temporary ID, unique in the process (what an insert assigns).
     ///
     /// - Parameter entityName: The entity's name.
     public static func temporary(entityName: String) -> ManagedObjectID {
-        ManagedObjectID(entityName: entityName, storeIdentifier: nil, reference: .temporary(TemporaryIDs.next()))
+        ManagedObjectID(scope: .shared(entityName: entityName, storeIdentifier: nil, form: .localTemporary),
+                        key: TemporaryIDs.next())
     }
 
+    /// Each reference has one form: an integer key, and a temporary UUID this process made,
+    /// in a shared scope; any other reference in a scope of its own.
     private init(entityName: String, storeIdentifier: String?, reference: ReferenceObject) {
-        self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
-        self.referenceObject = reference
-        self.entityNameHash = entityName.hashValue
+        switch reference {
+        case .integer(let key):
+            self.init(scope: .shared(entityName: entityName, storeIdentifier: storeIdentifier, form: .integer), key: key)
+        case .temporary(let uuid):
+            if let count = TemporaryIDs.count(of: uuid) {
+                self.init(scope: .shared(entityName: entityName, storeIdentifier: storeIdentifier, form: .localTemporary),
+                          key: count)
+            } else {
+                self.init(scope: .single(entityName: entityName, storeIdentifier: storeIdentifier, reference: reference), key: 0)
+            }
+        case .string:
+            self.init(scope: .single(entityName: entityName, storeIdentifier: storeIdentifier, reference: reference), key: 0)
+        }
     }
 
-    private init(copying template: ManagedObjectID, reference: ReferenceObject) {
-        entityName = template.entityName
-        storeIdentifier = template.storeIdentifier
-        referenceObject = reference
-        entityNameHash = template.entityNameHash
+    private init(scope: ManagedObjectIDScope, key: Int64) {
+        self.scope = scope
+        self.key = key
     }
 
     /// The ID of another object of the same entity and store, with the integer key `key`
-    /// (a store reading many rows hashes the entity's name once).
+    /// (a store reading many rows makes every ID from one template: they share its scope).
     package func withPrimaryKey(_ key: Int64) -> ManagedObjectID {
-        ManagedObjectID(copying: self, reference: .integer(key))
+        if case .integer = scope.form { return ManagedObjectID(scope: scope, key: key) }
+        return ManagedObjectID(scope: .shared(entityName: entityName, storeIdentifier: storeIdentifier, form: .integer), key: key)
     }
 
     /// Whether both name the same object: same entity, store and reference.
+    ///
+    /// - Complexity: O(1) for IDs sharing a scope (those a store makes for one entity); else
+    ///   the entity names and store identifiers are compared.
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.referenceObject == rhs.referenceObject && lhs.entityNameHash == rhs.entityNameHash
-            && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+        lhs.key == rhs.key && (lhs.scope === rhs.scope || lhs.scope.sameObjects(as: rhs.scope))
     }
 
-    /// Hashes the reference and the entity's name (its hash, computed once); the store
-    /// identifier takes part in equality only (the IDs a context or store holds are mostly
-    /// of one store).
+    /// Hashes the key and the entity's name (its hash, computed once); the store identifier
+    /// takes part in equality only (the IDs a context or store holds are mostly of one store).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(entityNameHash)
-        switch referenceObject {
-        case .integer(let key): hasher.combine(key)
-        case .string(let key): hasher.combine(key)
-        case .temporary(let uuid): hasher.combine(uuid)
-        }
+        hasher.combine(scope.entityNameHash)
+        hasher.combine(key)
+        if case .other(let reference) = scope.form { hasher.combine(reference) }
     }
 
     /// Whether the ID is temporary: the object has not been saved to a store yet
     /// (Apple: `isTemporaryID`).
     public var isTemporaryID: Bool {
-        if case .temporary = referenceObject { return true }
-        return false
+        switch scope.form {
+        case .integer: return false
+        case .localTemporary: return true
+        case .other(let reference):
+            if case .temporary = reference { return true }
+            return false
+        }
     }
 
     /// The ID as a URL that stays valid across launches for permanent IDs
@@ -160,24 +184,4 @@ public struct ManagedObjectID: Sendable, Hashable {
 extension ManagedObjectID: CustomStringConvertible {
     /// The URI representation's text.
     public var description: String { uriRepresentation().absoluteString }
-}
-
-/// Temporary IDs: a random per-process half and a counter, so that making one costs an atomic
-/// increment rather than reading the system's random source (as `UUID()` does on Linux).
-private enum TemporaryIDs {
-    private static let processHalf: UInt64 = UInt64.random(in: .min ... .max)
-    private static let counter = Atomic<UInt64>(0)
-
-    static func next() -> UUID {
-        let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        let high = processHalf, low = count
-        return UUID(uuid: (UInt8(truncatingIfNeeded: high >> 56), UInt8(truncatingIfNeeded: high >> 48),
-                           UInt8(truncatingIfNeeded: high >> 40), UInt8(truncatingIfNeeded: high >> 32),
-                           UInt8(truncatingIfNeeded: high >> 24), UInt8(truncatingIfNeeded: high >> 16),
-                           UInt8(truncatingIfNeeded: high >> 8), UInt8(truncatingIfNeeded: high),
-                           UInt8(truncatingIfNeeded: low >> 56), UInt8(truncatingIfNeeded: low >> 48),
-                           UInt8(truncatingIfNeeded: low >> 40), UInt8(truncatingIfNeeded: low >> 32),
-                           UInt8(truncatingIfNeeded: low >> 24), UInt8(truncatingIfNeeded: low >> 16),
-                           UInt8(truncatingIfNeeded: low >> 8), UInt8(truncatingIfNeeded: low)))
-    }
 }

@@ -189,6 +189,14 @@ public struct StoreRow: Sendable, Hashable {
         return columns.constant(named: name)
     }
 
+    /// The packed slot values of a row whose shape has the slot keys `keys` and whose slots
+    /// are all stored attributes (what an object of the entity takes as its values array as it
+    /// is); `nil` for any other row.
+    package func storedSlotValues(forSlotKeys keys: [String]) -> ContiguousArray<Any?>? {
+        guard let shape = columns?.shape, shape.otherSlots.isEmpty, shape.slotKeys == keys else { return nil }
+        return columns?.slotValues
+    }
+
     /// Whether both rows have the same object, version, attribute values and relationships,
     /// packed or not.
     public static func == (lhs: StoreRow, rhs: StoreRow) -> Bool {

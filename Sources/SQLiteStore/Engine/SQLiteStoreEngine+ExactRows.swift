@@ -48,17 +48,18 @@ struct ExactRowReading {
         let version = statement.value(at: 1).integerValue ?? 0
         var complete = true
         let values = ContiguousArray<Any?>(unsafeUninitializedCapacity: positionOfSlot.count) { buffer, count in
+            let base = buffer.baseAddress!
             for slot in positionOfSlot.indices {
                 let position = positionOfSlot[slot]
-                var value: Any? = nil
+                // Each value is moved into its place (no `Any?` copied and destroyed per slot).
                 if position >= 0 && complete {
                     if let read = Self.value(handle, column: Int32(2 + position), type: types[position]) {
-                        value = read
-                    } else {
-                        complete = false
+                        (base + slot).initialize(to: read)
+                        continue
                     }
+                    complete = false
                 }
-                (buffer.baseAddress! + slot).initialize(to: value)
+                (base + slot).initialize(to: nil)
             }
             count = positionOfSlot.count
         }
