@@ -76,19 +76,21 @@ func registerContextBenchmarks(in suite: BenchmarkSuite) {
               })
 
     let fetchFixture = FetchFixture(model: model)
+    // The baseline of both fetch lines: the same filter and sort, by hand, over plain records.
+    let closureFilterSort: (Int) -> Void = { n in
+        let plain = fetchFixture.plain
+        for _ in 0..<n {
+            let matches = plain.filter(FetchFixture.matches)
+            blackHole(matches.sorted { $0.i1 != $1.i1 ? $0.i1 > $1.i1 : $0.i2 < $1.i2 })
+        }
+    }
     suite.add("ctx_fetch_pred_100k", baseline: "closure_filter_sort_100k", target: .ratio(5),
               note: "ns per fetch: predicate and two sort keys over 100,000 saved objects (registered in the context)",
               body: { n in
                   let (context, request) = (fetchFixture.context, fetchFixture.request)
                   for _ in 0..<n { blackHole(try! context.fetch(request)) }
               },
-              baseline: { n in
-                  let plain = fetchFixture.plain
-                  for _ in 0..<n {
-                      let matches = plain.filter(FetchFixture.matches)
-                      blackHole(matches.sorted { $0.i1 != $1.i1 ? $0.i1 > $1.i1 : $0.i2 < $1.i2 })
-                  }
-              })
+              baseline: closureFilterSort)
 
     suite.add("ctx_fetch_pred_100k_store", baseline: "closure_filter_sort_100k", target: .none,
               note: "ns per fetch: the in-memory store's share of ctx_fetch_pred_100k (its rows selected, sorted and copied; no objects)",
@@ -97,13 +99,7 @@ func registerContextBenchmarks(in suite: BenchmarkSuite) {
                   let store = fetchFixture.context.coordinator!.stores[0]
                   for _ in 0..<n { blackHole(try! store.fetch(request)) }
               },
-              baseline: { n in
-                  let plain = fetchFixture.plain
-                  for _ in 0..<n {
-                      let matches = plain.filter(FetchFixture.matches)
-                      blackHole(matches.sorted { $0.i1 != $1.i1 ? $0.i1 > $1.i1 : $0.i2 < $1.i2 })
-                  }
-              })
+              baseline: closureFilterSort)
 
     let changes = 1_000
     let undoFixture = UndoFixture(model: model, count: changes)
