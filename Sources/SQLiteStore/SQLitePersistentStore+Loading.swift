@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 import ManagedObjects
+import ObjectGraphInternals
 
 extension SQLitePersistentStore {
     /// Creates the file with the model's tables and metadata, or opens an existing store
@@ -29,7 +30,7 @@ extension SQLitePersistentStore {
         let path = url.path
         // A creation killed midway left its temporary file beside the store: removed now.
         SQLiteStoreEngine.removeStaleCreationFiles(besides: path)
-        try state.withLock { state in
+        try state.withTrackedLock(self) { state in
             if FileManager.default.fileExists(atPath: path) {
                 state.engine = try SQLiteStoreEngine.open(path: path, model: model)
             } else {

@@ -1,13 +1,14 @@
 // The SQLite store takes the rows of saved objects packed in its own row shapes.
 import Foundation
 import ManagedObjects
+import ObjectGraphInternals
 
 extension SQLitePersistentStore: PackedRowStore {
     /// The shape of the entity's rows this store reads (`rowShape` of its schema), so that the
     /// writer binds a saved packed row by position; `nil` before the store is loaded, for an
     /// entity it does not have, or for one whose rows it reads as dictionaries.
     package func packedRowShape(forEntityNamed entityName: String) -> StoreRowShape? {
-        state.withLock { $0.engine?.schema.entities[entityName]?.rowShape }
+        state.withTrackedLock(self) { $0.engine?.schema.entities[entityName]?.rowShape }
     }
 }
 
@@ -20,7 +21,7 @@ extension SQLitePersistentStore: UniformInsertVersionStore {
     /// - Throws: What ``save(_:)`` throws.
     package func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions {
         let path = url.path
-        let transaction = try state.withLock { state throws -> Int64? in
+        let transaction = try state.withTrackedLock(self) { state throws -> Int64? in
             guard var engine = state.engine.take() else { throw SQLiteStoreError(.notLoaded, path: path) }
             defer { state.engine = engine }
             engine.rowCache.remove(changes.updated.lazy.map(\.objectID))

@@ -1,6 +1,7 @@
 // The SQLite store: Core Data's on-disk layout, behind the store interface.
 import Foundation
 import ManagedObjects
+import ObjectGraphInternals
 import Synchronization
 
 /// A store that keeps its objects in an SQLite file in Core Data's layout (Apple:
@@ -35,6 +36,7 @@ public final class SQLitePersistentStore: PersistentStore {
         /// The history tables, once loaded with ``tracksPersistentHistory``.
         var history: SQLiteHistoryLayout?
     }
+    /// Taken with `withTrackedLock`: the thread sanitizer cannot see `Mutex`.
     let state: Mutex<State>
     /// The coordinator's remote-change handler, the watcher of other processes' commits, and
     /// the newest transaction announced (SQLitePersistentStore+History.swift).
@@ -81,19 +83,19 @@ public final class SQLitePersistentStore: PersistentStore {
 
     /// The store's UUID: the `Z_UUID` of an existing file after loading, otherwise the UUID a
     /// new file gets.
-    public var identifier: String { state.withLock { $0.identifier } }
+    public var identifier: String { state.withTrackedLock(self) { $0.identifier } }
 
     /// `"SQLite"`.
     public var storeType: String { Self.type }
 
     /// The metadata: the keys of `Z_METADATA`'s property list (app keys included) and
     /// `NSStoreUUID`. Empty before loading.
-    public var metadata: [String: any Sendable] { state.withLock { $0.engine?.metadata ?? [:] } }
+    public var metadata: [String: any Sendable] { state.withTrackedLock(self) { $0.engine?.metadata ?? [:] } }
 
     /// Runs `body` with the loaded engine under the store's lock.
     func withEngine<Result>(_ body: (inout SQLiteStoreEngine) throws -> Result) throws -> Result {
         let path = url.path
-        return try state.withLock { state throws -> Result in
+        return try state.withTrackedLock(self) { state throws -> Result in
             // Taken out (not copied), so that changing its row cache does not copy the cache.
             guard var engine = state.engine.take() else { throw SQLiteStoreError(.notLoaded, path: path) }
             defer { state.engine = engine }

@@ -1,6 +1,7 @@
 // The "SQLite" store type, for store descriptions and containers.
 import Foundation
 import ManagedObjects
+import ObjectGraphInternals
 
 extension SQLitePersistentStore {
     /// Registers the `"SQLite"` store type with the coordinator's registry, so that
@@ -21,7 +22,7 @@ extension SQLitePersistentStore {
                                               postsRemoteChangeNotifications: description.postsRemoteChangeNotifications)
             // The UUID a new file gets (a migration keeps the old store's).
             if let uuid = description.options[StoreDescription.newStoreUUIDOption], UUID(uuidString: uuid) != nil {
-                store.state.withLock { $0.identifier = uuid }
+                store.state.withTrackedLock(store) { $0.identifier = uuid }
             }
             return store
         }

@@ -2,6 +2,7 @@
 // requests, and announcing transactions (its own and other processes') to the coordinator.
 import Foundation
 import ManagedObjects
+import ObjectGraphInternals
 import Predicates
 
 extension SQLitePersistentStore: PersistentHistoryStore {
@@ -38,7 +39,7 @@ extension SQLitePersistentStore: PersistentHistoryStore {
     public func setRemoteChangeHandler(_ handler: PersistentStoreCoordinator.RemoteChangeHandler?) {
         let start = handler != nil && postsRemoteChangeNotifications
         let newest = start && tracksPersistentHistory ? ((try? currentHistoryToken())??.transactionNumber ?? 0) : 0
-        let retired = remoteChanges.withLock { changes -> SQLiteChangeWatcher? in
+        let retired = remoteChanges.withTrackedLock(self) { changes -> SQLiteChangeWatcher? in
             changes.handler = handler
             changes.lastAnnounced = max(changes.lastAnnounced, newest)
             guard !start else { return nil }
@@ -53,7 +54,7 @@ extension SQLitePersistentStore: PersistentHistoryStore {
             if tracks { announceTransaction(number) } else { announceWrite() }
             return true
         }
-        let previous = remoteChanges.withLock { changes -> SQLiteChangeWatcher? in
+        let previous = remoteChanges.withTrackedLock(self) { changes -> SQLiteChangeWatcher? in
             defer { changes.watcher = watcher }
             return changes.watcher
         }
@@ -63,7 +64,7 @@ extension SQLitePersistentStore: PersistentHistoryStore {
     /// Runs `body` with a history reader over the loaded file, under the store's lock.
     private func withHistoryReader<Result>(_ body: (SQLiteHistoryReader) throws -> Result) throws -> Result {
         let path = url.path
-        return try state.withLock { state throws -> Result in
+        return try state.withTrackedLock(self) { state throws -> Result in
             guard let engine = state.engine else { throw SQLiteStoreError(.notLoaded, path: path) }
             guard let layout = state.history else { throw PersistentHistoryError.notTracking(storeIdentifier: state.identifier) }
             let reader = SQLiteHistoryReader(connection: engine.connection, storeIdentifier: engine.identifier, layout: layout,
@@ -76,7 +77,7 @@ extension SQLitePersistentStore: PersistentHistoryStore {
     /// only for numbers newer than the last announced (a save of this store and the watcher
     /// may both see the same transaction).
     func announceTransaction(_ number: Int64) {
-        let handler = remoteChanges.withLock { changes -> PersistentStoreCoordinator.RemoteChangeHandler? in
+        let handler = remoteChanges.withTrackedLock(self) { changes -> PersistentStoreCoordinator.RemoteChangeHandler? in
             guard postsRemoteChangeNotifications, number > changes.lastAnnounced, let handler = changes.handler else { return nil }
             changes.lastAnnounced = number
             return handler
@@ -90,7 +91,7 @@ extension SQLitePersistentStore: PersistentHistoryStore {
     /// Calls the coordinator's handler without a token (history is off): the watcher saw a
     /// commit to the file.
     private func announceWrite() {
-        guard let handler = remoteChanges.withLock({ $0.handler }) else { return }
+        guard let handler = remoteChanges.withTrackedLock(self, { $0.handler }) else { return }
         handler(PersistentStoreCoordinator.RemoteChange(storeIdentifier: identifier, storeURL: url))
     }
 }
