@@ -125,6 +125,43 @@ extension ManagedObjectContext {
             }
         }
         for store in stores {
+            if let store = store as? InMemoryStore {
+                // The in-memory store's rows are read where they lie: a registered loaded
+                // object needs only its row's ID and version, and only the rows that make or
+                // fill an object are copied (for `filled`). Its answer needs no check (its rows
+                // are of the entities asked, saved through this store's IDs).
+                let selection = store.fetchSelection(storeRequest)
+                applied.predicate = applied.predicate && (selection.appliedPredicate || request.predicate == nil)
+                applied.orderAndLimits = applied.orderAndLimits && selection.appliedOrderAndLimits
+                storesOrdered = storesOrdered && clean && selection.appliedOrderAndLimits
+                objects.reserveCapacity(objects.count + selection.count)
+                var reservedFilled = false
+                var classes = ObjectClassCache()
+                // The store holds one row per ID and selects each row once: into an empty
+                // result, a registered object is appended without asking `seen`.
+                let firstAnswer = objects.isEmpty
+                try selection.forEachRow { row in
+                    guard let known = registered[row.pointee.objectID] else {
+                        if !reservedFilled {
+                            reservedFilled = true
+                            registered.reserveCapacity(registered.count + selection.count)
+                            filled.reserveCapacity(filled.count + selection.count)
+                        }
+                        // Made here: in the result once, as no other row or ID made it.
+                        objects.append(try newFilledObject(at: row, classes: &classes))
+                        filled.append(row.pointee)
+                        return
+                    }
+                    if known.faultFlag {
+                        _ = try filledObject(for: row.pointee, known: known, classes: &classes)
+                        filled.append(row.pointee)
+                    } else if known.storeVersion != row.pointee.version {
+                        stale.insert(ObjectIdentifier(known))
+                    }
+                    if firstAnswer { objects.append(known) } else { _ = appendIfNew(known) }
+                }
+                continue
+            }
             let result = try store.fetch(storeRequest)
             try checkFetchAnswer(result, of: store, names: names)
             if storeResultType == .count, let count = result.count,

@@ -229,35 +229,49 @@ final class InMemoryRecordTable: Sendable {
 
 extension InMemoryStore {
     /// One row of a fetch: its entity's rows and its position there.
-    private typealias Place = (entity: Int, position: Int)
+    typealias Place = (entity: Int, position: Int)
 
     /// The rows that a request selects, in its order, with what was applied: the predicate and
     /// order when they read only the rows' columns (and evaluate without error), offset and
     /// limit only with both.
     static func answer(_ request: StoreFetchRequest, from entities: [InMemoryEntityRows]) -> StoreFetchResult {
-        func all() -> [StoreRow] { entities.flatMap(\.rows) }
+        let selection = select(request, from: entities)
+        return StoreFetchResult(rows: rows(selection.places, of: entities), appliedPredicate: selection.appliedPredicate,
+                                appliedOrderAndLimits: selection.appliedOrderAndLimits)
+    }
+
+    /// The places of the rows that a request selects (``answer(_:from:)`` without copying a
+    /// row): every row when the predicate is not applied, in the request's order when it is
+    /// applied.
+    static func select(_ request: StoreFetchRequest, from entities: [InMemoryEntityRows])
+        -> (places: ArraySlice<Place>, appliedPredicate: Bool, appliedOrderAndLimits: Bool) {
+        func all() -> [Place] {
+            var places: [Place] = []
+            for (index, rows) in entities.enumerated() { places += rows.rows.indices.map { (index, $0) } }
+            return places
+        }
         let readable = entities.dropFirst().reduce(entities.first?.table.readableKeys ?? []) { $0.intersection($1.table.readableKeys) }
         var selected: [Place] = []
         if let predicate = request.predicate {
             guard let keys = FetchScope.ownKeys(of: predicate), keys.isSubset(of: readable),
                   let matching = try? matches(of: predicate, in: entities) else {
-                return StoreFetchResult(rows: all(), appliedPredicate: false, appliedOrderAndLimits: false)
+                return (all()[...], false, false)
             }
             selected = matching
         } else {
-            for (index, rows) in entities.enumerated() { selected += rows.rows.indices.map { (index, $0) } }
+            selected = all()
         }
         if !request.sortDescriptors.isEmpty {
             guard let keys = FetchScope.ownKeys(of: request.sortDescriptors), keys.isSubset(of: readable),
                   let sorted = try? self.sorted(selected, of: entities, by: request.sortDescriptors) else {
-                return StoreFetchResult(rows: rows(selected[...], of: entities), appliedPredicate: true, appliedOrderAndLimits: false)
+                return (selected[...], true, false)
             }
             selected = sorted
         }
-        // Offset and limit cut the places: only the rows returned are copied.
+        // Offset and limit cut the places: only the rows returned are read.
         var kept = selected.dropFirst(max(0, request.fetchOffset))
         if request.fetchLimit > 0 && kept.count > request.fetchLimit { kept = kept.prefix(request.fetchLimit) }
-        return StoreFetchResult(rows: rows(kept, of: entities), appliedPredicate: true, appliedOrderAndLimits: true)
+        return (kept, true, true)
     }
 
     /// The rows at `places`, in order.

@@ -78,10 +78,13 @@ public final class InMemoryStore: PersistentStore {
     }
 
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        // Copies of the entities' rows (copy on write: O(1) each, after the columns of rows
-        // saved since the last fetch are built), read outside the lock.
-        let rows = state.withLock { state in state.rows.rows(ofEntitiesNamed: request.entityNames) }
-        return Self.answer(request, from: rows)
+        Self.answer(request, from: rowsForFetch(request))
+    }
+
+    /// Copies of the rows of a request's entities (copy on write: O(1) each, after the columns
+    /// of rows saved since the last fetch are built), to be read outside the lock.
+    func rowsForFetch(_ request: StoreFetchRequest) -> [InMemoryEntityRows] {
+        state.withLock { state in state.rows.rows(ofEntitiesNamed: request.entityNames) }
     }
 
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
