@@ -140,6 +140,27 @@ import UndoManagement
         #expect(page.map(\.objectID) == Array(all.dropFirst().prefix(3)).map(\.objectID), "\(format)")
     }
 
+    /// The store's own sort, offset and limit (no pending changes: the store answers alone)
+    /// order the rows as the context's in-memory sort does (a pending change makes the context
+    /// sort itself).
+    @Test(arguments: [("big", false), ("score", true), ("ratio", true), ("name", true), ("amount", false), ("when", true)])
+    func storeOrderMatchesTheContextsOrder(key: String, ascending: Bool) throws {
+        let (_, context, objects) = try Self.stocked()
+        let descriptors = [KeyValueSortDescriptor(key: key, ascending: ascending)]
+        var request = EntityFetchRequest(entityName: "Item", predicate: try KeyValuePredicate(format: "rank != 99"),
+                                         sortDescriptors: descriptors)
+        request.fetchOffset = 3
+        request.fetchLimit = 20
+        func keys(_ list: [ManagedObject]) -> [String] {
+            list.map { String(describing: (try? $0.value(forKey: key)) ?? nil) }
+        }
+        let fromStore = keys(try context.fetch(request))
+        // A pending change to another key: the context now sorts in memory.
+        try objects[0].setValue("zzz-pending", forKey: "note")
+        let inMemory = keys(try context.fetch(request))
+        #expect(fromStore == inMemory, "\(key)")
+    }
+
     /// A bad regular expression is a thrown error, in the store and in a context fetch.
     @Test(arguments: ["name MATCHES '('", "name MATCHES '[a-'", "name MATCHES[c] '*'", "rank > 0 AND name MATCHES '(?<'"])
     func badPatternsThrowCleanly(format: String) throws {
