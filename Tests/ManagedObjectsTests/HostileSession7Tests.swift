@@ -212,6 +212,39 @@ import UndoManagement
         if c == d { #expect(c.hashValue == d.hashValue) }
     }
 
+    /// IDs made on many threads while the shared scope table keeps being emptied (thousands of
+    /// stores): equal IDs stay equal and hash alike, a dictionary keyed by them holds one entry
+    /// per object, and temporary IDs made concurrently are all different.
+    @Test func idsMadeWhileTheScopeTableChurnsOnManyThreads() async {
+        let results = await withTaskGroup(of: ([ManagedObjectID], [ManagedObjectID]).self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    var permanent: [ManagedObjectID] = []
+                    var temporary: [ManagedObjectID] = []
+                    for key in 0..<1_500 {
+                        _ = ManagedObjectID(entityName: "Churn", storeIdentifier: "t\(task)-\(key)", primaryKey: 1)
+                        permanent.append(ManagedObjectID(entityName: key % 2 == 0 ? "Movie" : "Actor",
+                                                         storeIdentifier: Self.store, primaryKey: Int64(key % 100)))
+                        temporary.append(.temporary(entityName: "Movie"))
+                    }
+                    return (permanent, temporary)
+                }
+            }
+            var all: ([ManagedObjectID], [ManagedObjectID]) = ([], [])
+            for await part in group { all.0 += part.0; all.1 += part.1 }
+            return all
+        }
+        #expect(Set(results.0).count == 100)
+        var counts: [ManagedObjectID: Int] = [:]
+        for id in results.0 { counts[id, default: 0] += 1 }
+        #expect(counts.count == 100 && counts.values.allSatisfy { $0 == 60 })
+        #expect(Set(results.1).count == results.1.count)
+        for id in results.1.prefix(50) {
+            let parsed = ManagedObjectID(uriRepresentation: id.uriRepresentation())
+            #expect(parsed == id && parsed?.hashValue == id.hashValue)
+        }
+    }
+
     @Test func hostileURIsAreRefusedOrRoundTrip() throws {
         let texts = [
             "x-coredata://S/Movie/p9223372036854775807", "x-coredata://S/Movie/p-9223372036854775808",
