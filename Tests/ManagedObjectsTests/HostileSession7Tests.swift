@@ -457,6 +457,40 @@ import UndoManagement
         #expect(notes == 1 && tags == 1, "a failed save left \(notes) notes and \(tags) tags in the stores")
     }
 
+    /// With the error merge policy, a conflict in one store fails the whole save before any
+    /// store writes: the other store keeps neither the new object nor the change, and the
+    /// context still holds both as unsaved.
+    @Test func aConflictInOneStoreFailsTheSaveBeforeAnyStoreWrites() throws {
+        for conflicted in ["Note", "Tag"] {
+            let coordinator = PersistentStoreCoordinator(model: try Self.model())
+            try coordinator.addStore(InMemoryStore(), configuration: "Notes")
+            try coordinator.addStore(InMemoryStore(), configuration: "Tags")
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let note = try context.insertNewObject(forEntityNamed: "Note")
+            let tag = try context.insertNewObject(forEntityNamed: "Tag")
+            try context.save()
+            let other = ManagedObjectContext(coordinator: coordinator)
+            if conflicted == "Note" {
+                try other.existingObject(with: note.objectID).setValue("theirs", forKey: "title")
+            } else {
+                try other.existingObject(with: tag.objectID).setValue("theirs", forKey: "label")
+            }
+            try other.save()
+            try tag.setValue("mine", forKey: "label")
+            try note.setValue(Int64(5), forKey: "rank")
+            _ = try context.insertNewObject(forEntityNamed: "Note")
+            _ = try context.insertNewObject(forEntityNamed: "Tag")
+            #expect(throws: ManagedObjectMergeError.self) { try context.save() }
+            #expect(context.insertedObjects.count == 2)
+            #expect(try Self.fetchAll(coordinator, "Note").count == 1, "conflict in \(conflicted)")
+            #expect(try Self.fetchAll(coordinator, "Tag").count == 1, "conflict in \(conflicted)")
+            let notes = try Self.fetchAll(coordinator, "Note")
+            let tags = try Self.fetchAll(coordinator, "Tag")
+            #expect(try notes.first?.value(forKey: "rank") as? Int64 != 5, "conflict in \(conflicted)")
+            #expect(try tags.first?.value(forKey: "label") as? String != "mine", "conflict in \(conflicted)")
+        }
+    }
+
     @Test func childContextSettingTheParentsValueBackSavesThrough() throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model())
         try coordinator.addStore(InMemoryStore(), configuration: "Notes")

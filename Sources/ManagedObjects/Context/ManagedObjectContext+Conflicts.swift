@@ -22,6 +22,9 @@ extension ManagedObjectContext {
         // The inserted objects in save order: as given for the first write, sorted again after
         // the merge policy changed the graph.
         var sortedInserted = sortedInserted
+        // The stores that took their part of this save in an earlier round (a later store
+        // reported conflicts): their rows are committed, so a retry leaves them out.
+        var savedStores: Set<ObjectIdentifier> = []
         for round in 1...Self.conflictRounds {
             defer { sortedInserted = nil }
             let constraintConflicts = try self.constraintConflicts(coordinator: coordinator)
@@ -31,7 +34,8 @@ extension ManagedObjectContext {
                 continue
             }
             do {
-                try writeChanges(newObjects: sortedInserted ?? Self.inSaveOrder(inserted), storeOf: storeOf, coordinator: coordinator)
+                try writeChanges(newObjects: sortedInserted ?? Self.inSaveOrder(inserted), storeOf: storeOf,
+                                 coordinator: coordinator, savedStores: &savedStores)
                 return
             } catch StoreSaveError.conflicts(let found) {
                 let conflicts = mergeConflicts(from: found, coordinator: coordinator)

@@ -211,8 +211,12 @@ extension ManagedObjectContext {
     ///   - newObjects: The inserted objects in save order.
     ///   - storeOf: The store of the inserted objects of each layout, by the layout's identity.
     ///   - coordinator: The coordinator of the stores.
+    ///   - savedStores: The stores that already took their part of this save (in an earlier
+    ///     round, before another store reported conflicts): left out; each store this call
+    ///     saves to is added.
     package func writeChanges(newObjects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore],
-                              coordinator: PersistentStoreCoordinator) throws {
+                              coordinator: PersistentStoreCoordinator,
+                              savedStores: inout Set<ObjectIdentifier>) throws {
         var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
         var stores: [ObjectIdentifier: any PersistentStore] = [:]
         // Whether each store records persistent history (one dynamic cast per store, not per object).
@@ -325,9 +329,15 @@ extension ManagedObjectContext {
             let entry = (object.objectID, object.storeVersion)
             add(store) { $0.locked.append(entry) }
         }
+        // A save that spans stores is checked in every store before any of them writes, so
+        // that a conflict in one store does not leave another with its part written.
+        if changes.count - changes.keys.filter(savedStores.contains).count > 1 {
+            try Self.checkVersions(of: changes, in: stores, skipping: savedStores)
+        }
         for key in Array(changes.keys) {
             // Taken out of `changes`: the row cache then holds the save's rows without a copy.
-            guard var storeChanges = changes.removeValue(forKey: key), !storeChanges.isEmpty else { continue }
+            guard var storeChanges = changes.removeValue(forKey: key), !storeChanges.isEmpty,
+                  !savedStores.contains(key) else { continue }
             storeChanges.transactionAuthor = transactionAuthor
             storeChanges.contextName = name
             let store = stores[key]!
@@ -349,7 +359,35 @@ extension ManagedObjectContext {
                 for (id, version) in versions { registered[id]?.storeVersion = version }
                 coordinator.rowCache.store(saved: &storeChanges, versions: versions)
             }
+            savedStores.insert(key)
         }
+    }
+
+    /// Throws the optimistic-locking conflicts of a save that spans several stores, found by
+    /// reading each updated, deleted or locked row's version in its store, before any store
+    /// writes. (Each store checks again as it writes: this check only keeps one store's
+    /// conflict from leaving another store's part of the save written.)
+    ///
+    /// - Complexity: One row look-up per updated, deleted or locked object.
+    /// - Throws: ``StoreSaveError/conflicts(_:)`` with every conflict found; what a store's
+    ///   look-up throws.
+    private static func checkVersions(of changes: [ObjectIdentifier: StoreSaveChanges],
+                                      in stores: [ObjectIdentifier: any PersistentStore],
+                                      skipping savedStores: Set<ObjectIdentifier>) throws {
+        var found: [StoreConflict] = []
+        for (key, storeChanges) in changes where !savedStores.contains(key) {
+            let store = stores[key]!
+            func check(_ id: ManagedObjectID, _ expected: Int64) throws {
+                let current = try store.row(for: id)?.version ?? 0
+                if current != expected {
+                    found.append(StoreConflict(objectID: id, expectedVersion: expected, storeVersion: current))
+                }
+            }
+            for row in storeChanges.updated { try check(row.objectID, row.version) }
+            for entry in storeChanges.deleted { try check(entry.objectID, entry.version) }
+            for entry in storeChanges.locked { try check(entry.objectID, entry.version) }
+        }
+        if !found.isEmpty { throw StoreSaveError.conflicts(found) }
     }
 
     /// Sets `version` as the store version of the objects of `newObjects` saved to `store`
