@@ -8,6 +8,27 @@ import KeyValueCoding
 import KeyValueObserving
 
 extension ManagedObjectContext {
+    // MARK: First changes
+
+    /// Records `value`, the value of `slot` before a change of `object`, as its event-start
+    /// value and, when `committing` (the object is not inserted), as its committed value, each
+    /// unless one is recorded already. An object's first change since the last save and event
+    /// makes one record of the one value for both (they share its storage until one of them
+    /// records more).
+    @inline(__always)
+    package func recordOldValue(_ value: Any?, slot: Int, of object: ManagedObject, committing: Bool) {
+        if committing, object.committedRecord == nil, object.eventRecord == nil {
+            let record = SlotRecord.recordingFirst(value, at: slot)
+            object.committedRecord = record
+            object.eventRecord = record
+            committedHolders.insert(object)
+            eventHolders.insert(object)
+            return
+        }
+        if committing { recordCommittedValue(value, slot: slot, of: object) }
+        recordEventStartValue(value, slot: slot, of: object)
+    }
+
     // MARK: Committed values
 
     /// Records `value` as the committed value of `slot` unless one is recorded already (the
@@ -15,7 +36,7 @@ extension ManagedObjectContext {
     @inline(__always)
     package func recordCommittedValue(_ value: Any?, slot: Int, of object: ManagedObject) {
         if object.committedRecord == nil {
-            object.committedRecord = SlotRecord(slotCount: object.layout.keys.count)
+            object.committedRecord = SlotRecord()
             committedHolders.insert(object)
         }
         object.committedRecord!.recordIfAbsent(value, at: slot)
@@ -35,7 +56,7 @@ extension ManagedObjectContext {
     /// Replaces the committed values recorded for `object` (none: the object has no changes).
     package func replaceCommittedValues(of object: ManagedObject, with values: [Int: Any?]) {
         guard !values.isEmpty else { return forgetCommittedValues(of: object) }
-        object.committedRecord = SlotRecord(slotCount: object.layout.keys.count, recorded: values)
+        object.committedRecord = SlotRecord(recorded: values)
         object.quietSlots = 0
         committedHolders.insert(object)
     }
@@ -68,7 +89,7 @@ extension ManagedObjectContext {
     @inline(__always)
     package func recordEventStartValue(_ value: Any?, slot: Int, of object: ManagedObject) {
         if object.eventRecord == nil {
-            object.eventRecord = SlotRecord(slotCount: object.layout.keys.count)
+            object.eventRecord = SlotRecord()
             eventHolders.insert(object)
         }
         object.eventRecord!.recordIfAbsent(value, at: slot)
@@ -120,9 +141,7 @@ extension ManagedObjectContext {
         // As the seam: entered from the will-change record to the did-change one.
         enterConfinement("a change of a managed object")
         object.changingSlotHint = slot
-        let old = object.slotValue(slot)
-        if !inserted.contains(object) { recordCommittedValue(old, slot: slot, of: object) }
-        recordEventStartValue(old, slot: slot, of: object)
+        recordOldValue(object.slotValue(slot), slot: slot, of: object, committing: !inserted.contains(object))
         return true
     }
 

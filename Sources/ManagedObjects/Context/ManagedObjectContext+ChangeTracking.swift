@@ -13,8 +13,7 @@ extension ManagedObjectContext: KeyValueChangeSink {
         object.changingSlotHint = slot
         let old = object.slotValue(slot)
         pendingOldValues.append((ObjectIdentifier(object), slot, old))
-        if !inserted.contains(object) { recordCommittedValue(old, slot: slot, of: object) }
-        recordEventStartValue(old, slot: slot, of: object)
+        recordOldValue(old, slot: slot, of: object, committing: !inserted.contains(object))
     }
 
     /// Marks the object updated and keeps the inverse of a changed relationship in step.

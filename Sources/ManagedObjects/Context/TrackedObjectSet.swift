@@ -74,13 +74,18 @@ package struct TrackedObjectSet: Sequence {
         return objects.remove(object)
     }
 
+    /// The largest capacity an emptied set keeps: a context that changes the same objects
+    /// save after save refills its sets without growing them (and rehashing their members)
+    /// again, and a set that once held very many objects gives its memory back.
+    static let keptCapacity = 1 << 16
+
     /// Empties the set, clearing its bit on every object. O(*n*).
     package mutating func removeAll() {
         for object in objects {
             object.changeSetMembership.remove(bit)
             object.quietSlots = 0
         }
-        objects.removeAll()
+        objects.removeAll(keepingCapacity: objects.capacity <= Self.keptCapacity)
     }
 
     /// The objects of both sets.

@@ -2,18 +2,20 @@
 // changed since the last save, or the values at the start of the current user event.
 
 /// Recorded values of an object's slots, kept on the object itself
-/// (``ManagedObject/committedRecord``, ``ManagedObject/eventRecord``): an array with one
-/// entry per slot and a bit per recorded slot, so recording and looking up a slot is an index
-/// and a bit test, not a hash.
+/// (``ManagedObject/committedRecord``, ``ManagedObject/eventRecord``): a bit per recorded slot
+/// and the recorded values alone, in ascending slot order, so recording and looking up a slot
+/// is a bit test and a population count, not a hash.
+///
+/// Sparse: the first change of an object records one value, not one per slot (a record of one
+/// value is one small array; the committed and the event-start record of a first change share
+/// it until one of them changes, see ``recordingFirst(_:at:)``).
 ///
 /// - Important: Thread safety: as the object (confined to its context's thread).
 package struct SlotRecord {
-    /// Per slot: the recorded value (meaningful where the slot is recorded); empty while every
-    /// recorded value is `nil` (a new object's first changes record nothing but `nil`: no
-    /// array is made for them).
+    /// The recorded values, in ascending slot order (meaningful for the recorded slots only);
+    /// empty while every recorded value is `nil` (a new object's first changes record nothing
+    /// but `nil`: no array is made for them).
     private var values: ContiguousArray<Any?> = []
-    /// How many slots the object has.
-    private let slotCount: Int
     /// The recorded slots below 64, one bit each.
     private var low: UInt64 = 0
     /// The recorded slots from 64 on (entities with more than 64 properties).
@@ -21,15 +23,20 @@ package struct SlotRecord {
     /// How many slots have a recorded value.
     package private(set) var count = 0
 
-    /// An empty record for an object of `slotCount` slots.
-    package init(slotCount: Int) {
-        self.slotCount = slotCount
+    /// An empty record.
+    package init() {}
+
+    /// A record holding `recorded` (values by slot).
+    package init(recorded: [Int: Any?]) {
+        for (slot, value) in recorded { record(value, at: slot) }
     }
 
-    /// A record holding `recorded` (slots of an object of `slotCount` slots).
-    package init(slotCount: Int, recorded: [Int: Any?]) {
-        self.init(slotCount: slotCount)
-        for (slot, value) in recorded { record(value, at: slot) }
+    /// A record of `value` for `slot` alone (an object's first change).
+    @inline(__always)
+    package static func recordingFirst(_ value: Any?, at slot: Int) -> SlotRecord {
+        var record = SlotRecord()
+        record.recordIfAbsent(value, at: slot)
+        return record
     }
 
     /// Whether no slot has a recorded value.
@@ -45,19 +52,34 @@ package struct SlotRecord {
     /// `nil`.
     package subscript(slot: Int) -> Any?? { contains(slot) ? .some(value(at: slot)) : nil }
 
-    /// The value kept for `slot` (`nil` while no value but `nil` is recorded).
+    /// The position of `slot`'s value among the recorded values: how many recorded slots are
+    /// below it.
     @inline(__always)
-    private func value(at slot: Int) -> Any? { values.isEmpty ? nil : values[slot] }
+    private func position(of slot: Int) -> Int {
+        if slot < 64 { return (low & ((1 << UInt64(slot)) &- 1)).nonzeroBitCount }
+        return low.nonzeroBitCount + high.reduce(0) { $0 + ($1 < slot ? 1 : 0) }
+    }
 
-    /// Keeps `value` for `slot`, making the array of values for the first value that is not
-    /// `nil`.
+    /// The value kept for the recorded `slot` (`nil` while no value but `nil` is recorded).
     @inline(__always)
-    private mutating func keep(_ value: Any?, at slot: Int) {
+    private func value(at slot: Int) -> Any? { values.isEmpty ? nil : values[position(of: slot)] }
+
+    /// Keeps `value` for `slot`, just marked as recorded (`isNew`) or recorded before, making
+    /// the array of values for the first value that is not `nil`.
+    @inline(__always)
+    private mutating func keep(_ value: Any?, at slot: Int, isNew: Bool) {
         if values.isEmpty {
             guard case .some = value else { return }
-            values = ContiguousArray(repeating: nil, count: slotCount)
+            // Until now every recorded value was nil: they are written out now.
+            values = ContiguousArray(repeating: nil, count: count)
+            values[position(of: slot)] = value
+            return
         }
-        values[slot] = value
+        if isNew {
+            values.insert(value, at: position(of: slot))
+        } else {
+            values[position(of: slot)] = value
+        }
     }
 
     /// Records `value` for `slot` unless a value is recorded already; returns whether it was
@@ -66,14 +88,15 @@ package struct SlotRecord {
     package mutating func recordIfAbsent(_ value: Any?, at slot: Int) -> Bool {
         guard !contains(slot) else { return false }
         mark(slot)
-        keep(value, at: slot)
+        keep(value, at: slot, isNew: true)
         return true
     }
 
     /// Records `value` for `slot`, replacing a recorded one.
     package mutating func record(_ value: Any?, at slot: Int) {
-        if !contains(slot) { mark(slot) }
-        keep(value, at: slot)
+        let isNew = !contains(slot)
+        if isNew { mark(slot) }
+        keep(value, at: slot, isNew: isNew)
     }
 
     @inline(__always)
@@ -83,18 +106,30 @@ package struct SlotRecord {
     }
 
     /// The slots with a recorded value, ascending.
-    package var slots: [Int] { (0..<slotCount).filter(contains) }
+    package var slots: [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(count)
+        var bits = low
+        while bits != 0 {
+            result.append(bits.trailingZeroBitCount)
+            bits &= bits &- 1
+        }
+        if !high.isEmpty { result.append(contentsOf: high.sorted()) }
+        return result
+    }
 
     /// Whether `predicate` holds for a recorded slot and its value; the slots are tried in
     /// ascending order, up to the first that answers `true` (no array of slots is made for
     /// objects of fewer than 64 slots).
     package func containsRecorded(where predicate: (_ slot: Int, _ value: Any?) -> Bool) -> Bool {
-        guard high.isEmpty else { return slots.contains { predicate($0, value(at: $0)) } }
+        guard high.isEmpty else { return entries.contains { predicate($0.slot, $0.value) } }
         var bits = low
+        var position = 0
         while bits != 0 {
             let slot = bits.trailingZeroBitCount
-            bits &= bits - 1
-            if predicate(slot, value(at: slot)) { return true }
+            bits &= bits &- 1
+            if predicate(slot, values.isEmpty ? nil : values[position]) { return true }
+            position += 1
         }
         return false
     }
@@ -104,6 +139,6 @@ package struct SlotRecord {
 
     /// The recorded values by slot, ascending by slot.
     package var entries: [(slot: Int, value: Any?)] {
-        slots.map { ($0, value(at: $0)) }
+        slots.enumerated().map { ($0.element, values.isEmpty ? nil : values[$0.offset]) }
     }
 }
