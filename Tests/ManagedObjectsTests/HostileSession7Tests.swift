@@ -400,95 +400,57 @@ import UndoManagement
         #expect(context.registeredObjects.isEmpty)
     }
 
-    @Test func multiStoreSaveWithAConflictInOneStoreIsAllOrNothing() throws {
-        // Both stores' rows changed elsewhere. Round 1: the first store asked reports its
-        // conflict, resolved. Round 2: the first store writes (its new object included), the
-        // second reports its conflict, resolved. Round 3: the first store is asked to insert
-        // its new object again and refuses ("already exists"): the save throws although one
-        // store has committed. With a resolving merge policy the save must succeed, each new
-        // object saved once.
-        do {
-            let coordinator = PersistentStoreCoordinator(model: try Self.model())
-            try coordinator.addStore(InMemoryStore(), configuration: "Notes")
-            try coordinator.addStore(InMemoryStore(), configuration: "Tags")
-            let context = ManagedObjectContext(coordinator: coordinator)
-            context.mergePolicy = .mergeByPropertyObjectTrump
-            let note = try context.insertNewObject(forEntityNamed: "Note")
-            let tag = try context.insertNewObject(forEntityNamed: "Tag")
-            try context.save()
-            let other = ManagedObjectContext(coordinator: coordinator)
-            try other.existingObject(with: tag.objectID).setValue("theirs", forKey: "label")
-            try other.existingObject(with: note.objectID).setValue("theirs", forKey: "title")
-            try other.save()
-            try tag.setValue("mine", forKey: "label")
-            try note.setValue(Int64(5), forKey: "rank")
-            _ = try context.insertNewObject(forEntityNamed: "Note")
-            _ = try context.insertNewObject(forEntityNamed: "Tag")
-            try context.save()
-            #expect(try Self.fetchAll(coordinator, "Note").count == 2)
-            #expect(try Self.fetchAll(coordinator, "Tag").count == 2)
-            #expect(try Self.fetchAll(coordinator, "Tag").contains { try $0.value(forKey: "label") as? String == "mine" })
-        }
-    }
-
-    /// When a multi-store save does fail, no store keeps part of it (Apple: a save is one
-    /// transaction across the coordinator's stores).
-    @Test func aFailedMultiStoreSaveLeavesNoStoreChanged() throws {
+    /// Two in-memory stores (Notes and Tags) each holding a saved note and tag; another context
+    /// changed the rows of `conflicted` since; the returned context changed both rows and
+    /// inserted one new object into each store, unsaved.
+    static func conflictedTwoStoreSave(policy: MergePolicy, conflicted: Set<String>) throws
+        -> (PersistentStoreCoordinator, ManagedObjectContext) {
         let coordinator = PersistentStoreCoordinator(model: try Self.model())
         try coordinator.addStore(InMemoryStore(), configuration: "Notes")
         try coordinator.addStore(InMemoryStore(), configuration: "Tags")
         let context = ManagedObjectContext(coordinator: coordinator)
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = policy
         let note = try context.insertNewObject(forEntityNamed: "Note")
         let tag = try context.insertNewObject(forEntityNamed: "Tag")
         try context.save()
         let other = ManagedObjectContext(coordinator: coordinator)
-        try other.existingObject(with: tag.objectID).setValue("theirs", forKey: "label")
-        try other.existingObject(with: note.objectID).setValue("theirs", forKey: "title")
+        if conflicted.contains("Tag") { try other.existingObject(with: tag.objectID).setValue("theirs", forKey: "label") }
+        if conflicted.contains("Note") { try other.existingObject(with: note.objectID).setValue("theirs", forKey: "title") }
         try other.save()
         try tag.setValue("mine", forKey: "label")
         try note.setValue(Int64(5), forKey: "rank")
         _ = try context.insertNewObject(forEntityNamed: "Note")
         _ = try context.insertNewObject(forEntityNamed: "Tag")
-        guard (try? context.save()) == nil else { return }   // saved: nothing more to check here
-        #expect(context.insertedObjects.count == 2)
-        let notes = try Self.fetchAll(coordinator, "Note").count
-        let tags = try Self.fetchAll(coordinator, "Tag").count
-        #expect(notes == 1 && tags == 1, "a failed save left \(notes) notes and \(tags) tags in the stores")
+        return (coordinator, context)
+    }
+
+    @Test func multiStoreSaveWithAConflictInOneStoreIsAllOrNothing() throws {
+        // Both stores' rows changed elsewhere. Before the fix: round 1, the first store asked
+        // reported its conflict, resolved; round 2, the first store wrote (its new object
+        // included), the second reported its conflict, resolved; round 3, the first store was
+        // asked to insert its new object again and refused ("already exists"). With a
+        // resolving merge policy the save must succeed, each new object saved once.
+        let (coordinator, context) = try Self.conflictedTwoStoreSave(policy: .mergeByPropertyObjectTrump,
+                                                                     conflicted: ["Note", "Tag"])
+        try context.save()
+        #expect(try Self.fetchAll(coordinator, "Note").count == 2)
+        #expect(try Self.fetchAll(coordinator, "Tag").count == 2)
+        #expect(try Self.fetchAll(coordinator, "Tag").contains { try $0.value(forKey: "label") as? String == "mine" })
     }
 
     /// With the error merge policy, a conflict in one store fails the whole save before any
     /// store writes: the other store keeps neither the new object nor the change, and the
     /// context still holds both as unsaved.
-    @Test func aConflictInOneStoreFailsTheSaveBeforeAnyStoreWrites() throws {
-        for conflicted in ["Note", "Tag"] {
-            let coordinator = PersistentStoreCoordinator(model: try Self.model())
-            try coordinator.addStore(InMemoryStore(), configuration: "Notes")
-            try coordinator.addStore(InMemoryStore(), configuration: "Tags")
-            let context = ManagedObjectContext(coordinator: coordinator)
-            let note = try context.insertNewObject(forEntityNamed: "Note")
-            let tag = try context.insertNewObject(forEntityNamed: "Tag")
-            try context.save()
-            let other = ManagedObjectContext(coordinator: coordinator)
-            if conflicted == "Note" {
-                try other.existingObject(with: note.objectID).setValue("theirs", forKey: "title")
-            } else {
-                try other.existingObject(with: tag.objectID).setValue("theirs", forKey: "label")
-            }
-            try other.save()
-            try tag.setValue("mine", forKey: "label")
-            try note.setValue(Int64(5), forKey: "rank")
-            _ = try context.insertNewObject(forEntityNamed: "Note")
-            _ = try context.insertNewObject(forEntityNamed: "Tag")
-            #expect(throws: ManagedObjectMergeError.self) { try context.save() }
-            #expect(context.insertedObjects.count == 2)
-            #expect(try Self.fetchAll(coordinator, "Note").count == 1, "conflict in \(conflicted)")
-            #expect(try Self.fetchAll(coordinator, "Tag").count == 1, "conflict in \(conflicted)")
-            let notes = try Self.fetchAll(coordinator, "Note")
-            let tags = try Self.fetchAll(coordinator, "Tag")
-            #expect(try notes.first?.value(forKey: "rank") as? Int64 != 5, "conflict in \(conflicted)")
-            #expect(try tags.first?.value(forKey: "label") as? String != "mine", "conflict in \(conflicted)")
-        }
+    @Test(arguments: ["Note", "Tag"])
+    func aConflictInOneStoreFailsTheSaveBeforeAnyStoreWrites(conflicted: String) throws {
+        let (coordinator, context) = try Self.conflictedTwoStoreSave(policy: .error, conflicted: [conflicted])
+        #expect(throws: ManagedObjectMergeError.self) { try context.save() }
+        #expect(context.insertedObjects.count == 2)
+        let notes = try Self.fetchAll(coordinator, "Note")
+        let tags = try Self.fetchAll(coordinator, "Tag")
+        #expect(notes.count == 1 && tags.count == 1, "a failed save left \(notes.count) notes and \(tags.count) tags")
+        #expect(try notes.first?.value(forKey: "rank") as? Int64 != 5)
+        #expect(try tags.first?.value(forKey: "label") as? String != "mine")
     }
 
     @Test func childContextSettingTheParentsValueBackSavesThrough() throws {
