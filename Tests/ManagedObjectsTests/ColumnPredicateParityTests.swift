@@ -78,19 +78,23 @@ import Predicates
         "name > 1", "rank BEGINSWITH 'a'",
     ]
 
+    /// The IDs of the objects `predicate.evaluate(with:)` accepts; `nil` when it throws for
+    /// any of them (the store must then leave the predicate to the context).
+    static func acceptedIDs(of predicate: KeyValuePredicate, _ objects: [ManagedObject]) -> Set<ManagedObjectID>? {
+        var accepted: Set<ManagedObjectID> = []
+        for object in objects {
+            guard let accepts = try? predicate.evaluate(with: object) else { return nil }
+            if accepts { accepted.insert(object.objectID) }
+        }
+        return accepted
+    }
+
     @Test(arguments: 0..<formats.count)
     func storeSelectsWhatTheEvaluatorAccepts(index: Int) throws {
         let format = Self.formats[index]
         let predicate = try KeyValuePredicate(format: format)
         let (store, objects) = try Self.stocked()
-        var expected: Set<ManagedObjectID>? = []
-        for object in objects {
-            guard let accepted = try? predicate.evaluate(with: object) else {
-                expected = nil
-                break
-            }
-            if accepted { expected?.insert(object.objectID) }
-        }
+        let expected = Self.acceptedIDs(of: predicate, objects)
         let result = try store.fetch(StoreFetchRequest(entityNames: ["Item"], predicate: predicate))
         if let expected {
             #expect(result.appliedPredicate, "\(format)")

@@ -97,14 +97,7 @@ import UndoManagement
         let format = Self.formats[index]
         guard let predicate = try? KeyValuePredicate(format: format) else { return }   // refused by the parser: fine
         let (store, _, objects) = try Self.stocked()
-        var expected: Set<ManagedObjectID>? = []
-        for object in objects {
-            guard let accepted = try? predicate.evaluate(with: object) else {
-                expected = nil
-                break
-            }
-            if accepted { expected?.insert(object.objectID) }
-        }
+        let expected = ColumnPredicateParityTests.acceptedIDs(of: predicate, objects)
         let result = try store.fetch(StoreFetchRequest(entityNames: ["Item", "SubItem"], predicate: predicate))
         if let expected, result.appliedPredicate {
             let got = Set(result.rows.map(\.objectID))
@@ -556,19 +549,25 @@ import UndoManagement
         return coordinator
     }
 
-    /// An updated object whose to-many relationship was never loaded: its saved row leaves
-    /// the relationship out; another context of the coordinator must still see its members.
-    @Test func anUpdatedRowWithAnUnloadedToManyKeepsItsMembersForOtherContexts() throws {
-        let coordinator = try Self.coordinator()
+    /// A coordinator holding one saved shelf with `books` books (titled `b0`, `b1`…), and the
+    /// shelf's ID.
+    static func savedShelf(books: Int) throws -> (PersistentStoreCoordinator, ManagedObjectID) {
+        let coordinator = try coordinator()
         let setup = ManagedObjectContext(coordinator: coordinator)
         let shelf = try setup.insertNewObject(forEntityNamed: "Shelf")
-        for index in 0..<3 {
+        for index in 0..<books {
             let book = try setup.insertNewObject(forEntityNamed: "Book")
             try book.setValue("b\(index)", forKey: "title")
             try book.setValue(shelf, forKey: "shelf")
         }
         try setup.save()
-        let id = shelf.objectID
+        return (coordinator, shelf.objectID)
+    }
+
+    /// An updated object whose to-many relationship was never loaded: its saved row leaves
+    /// the relationship out; another context of the coordinator must still see its members.
+    @Test func anUpdatedRowWithAnUnloadedToManyKeepsItsMembersForOtherContexts() throws {
+        let (coordinator, id) = try Self.savedShelf(books: 3)
         let a = ManagedObjectContext(coordinator: coordinator)
         let seen = try a.existingObject(with: id)
         try seen.setValue("renamed", forKey: "name")        // books never read
@@ -587,11 +586,7 @@ import UndoManagement
 
     /// The same without the row cache's help: a fetch in a fresh context right after the save.
     @Test func aFetchAfterSavingAnObjectWithAnUnloadedToManySeesItsMembers() throws {
-        let coordinator = try Self.coordinator()
-        let setup = ManagedObjectContext(coordinator: coordinator)
-        let shelf = try setup.insertNewObject(forEntityNamed: "Shelf")
-        for _ in 0..<3 { try setup.insertNewObject(forEntityNamed: "Book").setValue(shelf, forKey: "shelf") }
-        try setup.save()
+        let (coordinator, shelfID) = try Self.savedShelf(books: 3)
         let a = ManagedObjectContext(coordinator: coordinator)
         let seen = try #require(try a.fetch(EntityFetchRequest(entityName: "Shelf")).first)
         try seen.setValue("renamed", forKey: "name")        // books never read
@@ -602,7 +597,7 @@ import UndoManagement
         let books = try fetched.value(forKey: "books")
         #expect((books as? Set<ManagedObject>)?.count == 3, "fetched books: \(String(describing: books))")
         // The store itself still has them.
-        let shelfRow = try coordinator.stores.first?.row(for: shelf.objectID)
+        let shelfRow = try coordinator.stores.first?.row(for: shelfID)
         #expect(shelfRow?.relationships["books"]?.count == 3, "store row: \(String(describing: shelfRow?.relationships))")
         let answer = try #require(coordinator.stores.first).fetch(StoreFetchRequest(entityNames: ["Shelf"]))
         #expect(answer.rows.first?.relationships["books"]?.count == 3, "fetched row: \(String(describing: answer.rows.first?.relationships))")
@@ -611,11 +606,7 @@ import UndoManagement
 
     /// A fresh context's fetch fills related objects of its own, never another context's.
     @Test func aFetchedObjectsRelatedObjectsBelongToTheFetchingContext() throws {
-        let coordinator = try Self.coordinator()
-        let setup = ManagedObjectContext(coordinator: coordinator)
-        let shelf = try setup.insertNewObject(forEntityNamed: "Shelf")
-        for _ in 0..<2 { try setup.insertNewObject(forEntityNamed: "Book").setValue(shelf, forKey: "shelf") }
-        try setup.save()
+        let (coordinator, _) = try Self.savedShelf(books: 2)
         let fresh = ManagedObjectContext(coordinator: coordinator)
         let fetched = try #require(try fresh.fetch(EntityFetchRequest(entityName: "Shelf")).first)
         let books = try #require(try fetched.value(forKey: "books") as? Set<ManagedObject>)

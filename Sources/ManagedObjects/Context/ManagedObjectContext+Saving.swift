@@ -254,29 +254,28 @@ extension ManagedObjectContext {
         // pair is kept at hand, as updated objects mostly come from one entity and store).
         var plans: [PackedRowPlanKey: PackedRowPlan?] = [:]
         var lastPlan: (key: PackedRowPlanKey, plan: PackedRowPlan?)?
-        // The store of the last store identifier met (a locked search each otherwise).
+        // The store of the last store identifier met (a locked search each otherwise):
+        // updated and deleted objects mostly come from one store.
         var lastStore: (identifier: String, store: any PersistentStore)?
+        func store(of id: ManagedObjectID) -> (any PersistentStore)? {
+            guard let identifier = id.storeIdentifier else { return nil }
+            if let lastStore, lastStore.identifier == identifier { return lastStore.store }
+            guard let found = coordinator.store(withIdentifier: identifier) else { return nil }
+            lastStore = (identifier, found)
+            return found
+        }
         // The updated objects whose rows each store receives, in row order (their versions
         // are set from the store's answer without a look-up per object).
         var updatedObjects: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in updated {
-            let history: Bool
-            let store: any PersistentStore
-            if let identifier = object.objectID.storeIdentifier, let last = lastStore, last.identifier == identifier {
-                store = last.store
-            } else {
-                guard let identifier = object.objectID.storeIdentifier, let found = coordinator.store(withIdentifier: identifier) else {
-                    if !object.hasChangedSavedValues { continue }
-                    throw ManagedObjectContextError.noStore(object.entity.name)
-                }
-                store = found
-                lastStore = (identifier, found)
+            guard let store = store(of: object.objectID) else {
+                if !object.hasChangedSavedValues { continue }
+                throw ManagedObjectContextError.noStore(object.entity.name)
             }
-            history = recordsHistory(store)
             // The changed names only for a store that records them; any other only needs to
             // know that something changed.
             let names: Set<String>?
-            if history {
+            if recordsHistory(store) {
                 let changedValues = object.changedValues()
                 if changedValues.isEmpty { continue }
                 names = Set(changedValues.keys)
@@ -306,7 +305,7 @@ extension ManagedObjectContext {
         // Deleted objects mostly come from one store: each run of one store's objects is
         // gathered and added to its save at once (not a store search and two look-ups per
         // object).
-        var run: (identifier: String, store: any PersistentStore, entries: [(objectID: ManagedObjectID, version: Int64)])?
+        var run: (store: any PersistentStore, entries: [(objectID: ManagedObjectID, version: Int64)])?
         func flushRun() {
             // Taken out of the run first, so that the save's list takes it without a copy.
             guard let store = run?.store, var entries = run?.entries, !entries.isEmpty else { return }
@@ -314,11 +313,10 @@ extension ManagedObjectContext {
             add(store) { if $0.deleted.isEmpty { swap(&$0.deleted, &entries) } else { $0.deleted += entries } }
         }
         for object in deleted {
-            guard let identifier = object.objectID.storeIdentifier else { continue }
-            if run?.identifier != identifier {
-                guard let store = coordinator.store(withIdentifier: identifier) else { continue }
+            guard let store = store(of: object.objectID) else { continue }
+            if run.map({ $0.store !== store }) ?? true {
                 flushRun()
-                run = (identifier, store, [])
+                run = (store, [])
             }
             run!.entries.append((object.objectID, object.storeVersion))
         }
