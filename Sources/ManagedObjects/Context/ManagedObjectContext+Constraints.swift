@@ -31,8 +31,10 @@ extension ManagedObjectContext {
             }
         }
         guard !groups.isEmpty else { return [] }
-        // Rows the save rewrites or removes do not keep their stored values.
-        let replaced = Set(updated.map(\.objectID)).union(deleted.map(\.objectID))
+        // Rows the save removes do not keep their stored values. An updated object that changed
+        // a value of the constraint is a candidate (its current values count); one that did not
+        // keeps its stored values for the constraint, so its row still counts.
+        let replaced = Set(deleted.map(\.objectID))
         var conflicts: [ConstraintConflict] = []
         for groupKey in groups.keys.sorted() {
             let group = groups[groupKey]!
