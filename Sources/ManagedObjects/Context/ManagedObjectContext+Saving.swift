@@ -56,8 +56,18 @@ extension ManagedObjectContext {
             // (ManagedObjectContext+Conflicts.swift).
             try writeResolvingConflicts(storeOf: storeOf, coordinator: coordinator, sortedInserted: newObjects)
         } catch {
-            for (object, id) in zip(newObjects, temporaryIDs) where inserted.contains(object) { reassign(object, to: id) }
-            throw error
+            var temporaryOf: [ManagedObjectID: ManagedObjectID] = [:]
+            for (object, id) in zip(newObjects, temporaryIDs) where inserted.contains(object) {
+                temporaryOf[object.objectID] = id
+                reassign(object, to: id)
+            }
+            // The objects are back on their temporary IDs: the conflicts name them so.
+            guard var mergeError = error as? ManagedObjectMergeError, !temporaryOf.isEmpty else { throw error }
+            for index in mergeError.constraintConflicts.indices {
+                mergeError.constraintConflicts[index].conflictingObjectIDs = mergeError.constraintConflicts[index]
+                    .conflictingObjectIDs.map { temporaryOf[$0] ?? $0 }
+            }
+            throw mergeError
         }
         rememberPermanentIDs(of: newObjects, temporaryIDs: temporaryIDs)
         let saved = Changes(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
