@@ -138,7 +138,7 @@ extension SQLiteStoreEngine {
         return written
     }
 
-    /// Deletes, inserts and updates the rows, each delete and update only of a row at its
+    /// Deletes, updates and inserts the rows, each delete and update only of a row at its
     /// expected version; `false` at the first one that is not.
     private func writeChecked(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> Bool {
         for (id, version) in changes.deleted {
@@ -154,12 +154,6 @@ extension SQLiteStoreEngine {
         }
         // Rows read in place through their buffers (not copied out, which retains each of
         // their parts).
-        try changes.inserted.withUnsafeBufferPointer { rows in
-            for index in rows.indices {
-                let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
-                try insert(rows[index], key: try key(of: rows[index].objectID), writer: writer)
-            }
-        }
         let allUpdated = try changes.updated.withUnsafeBufferPointer { rows in
             for index in rows.indices {
                 let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
@@ -176,6 +170,14 @@ extension SQLiteStoreEngine {
             return true
         }
         guard allUpdated else { return false }
+        // Inserts after the updates: a value of a uniqueness constraint an updated row gave up
+        // is free for a new row.
+        try changes.inserted.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
+                try insert(rows[index], key: try key(of: rows[index].objectID), writer: writer)
+            }
+        }
         try writeToManyRelationships(of: changes, writers: writers)
         return true
     }
@@ -187,8 +189,8 @@ extension SQLiteStoreEngine {
         let conflicts = try conflicts(of: changes, checking: checked)
         guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
 
-        // Deletes first: a value of a uniqueness constraint a deleted row held is free for
-        // the rows this save inserts or updates.
+        // Deletes first, then updates, then inserts: a value of a uniqueness constraint a
+        // deleted or updated row held is free for the rows written after it.
         for (id, _) in changes.deleted {
             let writer = try writers.writer(id.entityName, engine: self)
             let key = try key(of: id)
@@ -197,16 +199,6 @@ extension SQLiteStoreEngine {
             try delete.bind(integer: key, at: 1)
             try delete.runBound()
             try deleteJoinRows(of: key, writer: writer)
-        }
-        try changes.inserted.withUnsafeBufferPointer { rows in
-            for index in rows.indices {
-                let id = rows[index].objectID
-                let writer = try writers.writer(id.entityName, engine: self)
-                let key = try key(of: id)
-                try reportingUniqueness(of: id, entity: writer.entity) {
-                    try insert(rows[index], key: key, writer: writer)
-                }
-            }
         }
         for row in changes.updated {
             let writer = try writers.writer(row.objectID.entityName, engine: self)
@@ -218,6 +210,17 @@ extension SQLiteStoreEngine {
                 let next = try bindColumnValues(of: row, writer: writer, to: update, from: 2)
                 try update.bind(integer: try key(of: row.objectID), at: next)
                 try update.runBound()
+            }
+        }
+        // Inserts after the updates, as in `writeChecked`.
+        try changes.inserted.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let id = rows[index].objectID
+                let writer = try writers.writer(id.entityName, engine: self)
+                let key = try key(of: id)
+                try reportingUniqueness(of: id, entity: writer.entity) {
+                    try insert(rows[index], key: key, writer: writer)
+                }
             }
         }
         try writeToManyRelationships(of: changes, writers: writers)
