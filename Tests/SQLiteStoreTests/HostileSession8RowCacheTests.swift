@@ -13,14 +13,7 @@ import Predicates
     /// the second after this coordinator had read it.
     static func renamedUnderneath() throws -> (H8Stack, [ManagedObjectID]) {
         let stack = try H8Stack(.sqlite)
-        let things = try (0..<3).map { index in
-            let thing = try stack.context.insertNewObject(forEntityNamed: "Thing")
-            try H8.fill(thing, 0)
-            try thing.setValue(Int64(index), forKey: "serial")
-            return thing
-        }
-        try stack.context.save()
-        let ids = things.map(\.objectID)
+        let ids = try stack.savedThings(3).map(\.objectID)
         let rival = try stack.rival()
         try rival.existingObject(with: ids[1]).setValue("theirs", forKey: "name")
         try rival.save()

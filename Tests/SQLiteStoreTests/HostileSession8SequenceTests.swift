@@ -123,9 +123,7 @@ import Predicates
     @Test(arguments: H8Kind.allCases)
     func aMergedPartialSaveUpdatesLoadedObjectsColumnByColumn(kind: H8Kind) throws {
         let stack = try H8Stack(kind)
-        let thing = try stack.context.insertNewObject(forEntityNamed: "Thing")
-        try H8.fill(thing, 0)
-        try stack.context.save()
+        let thing = try stack.savedThings(1)[0]
         let viewer = ManagedObjectContext(coordinator: stack.coordinator)
         let seen = try viewer.existingObject(with: thing.objectID)
         try seen.setValue(Int16(5), forKey: "small")        // unsaved in the viewer
@@ -151,13 +149,7 @@ import Predicates
     @Test(arguments: H8Kind.allCases)
     func refreshAllObjectsAfterAnotherWriter(kind: H8Kind) throws {
         let stack = try H8Stack(kind)
-        let things = try (0..<3).map { index in
-            let thing = try stack.context.insertNewObject(forEntityNamed: "Thing")
-            try H8.fill(thing, 0)
-            try thing.setValue(Int64(index), forKey: "serial")
-            return thing
-        }
-        try stack.context.save()
+        let things = try stack.savedThings(3)
         let rival = try stack.rival()
         for thing in things {
             try rival.existingObject(with: thing.objectID).setValue("theirs", forKey: "name")

@@ -156,6 +156,18 @@ final class H8Stack {
 
     deinit { directory?.remove() }
 
+    /// `count` saved things, each with every attribute of `variant` and its index as serial.
+    func savedThings(_ count: Int, variant: Int = 0) throws -> [ManagedObject] {
+        let things = try (0..<count).map { index in
+            let thing = try context.insertNewObject(forEntityNamed: "Thing")
+            try H8.fill(thing, variant)
+            try thing.setValue(Int64(index), forKey: "serial")
+            return thing
+        }
+        try context.save()
+        return things
+    }
+
     /// A context that reads what the store holds now.
     func fresh() throws -> ManagedObjectContext {
         let context: ManagedObjectContext
