@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ManagedObjects
+import Predicates
 @testable import SQLiteStore
 
 /// A fresh context making objects from an answer whose rows are of several entities and
