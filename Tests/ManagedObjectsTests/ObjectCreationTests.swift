@@ -43,6 +43,8 @@ private final class LateBoundStand: ManagedObject {
         // Unbound: the entity's objects are plain managed objects.
         let refused = try #require(throws: ManagedObjectModelError.self) { try LateBoundStand(entityName: "Stand", in: model) }
         guard case .classMismatch = refused.code else { Issue.record("expected classMismatch, got \(refused.code)"); return }
+        // Twice: the second creation finds the layout the model remembered last.
+        _ = try ManagedObject(entityName: "Stand", in: model)
         _ = try ManagedObject(entityName: "Stand", in: model)
         try model.setManagedObjectClass(LateBoundStand.self, forEntityNamed: "Stand")
         // Bound now: an earlier creation's check must not let plain objects through.

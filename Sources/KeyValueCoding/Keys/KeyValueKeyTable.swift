@@ -48,6 +48,9 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     /// Every key's UTF-8 bytes, one after another, and where each key's bytes are in it.
     private let keyBytes: [UInt8]
     private let keySpans: [(start: Int, count: Int)]
+    /// Every key's two words as the `String` holds them (``StringWords``): a key handed in
+    /// with the same words is the same string, found without a string comparison.
+    private let keyWords: [StringWords]
 
     /// Creates a table from a list of properties.
     ///
@@ -117,6 +120,7 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         }
         keyBytes = bytes
         keySpans = spans
+        keyWords = keys.map(StringWords.init)
         self.validators = validators
     }
 
@@ -183,8 +187,9 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
 
     /// Returns the property for `key`, or nil when the table has no such key.
     ///
-    /// - Complexity: O(1) for tables with many keys; a short linear scan of string
-    ///   comparisons for tables with up to 16 keys (faster than hashing).
+    /// - Complexity: O(1) for tables with many keys; for tables with up to 16 keys a short
+    ///   linear scan (faster than hashing): of the strings' words, then, when no key has the
+    ///   same words, of string comparisons.
     @inlinable
     public func property(forKey key: String) -> KeyValueProperty? {
         guard let position = position(ofKey: key) else { return nil }
@@ -196,6 +201,14 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         guard keys.count <= 16 else { return index[key] }
         // Keys of another length are passed over without a string comparison (the length of
         // a native string is stored in it).
+        // The same words first: a key written in the source and the table's key of the same
+        // text are both small strings with identical words (no call per key).
+        let words = StringWords(key)
+        let same = keyWords.withUnsafeBufferPointer { all -> Int? in
+            for i in 0..<all.count where all[i] == words { return i }
+            return nil
+        }
+        if let same { return same }
         let length = key.utf8.count
         return keys.withUnsafeBufferPointer { buffer in
             keySpans.withUnsafeBufferPointer { spans in
@@ -316,5 +329,19 @@ enum KeyTableRegistry {
 
     static func keep(_ table: KeyValueKeyTable) {
         kept.withTrackedLock(ThreadSanitizer.staticOwner) { $0.append(table) }
+    }
+}
+
+/// The two words of a `String` value, compared bit for bit: equal words are the same string
+/// (the same small-string bytes, or the same storage and count), so equal words mean equal
+/// strings. Unequal words say nothing (equal text may be stored apart, or in another
+/// canonically equivalent form): the caller then compares the strings.
+struct StringWords: Equatable {
+    let first: UInt64
+    let second: UInt64
+
+    init(_ string: String) {
+        // A `String` is two words on every platform this package supports (64-bit).
+        self = unsafeBitCast(string, to: StringWords.self)
     }
 }

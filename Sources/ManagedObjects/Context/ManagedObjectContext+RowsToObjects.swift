@@ -84,13 +84,14 @@ extension ManagedObjectContext {
         let name = row.pointee.objectID.entityName
         let object = try classes.objectClass(of: name, in: model).init(entityName: name, in: model)
         object.objectID = row.pointee.objectID
-        object.clearSlotValues()
         register(object)
         let layout = object.layout
-        guard !layout.hasFields, let values = row.pointee.storedSlotValues(forSlotKeys: layout.keys) else {
+        guard !layout.hasFields, let values = classes.packedSlotValues(of: row, layout: layout) else {
+            object.clearSlotValues()
             fill(object, from: row.pointee)
             return object
         }
+        // The row's values replace every slot at once: nothing to clear first.
         object.faultFlag = false
         object.faultedRelationshipSlots = 0
         object.storeVersion = row.pointee.version
@@ -223,10 +224,26 @@ extension ManagedObjectContext {
 }
 
 /// The class of the last entity whose object a fetch made: the rows of one answer are mostly
-/// of one entity, so its class is looked up once rather than once per row.
+/// of one entity, so its class is looked up once rather than once per row. Likewise the last
+/// row shape found to fit a layout as a whole values array.
 struct ObjectClassCache {
     private var name: String?
     private var type: ManagedObject.Type?
+    /// The last shape and layout ``packedSlotValues(of:layout:)`` found to fit each other.
+    private var fittingShape: StoreRowShape?
+    private var fittingLayout: EntityLayout?
+
+    /// The packed slot values of a row whose shape has the layout's slot keys and whose slots
+    /// are all stored attributes (what ``StoreRow/storedSlotValues(forSlotKeys:)`` answers):
+    /// the keys are compared once per shape and layout, not once per row.
+    mutating func packedSlotValues(of row: UnsafePointer<StoreRow>, layout: EntityLayout) -> ContiguousArray<Any?>? {
+        guard let shape = row.pointee.columns?.shape else { return nil }
+        if shape === fittingShape && layout === fittingLayout { return row.pointee.columns?.slotValues }
+        guard let values = row.pointee.storedSlotValues(forSlotKeys: layout.keys) else { return nil }
+        fittingShape = shape
+        fittingLayout = layout
+        return values
+    }
 
     mutating func objectClass(of entityName: String, in model: ManagedObjectModel) -> ManagedObject.Type {
         if let type, name == entityName { return type }

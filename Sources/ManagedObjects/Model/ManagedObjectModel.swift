@@ -48,6 +48,9 @@ public final class ManagedObjectModel: Sendable {
         /// The layouts that objects were made with, by entity name and class, each found
         /// (and its class binding checked) once; emptied by every change (see `change`).
         var creationLayouts: [CreationKey: EntityLayout] = [:]
+        /// The entry of ``creationLayouts`` asked for last: the objects made one after another
+        /// (a fetch's) are mostly of one entity and class, found without hashing the name.
+        var lastCreation: (key: CreationKey, layout: EntityLayout)?
         /// Counts changes, so that a layout found under older bindings is not remembered.
         var generation: UInt64 = 0
     }
@@ -181,8 +184,16 @@ public final class ManagedObjectModel: Sendable {
     /// before under the current entities and class bindings: one lock and one hash instead of
     /// the entity look-up and binding check each creation would otherwise pay.
     package func creationLayout(entityName: String, objectClass: ManagedObject.Type) -> EntityLayout? {
-        let key = CreationKey(entityName: entityName, objectClass: ObjectIdentifier(objectClass))
-        return state.withTrackedLock(self) { $0.creationLayouts[key] }
+        let classID = ObjectIdentifier(objectClass)
+        return state.withTrackedLock(self) { state in
+            if let last = state.lastCreation, last.key.objectClass == classID, last.key.entityName == entityName {
+                return last.layout
+            }
+            let key = CreationKey(entityName: entityName, objectClass: classID)
+            guard let found = state.creationLayouts[key] else { return nil }
+            state.lastCreation = (key, found)
+            return found
+        }
     }
 
     /// Remembers the layout an object was made with, found (and its class checked) under the
@@ -288,6 +299,7 @@ public final class ManagedObjectModel: Sendable {
             }
             // Entities or class bindings may have changed: layouts are found again.
             copy.creationLayouts = [:]
+            copy.lastCreation = nil
             copy.generation &+= 1
             state = copy
             return .success(())
