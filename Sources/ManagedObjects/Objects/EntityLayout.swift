@@ -66,6 +66,11 @@ package final class EntityLayout: Sendable {
     /// The slots of relationships, of saved (non-transient) ones, and of derived attributes.
     package let relationshipSlots: [Int]
     package let derivedSlots: [Int]
+    /// The attribute slots (below 64, one bit each) that notify automatically: those whose
+    /// stores into an object inserted in the current event are quiet from its insert on
+    /// (``ManagedObjectContext/recordInsertedEventStart(of:)``); 0 for a layout of more than
+    /// 64 slots.
+    package let insertQuietSlots: UInt64
 
     /// Whether Observation may be tracking `slot` of some object of the layout (see
     /// ``TrackingKeyPaths``): anything but the layout holds the slot's key path.
@@ -168,6 +173,11 @@ package final class EntityLayout: Sendable {
         slotTraits = described.map(SlotTraits.init)
         relationshipSlots = described.indices.filter { described[$0].relationship != nil }
         derivedSlots = described.indices.filter { described[$0].attribute?.isDerived == true }
+        var quiet: UInt64 = 0
+        if described.count <= 64 {
+            for slot in described.indices where notifies[slot] && described[slot].attribute != nil { quiet |= 1 << UInt64(slot) }
+        }
+        insertQuietSlots = quiet
     }
 
     private static func keyValueProperty(for property: PropertyDescription, slot: Int,
