@@ -321,6 +321,10 @@ package struct SlotTraits: Sendable {
     package let acceptsAnyFiniteDate: Bool
     /// Whether `nil` is allowed.
     package let isOptional: Bool
+    /// The metadata address of the attribute type's Swift type (0 for a relationship or
+    /// fetched property): what the metadata word of a slot's `Optional<Any>` container holds
+    /// for a value of exactly that type.
+    package let valueTypeMetadata: UInt
 
     init(_ property: PropertyDescription) {
         isOptional = property.isOptional
@@ -329,9 +333,11 @@ package struct SlotTraits: Sendable {
             attributeType = nil
             acceptsAnyValueOfItsType = false
             acceptsAnyFiniteDate = false
+            valueTypeMetadata = 0
             return
         }
         attributeType = attribute.attributeType
+        valueTypeMetadata = UInt(bitPattern: unsafeBitCast(attribute.attributeType.valueType, to: Int.self))
         switch attribute.attributeType {
         case .integer16, .integer32, .integer64, .double, .float, .string, .boolean, .binaryData, .uuid:
             acceptsAnyValueOfItsType = attribute.validationRules.isEmpty && !attribute.isDerived
@@ -358,6 +364,21 @@ package struct SlotTraits: Sendable {
         guard acceptsAnyValueOfItsType, let attributeType else { return false }
         guard let value else { return isOptional }
         return ObjectIdentifier(type(of: value)) == ObjectIdentifier(attributeType.valueType)
+    }
+
+    /// ``isTriviallyValid(_:)`` of the value in the `Optional<Any>` container at `container`,
+    /// read in place: its metadata word (0 for `nil`) and, for a date, the seconds in its
+    /// inline buffer (the layout RuntimeLayout verifies). No value is copied.
+    @inline(__always)
+    package func isTriviallyValid(containerAt container: UnsafeRawPointer) -> Bool {
+        let metadata = container.load(fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UInt.self)
+        if acceptsAnyFiniteDate {
+            guard metadata != 0 else { return isOptional }
+            return metadata == valueTypeMetadata && container.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite
+        }
+        guard acceptsAnyValueOfItsType else { return false }
+        guard metadata != 0 else { return isOptional }
+        return metadata == valueTypeMetadata
     }
 }
 
