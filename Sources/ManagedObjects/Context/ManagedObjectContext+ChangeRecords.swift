@@ -95,6 +95,37 @@ extension ManagedObjectContext {
         object.eventRecord!.recordIfAbsent(value, at: slot)
     }
 
+    /// Records the values of `object`, inserted in the current event, as its event-start
+    /// values, every slot at once: what the first change of each slot in this event would
+    /// record (its value at the insert). Its attribute slots that notify automatically then
+    /// store quietly from their first store on (``allowQuietStores(of:slot:)``'s conditions,
+    /// which an inserted object meets without committed values), until the event ends or the
+    /// object's change sets change. Does nothing while a change could not be quiet (an undo
+    /// manager, a change, restore or inverse maintenance in progress) or when the object
+    /// already has a record.
+    ///
+    /// - Complexity: O(1) for an object whose values are all in its value array (the record
+    ///   shares the array); else O(*n*) in its slots.
+    package func recordInsertedEventStart(of object: ManagedObject) {
+        let layout = object.layout
+        guard layout.insertQuietSlots != 0, object.eventRecord == nil, !object.faultFlag, object.faultedRelationshipSlots == 0,
+              pendingOldValues.isEmpty, maintenanceDepth == 0, !isRestoring, undoManager == nil else { return }
+        let values: ContiguousArray<Any?>
+        if layout.hasFields {
+            var boxed = ContiguousArray<Any?>()
+            boxed.reserveCapacity(layout.properties.count)
+            for slot in layout.properties.indices { boxed.append(object.slotValue(slot)) }
+            values = boxed
+        } else {
+            values = object.values
+        }
+        object.eventRecord = SlotRecord(allSlots: values)
+        // Before the quiet bits: a change of membership clears them.
+        eventHolders.insert(object)
+        object.quietConfinement = Unmanaged.passUnretained(confinement)
+        object.quietSlots = layout.insertQuietSlots
+    }
+
     /// Forgets every value recorded at the start of the current event (the event ends).
     package func forgetAllEventStartValues() {
         for object in eventHolders { object.eventRecord = nil }

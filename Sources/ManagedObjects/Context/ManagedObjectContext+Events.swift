@@ -45,7 +45,8 @@ extension ManagedObjectContext {
 
     package func noteInserted(_ object: ManagedObject) {
         pendingEvent.inserted.insert(object)
-        pendingEvent.deleted.remove(object)
+        // Not hashed when the event deleted nothing (an insert of many new objects).
+        if !pendingEvent.deleted.isEmpty { pendingEvent.deleted.remove(object) }
         registerUndo(for: object) { context, object in context.delete(object) }
     }
 

@@ -201,11 +201,24 @@ extension ManagedObjectContext {
         for group in groups {
             answers.append(try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name }))
         }
-        // Each object leaves its temporary ID before it takes its permanent one: the registered
-        // objects never grow in number (no room to make).
-        for (group, ids) in zip(groups, answers) {
-            for (object, id) in zip(group.objects, ids) { reassign(object, to: id) }
+        let count = groups.reduce(0) { $0 + $1.objects.count }
+        guard count * 2 >= registered.count else {
+            // Each object leaves its temporary ID before it takes its permanent one: the
+            // registered objects never grow in number (no room to make).
+            for (group, ids) in zip(groups, answers) {
+                for (object, id) in zip(group.objects, ids) { reassign(object, to: id) }
+            }
+            return
         }
+        // Most registered objects change their IDs (a save of many new objects): the objects
+        // are registered anew under their IDs, at once, instead of one removal (which moves
+        // the entries after it) and one insertion per object.
+        for (group, ids) in zip(groups, answers) {
+            for index in group.objects.indices { group.objects[index].objectID = ids[index] }
+        }
+        var rebuilt = [ManagedObjectID: ManagedObject](minimumCapacity: registered.count)
+        for object in registered.values { rebuilt[object.objectID] = object }
+        registered = rebuilt
     }
 
     /// Re-registers an object under a new ID.

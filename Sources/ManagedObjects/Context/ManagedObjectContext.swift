@@ -250,6 +250,9 @@ public final class ManagedObjectContext {
         register(object)
         inserted.insert(object)
         noteInserted(object)
+        // Its stores in this event record nothing more (the values at the insert are the
+        // event's start; an inserted object has no committed values): quiet from the first.
+        recordInsertedEventStart(of: object)
         if !object.hasAwokenFromInsert {
             object.hasAwokenFromInsert = true
             object.awakeFromInsert()

@@ -66,6 +66,11 @@ package final class EntityLayout: Sendable {
     /// The slots of relationships, of saved (non-transient) ones, and of derived attributes.
     package let relationshipSlots: [Int]
     package let derivedSlots: [Int]
+    /// The attribute slots (below 64, one bit each) that notify automatically: those whose
+    /// stores into an object inserted in the current event are quiet from its insert on
+    /// (``ManagedObjectContext/recordInsertedEventStart(of:)``); 0 for a layout of more than
+    /// 64 slots.
+    package let insertQuietSlots: UInt64
 
     /// Whether Observation may be tracking `slot` of some object of the layout (see
     /// ``TrackingKeyPaths``): anything but the layout holds the slot's key path.
@@ -168,6 +173,11 @@ package final class EntityLayout: Sendable {
         slotTraits = described.map(SlotTraits.init)
         relationshipSlots = described.indices.filter { described[$0].relationship != nil }
         derivedSlots = described.indices.filter { described[$0].attribute?.isDerived == true }
+        var quiet: UInt64 = 0
+        if described.count <= 64 {
+            for slot in described.indices where notifies[slot] && described[slot].attribute != nil { quiet |= 1 << UInt64(slot) }
+        }
+        insertQuietSlots = quiet
     }
 
     private static func keyValueProperty(for property: PropertyDescription, slot: Int,
@@ -311,6 +321,10 @@ package struct SlotTraits: Sendable {
     package let acceptsAnyFiniteDate: Bool
     /// Whether `nil` is allowed.
     package let isOptional: Bool
+    /// The metadata address of the attribute type's Swift type (0 for a relationship or
+    /// fetched property): what the metadata word of a slot's `Optional<Any>` container holds
+    /// for a value of exactly that type.
+    package let valueTypeMetadata: UInt
 
     init(_ property: PropertyDescription) {
         isOptional = property.isOptional
@@ -319,9 +333,11 @@ package struct SlotTraits: Sendable {
             attributeType = nil
             acceptsAnyValueOfItsType = false
             acceptsAnyFiniteDate = false
+            valueTypeMetadata = 0
             return
         }
         attributeType = attribute.attributeType
+        valueTypeMetadata = UInt(bitPattern: unsafeBitCast(attribute.attributeType.valueType, to: Int.self))
         switch attribute.attributeType {
         case .integer16, .integer32, .integer64, .double, .float, .string, .boolean, .binaryData, .uuid:
             acceptsAnyValueOfItsType = attribute.validationRules.isEmpty && !attribute.isDerived
@@ -348,6 +364,21 @@ package struct SlotTraits: Sendable {
         guard acceptsAnyValueOfItsType, let attributeType else { return false }
         guard let value else { return isOptional }
         return ObjectIdentifier(type(of: value)) == ObjectIdentifier(attributeType.valueType)
+    }
+
+    /// ``isTriviallyValid(_:)`` of the value in the `Optional<Any>` container at `container`,
+    /// read in place: its metadata word (0 for `nil`) and, for a date, the seconds in its
+    /// inline buffer (the layout RuntimeLayout verifies). No value is copied.
+    @inline(__always)
+    package func isTriviallyValid(containerAt container: UnsafeRawPointer) -> Bool {
+        let metadata = container.load(fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UInt.self)
+        if acceptsAnyFiniteDate {
+            guard metadata != 0 else { return isOptional }
+            return metadata == valueTypeMetadata && container.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite
+        }
+        guard acceptsAnyValueOfItsType else { return false }
+        guard metadata != 0 else { return isOptional }
+        return metadata == valueTypeMetadata
     }
 }
 

@@ -20,6 +20,8 @@ extension ManagedObject {
         // The rules of `EntityDescription.validationErrors(forValues:)`, read from the slots
         // (the layout holds the entity's properties in the same order) without building a
         // dictionary of values per object.
+        // Every value in the value array trivially valid (the usual case): nothing to check.
+        if !layout.hasFields && !faultFlag && faultedRelationshipSlots == 0 && arrayValuesAreTriviallyValid() { return }
         var errors: [ManagedObjectValidationError] = []
         for slot in layout.slotTraits.indices {
             // A relationship fault is unchanged since the store had it: not loaded to be checked.
@@ -39,6 +41,19 @@ extension ManagedObject {
         }
         if let error = ManagedObjectValidationError.combining(errors) {
             throw error.attributed(toObject: objectID.description)
+        }
+    }
+
+    /// Whether the value of every slot in the value array is trivially valid
+    /// (``SlotTraits/isTriviallyValid(containerAt:)``), read in place.
+    private func arrayValuesAreTriviallyValid() -> Bool {
+        let traits = layout.slotTraits
+        return values.withUnsafeBufferPointer { buffer in
+            guard buffer.count == traits.count, let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return false }
+            for slot in traits.indices where !traits[slot].isTriviallyValid(containerAt: base + slot * MemoryLayout<Any?>.stride) {
+                return false
+            }
+            return true
         }
     }
 

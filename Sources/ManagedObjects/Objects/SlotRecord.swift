@@ -31,6 +31,15 @@ package struct SlotRecord {
         for (slot, value) in recorded { record(value, at: slot) }
     }
 
+    /// A record of every slot's value (`values`, one per slot from 0, at most 64): an object's
+    /// values when it is inserted, shared with the object (copy on write), not copied.
+    package init(allSlots values: ContiguousArray<Any?>) {
+        precondition(values.count <= 64, "a record of every slot holds at most 64 slots")
+        self.values = values
+        low = values.count == 64 ? .max : (1 << UInt64(values.count)) &- 1
+        count = values.count
+    }
+
     /// A record of `value` for `slot` alone (an object's first change).
     @inline(__always)
     package static func recordingFirst(_ value: Any?, at slot: Int) -> SlotRecord {

@@ -109,6 +109,12 @@ package struct StoreRowColumns: @unchecked Sendable {
         return result
     }
 
+    /// The value of the name at `position` (``KeyValueConstant/null`` for NULL), without the
+    /// array of every constant for a row made from its slot values.
+    package func constant(at position: Int) -> KeyValueConstant {
+        storedConstants?[position] ?? derivedConstant(at: position)
+    }
+
     /// The constant of the name at `position` of a row made from its slot values.
     private func derivedConstant(at position: Int) -> KeyValueConstant {
         guard let value = slotValues[shape.slots[position]], let types = shape.exactTypes else { return .null }

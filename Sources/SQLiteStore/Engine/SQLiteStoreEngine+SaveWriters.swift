@@ -104,9 +104,8 @@ extension SQLiteStoreEngine {
         let entity = writer.entity
         var index = first
         if let columns = row.columns, let shape = entity.rowShape, columns.shape === shape {
-            let constants = columns.constants
             for position in writer.types.indices {
-                try bind(constants[position], type: writer.types[position], position: position,
+                try bind(columns.constant(at: position), type: writer.types[position], position: position,
                          entity: entity, to: statement, at: index)
                 index += 1
             }

@@ -218,8 +218,12 @@ extension SQLiteStoreEngine {
                 let id = rows[index].objectID
                 let writer = try writers.writer(id.entityName, engine: self)
                 let key = try key(of: id)
-                try reportingUniqueness(of: id, entity: writer.entity) {
+                do {
                     try insert(rows[index], key: key, writer: writer)
+                } catch let error as SQLiteStoreError {
+                    // The entity's description read only to report a uniqueness conflict
+                    // (not copied for every row).
+                    try reportingUniqueness(of: id, entity: writer.entity) { throw error }
                 }
             }
         }
