@@ -264,6 +264,9 @@ public final class ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         enterConfinement("delete(_:)")
         defer { exitConfinement() }
+        // An object without relationships reaches no other object: the steps below for it
+        // alone, without the worklist.
+        if object.layout.relationshipSlots.isEmpty { return deleteUnrelated(object) }
         // A worklist, not recursion: a cascade may reach thousands of objects in a chain.
         var pending = [object]
         var reached: [ManagedObject] = []
@@ -288,6 +291,21 @@ public final class ManagedObjectContext {
         for deletedObject in reached where !deleted.contains(deletedObject) {
             unregister(deletedObject)
         }
+    }
+
+    /// ``delete(_:)`` of an object whose entity has no relationships (no delete rule to
+    /// follow, no inverse to nullify).
+    private func deleteUnrelated(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !deleted.contains(object) else { return }
+        object.prepareForDeletion()
+        let wasInserted = inserted.remove(object) != nil
+        if !wasInserted {
+            deleted.insert(object)
+            updated.remove(object)
+        }
+        noteDeleted(object, wasInserted: wasInserted)
+        registerUndoOfDelete(object)
+        if !deleted.contains(object) { unregister(object) }
     }
 
     package func register(_ object: ManagedObject) {

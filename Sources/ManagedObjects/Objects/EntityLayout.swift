@@ -311,6 +311,9 @@ package struct SlotTraits: Sendable {
     package let acceptsAnyFiniteDate: Bool
     /// Whether `nil` is allowed.
     package let isOptional: Bool
+    /// When ``acceptsAnyValueOfItsType``: the address of the metadata of the attribute's Swift
+    /// type (a value of exactly that type is valid as it is); 0 otherwise.
+    package let trivialTypeMetadata: UInt
 
     init(_ property: PropertyDescription) {
         isOptional = property.isOptional
@@ -319,6 +322,7 @@ package struct SlotTraits: Sendable {
             attributeType = nil
             acceptsAnyValueOfItsType = false
             acceptsAnyFiniteDate = false
+            trivialTypeMetadata = 0
             return
         }
         attributeType = attribute.attributeType
@@ -333,6 +337,8 @@ package struct SlotTraits: Sendable {
             acceptsAnyValueOfItsType = false
             acceptsAnyFiniteDate = false
         }
+        trivialTypeMetadata = acceptsAnyValueOfItsType
+            ? UInt(bitPattern: unsafeBitCast(attribute.attributeType.valueType, to: Int.self)) : 0
     }
 
     /// Whether `value` is valid for the attribute without the full check: present (or `nil`

@@ -21,7 +21,10 @@ extension ManagedObject {
         // (the layout holds the entity's properties in the same order) without building a
         // dictionary of values per object.
         var errors: [ManagedObjectValidationError] = []
+        // The slots (below 64) whose values are seen valid by their type alone, in place.
+        let trivial = triviallyValidSlotsInPlace()
         for slot in layout.slotTraits.indices {
+            if slot < 64 && trivial & (1 << UInt64(slot)) != 0 { continue }
             // A relationship fault is unchanged since the store had it: not loaded to be checked.
             if _slowPath(faultedRelationshipSlots != 0) && isRelationshipFaulted(slot: slot) { continue }
             // A value of exactly the attribute's type with no rules to check cannot fail
@@ -39,6 +42,27 @@ extension ManagedObject {
         }
         if let error = ManagedObjectValidationError.combining(errors) {
             throw error.attributed(toObject: objectID.description)
+        }
+    }
+
+    /// The slots below 64 of a loaded object without `@Managed` fields that hold a value of
+    /// exactly their attribute's Swift type (or `nil` where allowed) of an attribute whose
+    /// every such value is valid (``SlotTraits/isTriviallyValid(_:)`` without the dynamic
+    /// type look-up or a copy of the value): each value container's type metadata word read
+    /// in place (the `Any?` layout `RuntimeLayout` checks). 0 for any other object.
+    private func triviallyValidSlotsInPlace() -> UInt64 {
+        guard !layout.hasFields, !faultFlag, MemoryLayout<Any?>.size == 4 * MemoryLayout<UInt>.size else { return 0 }
+        let traits = layout.slotTraits
+        return values.withUnsafeBufferPointer { buffer -> UInt64 in
+            guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+            var bits: UInt64 = 0
+            for slot in 0..<Swift.min(buffer.count, traits.count, 64) where traits[slot].trivialTypeMetadata != 0 {
+                let metadata = base.load(fromByteOffset: slot * MemoryLayout<Any?>.stride + 3 * MemoryLayout<UInt>.size, as: UInt.self)
+                if metadata == traits[slot].trivialTypeMetadata || (metadata == 0 && traits[slot].isOptional) {
+                    bits |= 1 << UInt64(slot)
+                }
+            }
+            return bits
         }
     }
 
