@@ -274,13 +274,7 @@ public final class ManagedObjectContext {
         while let next = pending.popLast() {
             guard next.managedObjectContext === self, !deleted.contains(next),
                   seen.insert(ObjectIdentifier(next)).inserted else { continue }
-            next.prepareForDeletion()
-            let wasInserted = inserted.remove(next) != nil
-            if !wasInserted {
-                deleted.insert(next)
-                updated.remove(next)
-            }
-            noteDeleted(next, wasInserted: wasInserted)
+            markDeleted(next)
             reached.append(next)
             pending += cascadeTargets(of: next)
         }
@@ -297,6 +291,15 @@ public final class ManagedObjectContext {
     /// follow, no inverse to nullify).
     private func deleteUnrelated(_ object: ManagedObject) {
         guard object.managedObjectContext === self, !deleted.contains(object) else { return }
+        markDeleted(object)
+        registerUndoOfDelete(object)
+        if !deleted.contains(object) { unregister(object) }
+    }
+
+    /// An object's own steps of a delete, before any delete rule: `prepareForDeletion()`, then
+    /// out of the inserted objects (an inserted object is simply dropped) or into the deleted
+    /// ones, and the change noted.
+    private func markDeleted(_ object: ManagedObject) {
         object.prepareForDeletion()
         let wasInserted = inserted.remove(object) != nil
         if !wasInserted {
@@ -304,8 +307,6 @@ public final class ManagedObjectContext {
             updated.remove(object)
         }
         noteDeleted(object, wasInserted: wasInserted)
-        registerUndoOfDelete(object)
-        if !deleted.contains(object) { unregister(object) }
     }
 
     package func register(_ object: ManagedObject) {

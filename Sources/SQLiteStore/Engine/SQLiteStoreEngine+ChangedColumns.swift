@@ -62,14 +62,7 @@ extension SQLiteStoreEngine {
             index += 1
         }
         for (relationshipIndex, slot) in slotMap.foreignKeys where mask & (1 << UInt64(slot)) != 0 {
-            guard case .foreignKey(_, let entityColumn, _) = entity.relationships[relationshipIndex].storage else { continue }
-            let target = row.relationships[entity.relationships[relationshipIndex].relationship.name]?.first
-            try update.bind(try target.map { .integer(try key(of: $0)) } ?? .null, at: index)
-            index += 1
-            if entityColumn != nil {
-                try update.bind(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null, at: index)
-                index += 1
-            }
+            index = try bindForeignKey(of: row, relationship: relationshipIndex, entity: entity, to: update, at: index)
         }
         try update.bind(integer: try key(of: row.objectID), at: index)
         try update.bind(integer: writer.number, at: index + 1)

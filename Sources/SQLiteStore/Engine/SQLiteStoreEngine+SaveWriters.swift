@@ -133,16 +133,22 @@ extension SQLiteStoreEngine {
             index += writer.types.count
         }
         for position in entity.relationships.indices {
-            guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { continue }
-            let target = row.relationships[entity.relationships[position].relationship.name]?.first
-            try statement.bind(try target.map { .integer(try key(of: $0)) } ?? .null, at: index)
-            index += 1
-            if entityColumn != nil {
-                try statement.bind(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null, at: index)
-                index += 1
-            }
+            index = try bindForeignKey(of: row, relationship: position, entity: entity, to: statement, at: index)
         }
         return index
+    }
+
+    /// Binds the key (and entity number, where the store keeps one) of the object a to-one
+    /// relationship of `row` leads to, from parameter `index` on; returns the next parameter's
+    /// index (`index` itself for a relationship not kept in the row).
+    func bindForeignKey(of row: StoreRow, relationship position: Int, entity: SQLiteSchema.Entity,
+                        to statement: SQLiteStatement, at index: Int) throws -> Int {
+        guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { return index }
+        let target = row.relationships[entity.relationships[position].relationship.name]?.first
+        try statement.bind(try target.map { .integer(try key(of: $0)) } ?? .null, at: index)
+        guard entityColumn != nil else { return index + 1 }
+        try statement.bind(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null, at: index + 1)
+        return index + 2
     }
 
     /// Binds the stored form of an attribute's value: the common kinds directly (without a
