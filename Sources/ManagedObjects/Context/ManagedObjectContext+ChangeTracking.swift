@@ -9,7 +9,12 @@ extension ManagedObjectContext: KeyValueChangeSink {
     public func observedObject(_ object: any KeyValueObservable, willChange event: KeyValueChangeEvent) {
         // Entered until the matching did-change: two threads changing objects at once stop here.
         enterConfinement("a change of a managed object")
-        guard !isRestoring, let object = object as? ManagedObject, let slot = Self.slot(of: event.key, in: object) else { return }
+        guard !isRestoring else {
+            // Not recorded: the object's next save writes its whole row.
+            (object as? ManagedObject)?.hasUnrecordedValues = true
+            return
+        }
+        guard let object = object as? ManagedObject, let slot = Self.slot(of: event.key, in: object) else { return }
         object.changingSlotHint = slot
         let old = object.slotValue(slot)
         pendingOldValues.append((ObjectIdentifier(object), slot, old))

@@ -115,6 +115,44 @@ extension ManagedObjectContext {
                         relationships: savedRelationships(of: object))
     }
 
+    /// The row of an updated object and the slots whose columns its store may write alone
+    /// (``StoreSaveChanges/updatedSlotMasks``): with a packing plan whose shape has exact
+    /// types, an object whose changes are all recorded (``changedSlotMask(of:)``) and whose
+    /// values are all exactly of their attributes' types gives its values array as the row's
+    /// slot values (shared, no constants made: ``StoreRowColumns/init(shape:exactSlotValues:)``)
+    /// and the changed slots; any other object the row ``packedRow(of:plan:)`` or ``row(of:)``
+    /// gives, and `UInt64.max` (every column).
+    func updatedRow(of object: ManagedObject, plan: PackedRowPlan?) -> (row: StoreRow, slots: UInt64) {
+        if let plan, !object.faultFlag, let changed = changedSlotMask(of: object), plan.shape.holdsExactValues(object.values) {
+            var slotValues = object.values
+            if !plan.sharesValues { for slot in plan.shape.otherSlots { slotValues[slot] = nil } }
+            let row = StoreRow(objectID: object.objectID, version: object.storeVersion,
+                               columns: StoreRowColumns(shape: plan.shape, exactSlotValues: slotValues),
+                               relationships: savedRelationships(of: object))
+            return (row, changed)
+        }
+        return (plan.flatMap { packedRow(of: object, plan: $0) } ?? row(of: object), .max)
+    }
+
+    /// The saved slots of an updated object whose values may differ from its store's row at
+    /// its version: those with a recorded committed value (changed since the last save or
+    /// read) and the derived ones (computed at every save); `nil` when that is not known
+    /// (values changed without a record, ``ManagedObject/hasUnrecordedValues``, or an entity
+    /// of more than 64 slots).
+    func changedSlotMask(of object: ManagedObject) -> UInt64? {
+        let layout = object.layout
+        guard !object.hasUnrecordedValues, layout.slotTraits.count <= 64, object.committedRecord?.hasHighSlots == false,
+              var bits = object.committedRecord?.lowSlotBits else { return nil }
+        for slot in layout.derivedSlots { bits |= 1 << UInt64(slot) }
+        var mask: UInt64 = 0
+        while bits != 0 {
+            let slot = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            if layout.slotTraits[slot].isSaved { mask |= 1 << UInt64(slot) }
+        }
+        return mask
+    }
+
     /// The related objects' IDs of an object's saved relationships; to-many relationships
     /// still faults are left out (unchanged).
     func savedRelationships(of object: ManagedObject) -> [String: [ManagedObjectID]] {

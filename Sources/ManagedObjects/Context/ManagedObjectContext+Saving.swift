@@ -318,9 +318,11 @@ extension ManagedObjectContext {
                 plans[planKey] = plan
                 lastPlan = (planKey, plan)
             }
-            let row = plan.flatMap { packedRow(of: object, plan: $0) } ?? row(of: object)
+            // Only the changed columns are written where the store can (PackedRows).
+            let (row, slots) = updatedRow(of: object, plan: plan)
             add(store) {
                 $0.updated.append(row)
+                $0.updatedSlotMasks.append(slots)
                 if let names { $0.updatedPropertyNames[row.objectID] = names }
             }
             updatedObjects[ObjectIdentifier(store), default: []].append(object)
@@ -370,14 +372,21 @@ extension ManagedObjectContext {
                 Self.setVersion(saved.inserted, ofNewObjects: newObjects, in: store, storeOf: storeOf)
                 if let updatedVersions = saved.updated {
                     for (id, version) in updatedVersions { registered[id]?.storeVersion = version }
+                    for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
                 } else {
-                    for object in updatedObjects[key] ?? [] { object.storeVersion += 1 }
+                    // Each updated object's row now holds its values: its next save may
+                    // write only the changed columns.
+                    for object in updatedObjects[key] ?? [] {
+                        object.storeVersion += 1
+                        object.hasUnrecordedValues = false
+                    }
                 }
                 coordinator.rowCache.store(saved: &storeChanges, insertedVersion: saved.inserted, versions: saved.updated ?? [:],
                                            updatedByOne: saved.updated == nil)
             } else {
                 let versions = try store.save(storeChanges)
                 for (id, version) in versions { registered[id]?.storeVersion = version }
+                for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
                 coordinator.rowCache.store(saved: &storeChanges, versions: versions)
             }
             savedStores.insert(key)

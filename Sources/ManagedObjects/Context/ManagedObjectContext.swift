@@ -267,6 +267,9 @@ public final class ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         enterConfinement("delete(_:)")
         defer { exitConfinement() }
+        // An object without relationships reaches no other object: the steps below for it
+        // alone, without the worklist.
+        if object.layout.relationshipSlots.isEmpty { return deleteUnrelated(object) }
         // A worklist, not recursion: a cascade may reach thousands of objects in a chain.
         var pending = [object]
         var reached: [ManagedObject] = []
@@ -274,13 +277,7 @@ public final class ManagedObjectContext {
         while let next = pending.popLast() {
             guard next.managedObjectContext === self, !deleted.contains(next),
                   seen.insert(ObjectIdentifier(next)).inserted else { continue }
-            next.prepareForDeletion()
-            let wasInserted = inserted.remove(next) != nil
-            if !wasInserted {
-                deleted.insert(next)
-                updated.remove(next)
-            }
-            noteDeleted(next, wasInserted: wasInserted)
+            markDeleted(next)
             reached.append(next)
             pending += cascadeTargets(of: next)
         }
@@ -291,6 +288,28 @@ public final class ManagedObjectContext {
         for deletedObject in reached where !deleted.contains(deletedObject) {
             unregister(deletedObject)
         }
+    }
+
+    /// ``delete(_:)`` of an object whose entity has no relationships (no delete rule to
+    /// follow, no inverse to nullify).
+    private func deleteUnrelated(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !deleted.contains(object) else { return }
+        markDeleted(object)
+        registerUndoOfDelete(object)
+        if !deleted.contains(object) { unregister(object) }
+    }
+
+    /// An object's own steps of a delete, before any delete rule: `prepareForDeletion()`, then
+    /// out of the inserted objects (an inserted object is simply dropped) or into the deleted
+    /// ones, and the change noted.
+    private func markDeleted(_ object: ManagedObject) {
+        object.prepareForDeletion()
+        let wasInserted = inserted.remove(object) != nil
+        if !wasInserted {
+            deleted.insert(object)
+            updated.remove(object)
+        }
+        noteDeleted(object, wasInserted: wasInserted)
     }
 
     package func register(_ object: ManagedObject) {

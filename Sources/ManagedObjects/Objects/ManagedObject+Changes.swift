@@ -53,8 +53,40 @@ extension ManagedObject {
         }
         // The recorded slots walked in place (no copy of the record, no array of its slots).
         return committedRecord?.containsRecorded { slot, old in
-            traits[slot].isSaved && !Self.sameValue(old, slotValue(slot))
+            guard traits[slot].isSaved else { return false }
+            let current = slotValue(slot)
+            return !(Self.sameCommonValue(old, current) ?? Self.sameValue(old, current))
         } ?? false
+    }
+
+    /// ``sameValue(_:_:)`` of two values of one common attribute type (integers, a non-NaN
+    /// double, a string, a Boolean, a date), found by comparing the containers' type metadata
+    /// words and reading the values in place (the `Any?` layout `RuntimeLayout` checks)
+    /// instead of trying casts; `nil` for any other pair.
+    @inline(__always)
+    static func sameCommonValue(_ lhs: Any?, _ rhs: Any?) -> Bool? {
+        guard MemoryLayout<Any?>.size == 4 * MemoryLayout<UInt>.size else { return nil }
+        return withUnsafePointer(to: lhs) { left in
+            withUnsafePointer(to: rhs) { right -> Bool? in
+                let l = UnsafeRawPointer(left), r = UnsafeRawPointer(right)
+                let offset = 3 * MemoryLayout<UInt>.size
+                let metadata = l.load(fromByteOffset: offset, as: UInt.self)
+                guard metadata != 0, metadata == r.load(fromByteOffset: offset, as: UInt.self) else { return nil }
+                func address(_ type: Any.Type) -> UInt { UInt(bitPattern: unsafeBitCast(type, to: Int.self)) }
+                switch metadata {
+                case address(Int64.self): return l.load(as: Int64.self) == r.load(as: Int64.self)
+                case address(String.self): return l.load(as: String.self) == r.load(as: String.self)
+                case address(Double.self):
+                    let (a, b) = (l.load(as: Double.self), r.load(as: Double.self))
+                    return a.isNaN ? nil : a == b
+                case address(Int32.self): return l.load(as: Int32.self) == r.load(as: Int32.self)
+                case address(Int16.self): return l.load(as: Int16.self) == r.load(as: Int16.self)
+                case address(Bool.self): return l.load(as: Bool.self) == r.load(as: Bool.self)
+                case address(Date.self): return l.load(as: Date.self) == r.load(as: Date.self)
+                default: return nil
+                }
+            }
+        }
     }
 
     /// The saved properties changed in the current user event (since the last

@@ -20,10 +20,14 @@ extension ManagedObject {
         // The rules of `EntityDescription.validationErrors(forValues:)`, read from the slots
         // (the layout holds the entity's properties in the same order) without building a
         // dictionary of values per object.
-        // Every value in the value array trivially valid (the usual case): nothing to check.
-        if !layout.hasFields && !faultFlag && faultedRelationshipSlots == 0 && arrayValuesAreTriviallyValid() { return }
+        // The slots (below 64) whose values are seen valid by their type alone, in place.
+        let trivial = triviallyValidSlotsInPlace()
+        let count = layout.slotTraits.count
+        // Every value trivially valid (the usual case): nothing to check.
+        if count < 64 && faultedRelationshipSlots == 0 && trivial == (1 << UInt64(count)) - 1 { return }
         var errors: [ManagedObjectValidationError] = []
         for slot in layout.slotTraits.indices {
+            if slot < 64 && trivial & (1 << UInt64(slot)) != 0 { continue }
             // A relationship fault is unchanged since the store had it: not loaded to be checked.
             if _slowPath(faultedRelationshipSlots != 0) && isRelationshipFaulted(slot: slot) { continue }
             // A value of exactly the attribute's type with no rules to check cannot fail
@@ -44,16 +48,20 @@ extension ManagedObject {
         }
     }
 
-    /// Whether the value of every slot in the value array is trivially valid
-    /// (``SlotTraits/isTriviallyValid(containerAt:)``), read in place.
-    private func arrayValuesAreTriviallyValid() -> Bool {
+    /// The slots below 64 whose values are trivially valid
+    /// (``SlotTraits/isTriviallyValid(containerAt:)``), read in place from the value array (the
+    /// `Any?` layout `RuntimeLayout` checks); 0 for an object with `@Managed` fields or a fault.
+    private func triviallyValidSlotsInPlace() -> UInt64 {
+        guard !layout.hasFields, !faultFlag, MemoryLayout<Any?>.size == 4 * MemoryLayout<UInt>.size else { return 0 }
         let traits = layout.slotTraits
-        return values.withUnsafeBufferPointer { buffer in
-            guard buffer.count == traits.count, let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return false }
-            for slot in traits.indices where !traits[slot].isTriviallyValid(containerAt: base + slot * MemoryLayout<Any?>.stride) {
-                return false
+        return values.withUnsafeBufferPointer { buffer -> UInt64 in
+            guard buffer.count == traits.count, let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+            var bits: UInt64 = 0
+            for slot in 0..<Swift.min(traits.count, 64)
+            where traits[slot].isTriviallyValid(containerAt: base + slot * MemoryLayout<Any?>.stride) {
+                bits |= 1 << UInt64(slot)
             }
-            return true
+            return bits
         }
     }
 

@@ -82,6 +82,13 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // Unchecked (as `observationTracking`): touched on every change, only by the object's
     // context on its thread.
     @exclusivity(unchecked) package var changeSetMembership: ChangeSetMembership = []
+    /// Whether a saved slot may hold a value that differs from the object's stored row at its
+    /// ``storeVersion`` although no committed value records the change: set by
+    /// ``setPrimitiveValue(_:forKey:)`` and by changes the context does not record (while it
+    /// restores or loads values, `awakeFromFetch()` included); cleared when the object's
+    /// whole row is written by a save. A save then writes every column of the object's row,
+    /// not only the changed ones (``StoreSaveChanges/updatedSlotMasks``).
+    @exclusivity(unchecked) package var hasUnrecordedValues = false
     /// The slot of the key last announced to the context (a hint that spares the did-change
     /// half of a change the key look-up; checked against the key before use).
     @exclusivity(unchecked) package var changingSlotHint = -1
@@ -327,6 +334,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         guard let slot = layout.slotByName[key] else {
             throw KeyValueCodingError.undefinedKey(key, type: entity.name)
         }
+        // Not recorded as a change: a later save writes the object's whole row.
+        hasUnrecordedValues = true
         storeSlotValue(value, slot)
     }
 

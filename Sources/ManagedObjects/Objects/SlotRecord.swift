@@ -146,6 +146,12 @@ package struct SlotRecord {
     /// The slots with a recorded value, as a set.
     package var slotSet: Set<Int> { Set(slots) }
 
+    /// The recorded slots below 64, one bit each (bit *n* for slot *n*).
+    package var lowSlotBits: UInt64 { low }
+
+    /// Whether a slot from 64 on has a recorded value.
+    package var hasHighSlots: Bool { !high.isEmpty }
+
     /// The recorded values by slot, ascending by slot.
     package var entries: [(slot: Int, value: Any?)] {
         slots.enumerated().map { ($0.element, values.isEmpty ? nil : values[$0.offset]) }

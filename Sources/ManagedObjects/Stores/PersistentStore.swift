@@ -323,6 +323,13 @@ public struct StoreSaveChanges: Sendable {
     /// ``PersistentHistoryStore/tracksPersistentHistory`` is on (they record it in
     /// ``PersistentHistoryChange/updatedPropertyNames``); empty otherwise.
     public var updatedPropertyNames: [ManagedObjectID: Set<String>] = [:]
+    /// For each row of ``updated`` (same index), the slots of its object (bit *n* for the
+    /// object's slot *n*, the entity's `allProperties` order) whose values may differ from
+    /// the store's row at the row's version: a store may write only their columns (and the
+    /// new version), as Core Data writes only the changed attributes. `UInt64.max`: every
+    /// value. Filled by a saving context with one entry per updated row; a store that finds
+    /// another number of entries (a save made by hand) writes every value.
+    package var updatedSlotMasks: [UInt64] = []
 
     /// Creates a save.
     public init(inserted: [StoreRow] = [], updated: [StoreRow] = [],

@@ -52,6 +52,51 @@ package final class StoreRowShape: Sendable {
             types?.append(type)
         }
         exactTypes = types
+        exactMetadata = types.map { $0.map(Self.metadataAddress(of:)) } ?? []
+    }
+
+    /// For each name, the address of the metadata of its attribute's Swift type (the type
+    /// ``exactTypes`` names); empty when ``exactTypes`` is `nil`.
+    private let exactMetadata: [UInt]
+
+    /// The metadata address of the Swift type of an attribute type with exact constants.
+    private static func metadataAddress(of type: AttributeDescription.AttributeType) -> UInt {
+        let swiftType: Any.Type
+        switch type {
+        case .string: swiftType = String.self
+        case .integer64: swiftType = Int64.self
+        case .integer32: swiftType = Int32.self
+        case .integer16: swiftType = Int16.self
+        case .double: swiftType = Double.self
+        case .boolean: swiftType = Bool.self
+        case .date: swiftType = Date.self
+        default: return 0
+        }
+        return UInt(bitPattern: unsafeBitCast(swiftType, to: Int.self))
+    }
+
+    /// Whether every named slot of `values` (an object's slot values) is `nil` or a value of
+    /// exactly its attribute's Swift type, so that the values can be a row's slot values
+    /// alone (``StoreRowColumns/init(shape:exactSlotValues:)``); `false` for a shape without
+    /// ``exactTypes``.
+    ///
+    /// Reads each `Any?` container's type metadata word in place (the container layout
+    /// `RuntimeLayout` checks: three inline words, then the metadata, null for `nil`): no
+    /// dynamic cast, no copy of a value.
+    package func holdsExactValues(_ values: ContiguousArray<Any?>) -> Bool {
+        guard exactTypes != nil, exactMetadata.count == slots.count,
+              MemoryLayout<Any?>.size == 4 * MemoryLayout<UInt>.size else { return false }
+        return values.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return slots.isEmpty }
+            let metadataOffset = 3 * MemoryLayout<UInt>.size
+            for position in slots.indices {
+                let slot = slots[position]
+                guard slot >= 0, slot < buffer.count else { return false }
+                let metadata = base.load(fromByteOffset: slot * MemoryLayout<Any?>.stride + metadataOffset, as: UInt.self)
+                if metadata != 0 && metadata != exactMetadata[position] { return false }
+            }
+            return true
+        }
     }
 }
 
@@ -119,6 +164,11 @@ package struct StoreRowColumns: @unchecked Sendable {
     private func derivedConstant(at position: Int) -> KeyValueConstant {
         guard let value = slotValues[shape.slots[position]], let types = shape.exactTypes else { return .null }
         return AttributeValueConversion.exactConstant(of: value, type: types[position]) ?? .null
+    }
+
+    /// The value of the name at `position` of the shape; ``KeyValueConstant/null`` for NULL.
+    package func constant(at position: Int) -> KeyValueConstant {
+        storedConstants?[position] ?? derivedConstant(at: position)
     }
 
     /// The value of the attribute `name`; `nil` for NULL or a name the shape does not have.

@@ -20,8 +20,6 @@ extension SQLiteStoreEngine {
         /// `UPDATE … SET Z_OPT, <values> WHERE Z_PK = ? AND Z_ENT = ? AND Z_OPT = ?`: writes
         /// only a row still at the version the context read.
         let checkedUpdate: SQLiteStatement
-        /// `DELETE … WHERE Z_PK = ? AND Z_ENT = ? AND Z_OPT = ?`.
-        let checkedDelete: SQLiteStatement
         /// Whether the entity has to-many relationships (join tables or ordered members).
         let hasToMany: Bool
         /// `DELETE FROM <join table> WHERE <this entity's key column> = ?` for each of the
@@ -32,6 +30,18 @@ extension SQLiteStoreEngine {
         let types: [AttributeDescription.AttributeType]
         /// The position of each name in ``names``.
         let positions: [String: Int]
+        /// For each attribute (in ``names`` order), the slot it fills in the entity's objects
+        /// (its ``SQLiteSchema/Entity/rowShape``), and for each to-one relationship kept in the
+        /// row its index in the entity's relationships and its slot: what an update of the
+        /// changed columns alone writes (SQLiteStoreEngine+ChangedColumns.swift). `nil`
+        /// without a row shape.
+        let slotMap: (attributes: [Int], foreignKeys: [(relationship: Int, slot: Int)])?
+        /// The checked updates of `Z_OPT` and some value columns, by the slots whose columns
+        /// they set (made on first use in a save).
+        var changedColumnUpdates: [UInt64: SQLiteStatement] = [:]
+        /// The checked deletes of several rows at one version, by their number of rows (made
+        /// on first use in a save; SQLiteStoreEngine+DeleteBatches.swift).
+        var batchDeletes: [Int: SQLiteStatement] = [:]
 
         init(entity: SQLiteSchema.Entity, engine: SQLiteStoreEngine) throws {
             self.entity = entity
@@ -40,6 +50,7 @@ extension SQLiteStoreEngine {
             types = entity.attributeKinds.map(\.type)
             positions = Dictionary(entity.attributeKinds.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
             table = SQLiteSchema.tableName(root: entity.rootName)
+            slotMap = Self.slotMap(of: entity)
             let values = engine.valueColumns(of: entity)
             let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + values
             let connection = engine.connection
@@ -49,7 +60,6 @@ extension SQLiteStoreEngine {
             update = try connection.statement("UPDATE \(table) SET \(assignments) WHERE Z_PK = ?")
             delete = try connection.statement("DELETE FROM \(table) WHERE Z_PK = ?")
             checkedUpdate = try connection.statement("UPDATE \(table) SET \(assignments) WHERE Z_PK = ? AND Z_ENT = ? AND Z_OPT = ?")
-            checkedDelete = try connection.statement("DELETE FROM \(table) WHERE Z_PK = ? AND Z_ENT = ? AND Z_OPT = ?")
             hasToMany = entity.relationships.contains { pair in
                 if case .foreignKey = pair.storage { return false }
                 return true
@@ -122,23 +132,29 @@ extension SQLiteStoreEngine {
             index += writer.types.count
         }
         for position in entity.relationships.indices {
-            guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { continue }
-            let target = row.relationships[entity.relationships[position].relationship.name]?.first
-            try statement.bind(try target.map { .integer(try key(of: $0)) } ?? .null, at: index)
-            index += 1
-            if entityColumn != nil {
-                try statement.bind(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null, at: index)
-                index += 1
-            }
+            index = try bindForeignKey(of: row, relationship: position, entity: entity, to: statement, at: index)
         }
         return index
+    }
+
+    /// Binds the key (and entity number, where the store keeps one) of the object a to-one
+    /// relationship of `row` leads to, from parameter `index` on; returns the next parameter's
+    /// index (`index` itself for a relationship not kept in the row).
+    func bindForeignKey(of row: StoreRow, relationship position: Int, entity: SQLiteSchema.Entity,
+                        to statement: SQLiteStatement, at index: Int) throws -> Int {
+        guard case .foreignKey(_, let entityColumn, _) = entity.relationships[position].storage else { return index }
+        let target = row.relationships[entity.relationships[position].relationship.name]?.first
+        try statement.bind(try target.map { .integer(try key(of: $0)) } ?? .null, at: index)
+        guard entityColumn != nil else { return index + 1 }
+        try statement.bind(try target.map { .integer(try self.entity($0.entityName).number) } ?? .null, at: index + 1)
+        return index + 2
     }
 
     /// Binds the stored form of an attribute's value: the common kinds directly (without a
     /// copy of the value or of the attribute's description); the rest, and every value of
     /// another kind (an error), through the schema's full conversion.
     @inline(__always)
-    private func bind(_ constant: KeyValueConstant, type: AttributeDescription.AttributeType, position: Int,
+    func bind(_ constant: KeyValueConstant, type: AttributeDescription.AttributeType, position: Int,
                       entity: SQLiteSchema.Entity, to statement: SQLiteStatement, at index: Int) throws {
         switch type {
         case .integer16, .integer32, .integer64:

@@ -141,23 +141,21 @@ extension SQLiteStoreEngine {
     /// Deletes, updates and inserts the rows, each delete and update only of a row at its
     /// expected version; `false` at the first one that is not.
     private func writeChecked(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> Bool {
-        for (id, version) in changes.deleted {
-            let writer = try writers.writer(id.entityName, engine: self)
-            let key = try key(of: id)
-            let delete = writer.checkedDelete
-            delete.start()
-            try delete.bind(integer: key, at: 1)
-            try delete.bind(integer: writer.number, at: 2)
-            try delete.bind(integer: version, at: 3)
-            guard try delete.runBoundCountingChanges() == 1 else { return false }
-            try deleteJoinRows(of: key, writer: writer)
-        }
+        // Runs of one entity's rows at one version, several per statement (DeleteBatches).
+        guard try writeCheckedDeletes(changes.deleted, writers: writers) else { return false }
         // Rows read in place through their buffers (not copied out, which retains each of
         // their parts).
+        // The changed columns alone where the saving context says which they are.
+        let masks = changes.updatedSlotMasks.count == changes.updated.count ? changes.updatedSlotMasks : []
         let allUpdated = try changes.updated.withUnsafeBufferPointer { rows in
             for index in rows.indices {
                 let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
                 let version = try nextVersion(of: rows[index])
+                if !masks.isEmpty, let written = try writeChangedColumns(of: rows[index], mask: masks[index], version: version,
+                                                                          writer: writer) {
+                    guard written else { return false }
+                    continue
+                }
                 let update = writer.checkedUpdate
                 update.start()
                 try update.bind(integer: version, at: 1)
@@ -255,7 +253,7 @@ extension SQLiteStoreEngine {
     }
 
     /// Removes a deleted row's pairs from its entity's join tables.
-    private func deleteJoinRows(of key: Int64, writer: EntityWriter) throws {
+    func deleteJoinRows(of key: Int64, writer: EntityWriter) throws {
         for sql in writer.joinTableDeletes {
             let delete = try connection.statement(sql)
             delete.start()
