@@ -166,11 +166,6 @@ package struct StoreRowColumns: @unchecked Sendable {
         return AttributeValueConversion.exactConstant(of: value, type: types[position]) ?? .null
     }
 
-    /// The value of the name at `position` of the shape; ``KeyValueConstant/null`` for NULL.
-    package func constant(at position: Int) -> KeyValueConstant {
-        storedConstants?[position] ?? derivedConstant(at: position)
-    }
-
     /// The value of the attribute `name`; `nil` for NULL or a name the shape does not have.
     package func constant(named name: String) -> KeyValueConstant? {
         guard let position = shape.positions[name] else { return nil }

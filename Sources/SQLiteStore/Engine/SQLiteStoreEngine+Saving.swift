@@ -143,10 +143,10 @@ extension SQLiteStoreEngine {
     private func writeChecked(_ changes: StoreSaveChanges, writers: EntityWriters) throws -> Bool {
         // Runs of one entity's rows at one version, several per statement (DeleteBatches).
         guard try writeCheckedDeletes(changes.deleted, writers: writers) else { return false }
-        // Rows read in place through their buffers (not copied out, which retains each of
-        // their parts).
         // The changed columns alone where the saving context says which they are.
         let masks = changes.updatedSlotMasks.count == changes.updated.count ? changes.updatedSlotMasks : []
+        // Rows read in place through their buffers (not copied out, which retains each of
+        // their parts).
         let allUpdated = try changes.updated.withUnsafeBufferPointer { rows in
             for index in rows.indices {
                 let writer = try writers.writer(rows[index].objectID.entityName, engine: self)
