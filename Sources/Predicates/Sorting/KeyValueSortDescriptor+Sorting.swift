@@ -71,6 +71,10 @@ enum KeyValueSorting {
     @inlinable
     static func permuted<E>(_ elements: [E], by order: [Int]) -> [E] {
         let count = elements.count
+        // No elements: the empty array itself. `init(unsafeUninitializedCapacity:)` with a
+        // capacity of 0 writes its count into the runtime's shared empty-array storage, a
+        // write the thread sanitizer reports as a race when two threads sort empty results.
+        guard count > 0 else { return [] }
         let position = inversePermutation(order)
         return [E](unsafeUninitializedCapacity: count) { buffer, initialized in
             elements.withUnsafeBufferPointer { source in
