@@ -214,6 +214,14 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     /// The rows a query of `SELECT Z_PK, Z_OPT, <valueColumns>` selects, read straight from
     /// the statement (to-many members not added).
     func readRows(of entity: SQLiteSchema.Entity, _ sql: String, _ arguments: [SQLiteValue]) throws -> [StoreRow] {
+        var none: IntegerRowOrder?
+        return try readRows(of: entity, sql, arguments, keys: &none)
+    }
+
+    /// ``readRows(of:_:_:)``, reading each row's sort keys into `keys` as well (stopping at
+    /// the first row whose keys it cannot hold).
+    func readRows(of entity: SQLiteSchema.Entity, _ sql: String, _ arguments: [SQLiteValue],
+                  keys: inout IntegerRowOrder?) throws -> [StoreRow] {
         let statement = try connection.statement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -222,6 +230,8 @@ struct SQLiteStoreEngine: @unchecked Sendable {
         // Worked out once for the query: rows of exact values go straight into slot values.
         let exact = ExactRowReading(entity)
         while try statement.step() {
+            keys?.collect(statement)
+            if keys?.isComplete == false { break }
             if let exact, let row = exact.row(statement, template: template) {
                 rows.append(row)
                 continue
