@@ -127,6 +127,8 @@ public final class SQLitePersistentStore: PersistentStore {
             let selection = try engine.rows(for: request, compilesPredicate: evaluatesPredicatesInSQL)
             var result = StoreFetchResult(rows: selection.rows, appliedPredicate: selection.isExact,
                                           appliedOrderAndLimits: selection.isOrdered)
+            // One query per entity, each row by its own key of the entity's table.
+            result.rowsNameEachObjectOnce = true
             if let ids = selection.objectIDs {
                 result.objectIDs = ids
             } else if let count = selection.count {

@@ -182,15 +182,27 @@ extension ManagedObjectContext {
             var classes = ObjectClassCache()
             // The rows read in place through the buffer (a `for row in` loop, or an array
             // element passed on, copies each row: a retain per value it holds).
+            // Rows naming each object once, answered into an empty registry: a row's object
+            // can be registered only if something registered objects on the way (an
+            // `awakeFromFetch`), which the registration count shows. Until then each row
+            // makes its object without a look-up (registering it is the one hash probe).
+            var unregisteredWhileCount = result.rowsNameEachObjectOnce && registered.isEmpty ? registrationCount : nil
             try result.rows.withUnsafeBufferPointer { rows in
                 for index in rows.indices {
-                    let known = registered[rows[index].objectID]
+                    let known: ManagedObject?
+                    if let count = unregisteredWhileCount, count == registrationCount {
+                        known = nil
+                    } else {
+                        unregisteredWhileCount = nil
+                        known = registered[rows[index].objectID]
+                    }
                     if let known, !known.faultFlag, known.storeVersion != rows[index].version {
                         stale.insert(ObjectIdentifier(known))
                     }
                     guard let known else {
                         // Made here: in the result once, as no other row or ID made it.
                         objects.append(try newFilledObject(at: rows.baseAddress! + index, classes: &classes))
+                        if let count = unregisteredWhileCount { unregisteredWhileCount = count &+ 1 }
                         if !everyRowFilled { filled.append(rows[index]) }
                         continue
                     }

@@ -259,7 +259,13 @@ public struct StoreFetchRequest: Sendable {
 /// A store's answer to a fetch.
 public struct StoreFetchResult: Sendable {
     /// The rows.
-    public var rows: [StoreRow]
+    public var rows: [StoreRow] {
+        didSet { rowsNameEachObjectOnce = false }
+    }
+    /// Whether no two of ``rows`` name one object: set by a store that knows it (the context
+    /// then makes the object of a row without first looking it up in an empty registry);
+    /// cleared whenever ``rows`` changes.
+    package var rowsNameEachObjectOnce = false
     /// Matching objects returned without their values, after ``rows``: the context makes
     /// faults of them, whose values it asks ``PersistentStore/row(for:)`` for on first access
     /// (Apple: an incremental store returning faults from `execute(_:with:)`).
