@@ -22,6 +22,10 @@ import Synchronization
         try MergeMatrix.relationshipOnlyChange(kind, Self.factory())
     }
 
+    @Test(arguments: MergePolicy.Kind.allCases) func toOneMovedBothWays(kind: MergePolicy.Kind) throws {
+        try MergeMatrix.toOneMovedBothWays(kind, Self.factory())
+    }
+
     @Test(arguments: [MergePolicy.Kind.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
     func toManyMergedByMember(kind: MergePolicy.Kind) throws {
         try MergeMatrix.toManyMergedByMember(kind, Self.factory())
