@@ -26,6 +26,10 @@ import Synchronization
         try MergeMatrix.toOneMovedBothWays(kind, Self.factory())
     }
 
+    @Test(arguments: MergePolicy.Kind.allCases) func toOneMovedBothWaysAgainstStaleShelves(kind: MergePolicy.Kind) throws {
+        try MergeMatrix.toOneMovedBothWays(kind, Self.factory(), staleShelves: true)
+    }
+
     @Test(arguments: [MergePolicy.Kind.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
     func toManyMergedByMember(kind: MergePolicy.Kind) throws {
         try MergeMatrix.toManyMergedByMember(kind, Self.factory())

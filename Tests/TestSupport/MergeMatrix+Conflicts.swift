@@ -89,14 +89,17 @@ extension MergeMatrix {
 
     /// `a` moves book 1 to S2, `b` (which read it on S1) to a new shelf S3: the policy picks
     /// the book's shelf, and the shelf that loses leaves the book out, in the store and in `b`
-    /// (the resolution changes the inverse of both shelves).
-    package static func toOneMovedBothWays(_ kind: MergePolicy.Kind, _ factory: TestStoreFactory) throws {
+    /// (the resolution changes the inverse of both shelves). With `staleShelves`, `b` has read
+    /// every shelf's books before `a` saves (its S2 is loaded without the book).
+    package static func toOneMovedBothWays(_ kind: MergePolicy.Kind, _ factory: TestStoreFactory,
+                                           staleShelves: Bool = false) throws {
         let (coordinator, a, b) = try stocked(factory)
         try a.insertNewObject(forEntityNamed: "Shelf").setValue("S3", forKey: "label")
         try a.save()
         b.mergePolicy = MergePolicy(kind: kind)
         let mine = try book(b, "1")
         #expect(try mine.value(forKeyPath: "shelf.label") as? String == "S1")
+        if staleShelves { #expect(try shelves(listing: "1", in: b) == ["S1"]) }
         try book(a, "1").setValue(try shelf(a, "S2"), forKey: "shelf")
         try a.save()
         try mine.setValue(try shelf(b, "S3"), forKey: "shelf")

@@ -55,7 +55,9 @@ extension ManagedObjectContext {
     /// save would otherwise leave the two sides apart: the target's loaded value disagrees by a
     /// change of this context, or its store row disagrees. When the loaded value already agrees
     /// but the store's row does not and the slot has no recorded change, the store's side is
-    /// put in quietly first, so the change is recorded and saved.
+    /// put in quietly first, so the change is recorded and saved. When only the loaded value
+    /// is behind a store row that agrees, it follows the row quietly (nothing to save; a to-one
+    /// inverse that the row gives another object is left to a refresh).
     private func mendInverse(of target: ManagedObject, named inverseName: String, holding source: ManagedObject,
                              _ holds: Bool, storeHolds: Bool, relationshipName: String) {
         // A fault loads the store's row: nothing to mend when that is right.
@@ -66,21 +68,29 @@ extension ManagedObjectContext {
               !target.isRelationshipFaulted(slot: slot) else { return }
         let current = Self.members(target.slotValue(slot))
         let changed = hasCommittedValue(of: target, slot: slot)
-        if current.contains(where: { $0 === source }) == holds {
-            guard storeHolds != holds, !changed else { return }
-            let stale: Any? = switch inverse.cardinality {
-            case .toOne: holds ? nil : source
-            case .toMany: Set(holds ? current.filter { $0 !== source } : current + [source])
-            case .orderedToMany: holds ? current.filter { $0 !== source } : current + [source]
+        /// The target's value with `source` among its members or not, the others as they are.
+        func value(including: Bool) -> Any? {
+            let others = current.filter { $0 !== source }
+            switch inverse.cardinality {
+            case .toOne: return including ? source : nil
+            case .toMany: return Set(including ? others + [source] : others)
+            case .orderedToMany: return including ? others + [source] : others
             }
+        }
+        func quietly(include: Bool) {
             let wasRestoring = isRestoring
             isRestoring = true
             target.willChangeValue(forKey: inverseName)
-            target.storeLoadedSlotValue(stale, slot)
+            target.storeLoadedSlotValue(value(including: include), slot)
             target.didChangeValue(forKey: inverseName)
             isRestoring = wasRestoring
+        }
+        if current.contains(where: { $0 === source }) == holds {
+            guard storeHolds != holds, !changed else { return }
+            quietly(include: storeHolds)
         } else if !changed, storeHolds == holds {
-            return                                   // only the loaded value is behind the store's
+            if holds || inverse.cardinality != .toOne { quietly(include: holds) }
+            return
         }
         if holds {
             link(source, to: target, inverseName: inverseName, relationshipName: relationshipName)
