@@ -22,6 +22,23 @@ import Synchronization
         try MergeMatrix.relationshipOnlyChange(kind, Self.factory())
     }
 
+    @Test(arguments: MergePolicy.Kind.allCases) func toOneMovedBothWays(kind: MergePolicy.Kind) throws {
+        try MergeMatrix.toOneMovedBothWays(kind, Self.factory())
+    }
+
+    @Test(arguments: MergePolicy.Kind.allCases) func toOneMovedBothWaysAgainstStaleShelves(kind: MergePolicy.Kind) throws {
+        try MergeMatrix.toOneMovedBothWays(kind, Self.factory(), staleShelves: true)
+    }
+
+    /// The atomic file store keeps both sides of a relationship as the in-memory store does.
+    @Test(arguments: MergePolicy.Kind.allCases, [false, true])
+    func toOneMovedBothWaysOnAFileStore(kind: MergePolicy.Kind, staleShelves: Bool) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("MergeMatrix-\(UUID().uuidString).store")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let store = AtomicFileStore(url: url)
+        try MergeMatrix.toOneMovedBothWays(kind, TestStoreFactory("file") { store }, staleShelves: staleShelves)
+    }
+
     @Test(arguments: [MergePolicy.Kind.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
     func toManyMergedByMember(kind: MergePolicy.Kind) throws {
         try MergeMatrix.toManyMergedByMember(kind, Self.factory())

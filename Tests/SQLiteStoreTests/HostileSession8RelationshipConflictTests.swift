@@ -73,21 +73,9 @@ import Predicates
             let stored = try stack.reread(thing.objectID)
             #expect(try (stored.value(forKey: "box") as? ManagedObject)?.objectID == others[winner].objectID, "\(policy)")
             let loser = try stack.reread(others[1 - winner].objectID)
-            let loserIsEmpty = try (loser.value(forKey: "things") as? [ManagedObject])?.isEmpty == true
-            if kind == .memory {
-                // Known issue (main, session 8): resolving the conflict sets the thing's box
-                // without touching the inverse of the box that loses it, so the in-memory store
-                // (which keeps both sides of a relationship) still lists the thing in that box:
-                // under object trump and overwrite the first writer's box (not in the rival's
-                // save at all), under store trump and rollback the rival's box (saved with its
-                // pre-resolution members). The SQLite store derives the to-many from the foreign
-                // key, so it stays consistent.
-                withKnownIssue("\(policy): the losing box keeps the thing in the in-memory store") {
-                    #expect(loserIsEmpty, "\(policy): the other box is empty")
-                }
-            } else {
-                #expect(loserIsEmpty, "\(policy): the other box is empty")
-            }
+            // The box that loses the thing leaves it out, in either store (the in-memory store keeps
+            // both sides of a relationship, so the resolution must change the losing box's inverse).
+            #expect(try (loser.value(forKey: "things") as? [ManagedObject])?.isEmpty == true, "\(policy): the other box is empty")
             H8.expect(stored, 0, [:], "\(policy)")
             #expect(try stored.value(forKey: "extra") as? String == "e")
         }

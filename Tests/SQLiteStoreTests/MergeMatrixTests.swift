@@ -23,6 +23,14 @@ import ManagedObjects
         try Self.run { try MergeMatrix.relationshipOnlyChange(kind, $0) }
     }
 
+    @Test(arguments: MergePolicy.Kind.allCases) func toOneMovedBothWays(kind: MergePolicy.Kind) throws {
+        try Self.run { try MergeMatrix.toOneMovedBothWays(kind, $0) }
+    }
+
+    @Test(arguments: MergePolicy.Kind.allCases) func toOneMovedBothWaysAgainstStaleShelves(kind: MergePolicy.Kind) throws {
+        try Self.run { try MergeMatrix.toOneMovedBothWays(kind, $0, staleShelves: true) }
+    }
+
     @Test(arguments: [MergePolicy.Kind.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
     func toManyMergedByMember(kind: MergePolicy.Kind) throws {
         try Self.run { try MergeMatrix.toManyMergedByMember(kind, $0) }

@@ -81,7 +81,51 @@ extension MergeMatrix {
         #expect(try stored.value(forKey: "title") as? String == expected.title, "\(kind)")
         #expect(try stored.value(forKeyPath: "shelf.label") as? String == expected.shelf, "\(kind)")
         #expect(try mine.value(forKeyPath: "shelf.label") as? String == expected.shelf, "\(kind)")
+        // Both sides of the relationship agree, in the store and in the context.
+        #expect(try shelves(listing: "1", in: check) == [expected.shelf], "\(kind)")
+        #expect(try shelves(listing: "1", in: b) == [expected.shelf], "\(kind)")
         withExtendedLifetime(check) {}
+    }
+
+    /// `a` moves book 1 to S2, `b` (which read it on S1) to a new shelf S3: the policy picks
+    /// the book's shelf, and the shelf that loses leaves the book out, in the store and in `b`
+    /// (the resolution changes the inverse of both shelves). With `staleShelves`, `b` has read
+    /// every shelf's books before `a` saves (its S2 is loaded without the book).
+    package static func toOneMovedBothWays(_ kind: MergePolicy.Kind, _ factory: TestStoreFactory,
+                                           staleShelves: Bool = false) throws {
+        let (coordinator, a, b) = try stocked(factory)
+        try a.insertNewObject(forEntityNamed: "Shelf").setValue("S3", forKey: "label")
+        try a.save()
+        b.mergePolicy = MergePolicy(kind: kind)
+        let mine = try book(b, "1")
+        #expect(try mine.value(forKeyPath: "shelf.label") as? String == "S1")
+        if staleShelves { #expect(try shelves(listing: "1", in: b) == ["S1"]) }
+        try book(a, "1").setValue(try shelf(a, "S2"), forKey: "shelf")
+        try a.save()
+        try mine.setValue(try shelf(b, "S3"), forKey: "shelf")
+        if kind == .error {
+            // The book conflicts (and S1, which `b` read holding it and saves without it).
+            let error = try #require(throws: ManagedObjectMergeError.self) { try b.save() }
+            #expect(error.mergeConflicts.map(\.objectID).contains(mine.objectID))
+            return
+        }
+        try b.save()
+        let winner = kind == .mergeByPropertyObjectTrump || kind == .overwrite ? "S3" : "S2"
+        let check = reader(coordinator)
+        #expect(try book(check, "1").value(forKeyPath: "shelf.label") as? String == winner, "\(kind)")
+        #expect(try shelves(listing: "1", in: check) == [winner], "\(kind)")
+        #expect(try mine.value(forKeyPath: "shelf.label") as? String == winner, "\(kind)")
+        #expect(try shelves(listing: "1", in: b) == [winner], "\(kind)")
+        #expect(try shelves(listing: "2", in: check) == ["S1"], "\(kind)")
+        withExtendedLifetime(check) {}
+    }
+
+    /// The labels of the shelves whose `books` hold the book with an ISBN.
+    package static func shelves(listing isbn: String, in context: ManagedObjectContext) throws -> Set<String> {
+        let shelves = try context.fetch(EntityFetchRequest(entityName: "Shelf"))
+        return Set(try shelves.filter { shelf in
+            try (shelf.value(forKey: "books") as? Set<ManagedObject> ?? []).contains { try $0.value(forKey: "isbn") as? String == isbn }
+        }.compactMap { try $0.value(forKey: "label") as? String })
     }
 
     /// Both contexts add a book to shelf S2: the property-merging policies merge the to-many

@@ -203,12 +203,14 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         // a native string is stored in it).
         // The same words first: a key written in the source and the table's key of the same
         // text are both small strings with identical words (no call per key).
-        let words = StringWords(key)
-        let same = keyWords.withUnsafeBufferPointer { all -> Int? in
-            for i in 0..<all.count where all[i] == words { return i }
-            return nil
+        if StringWords.isAvailable {
+            let words = StringWords(key)
+            let same = keyWords.withUnsafeBufferPointer { all -> Int? in
+                for i in 0..<all.count where all[i] == words { return i }
+                return nil
+            }
+            if let same { return same }
         }
-        if let same { return same }
         let length = key.utf8.count
         return keys.withUnsafeBufferPointer { buffer in
             keySpans.withUnsafeBufferPointer { spans in
@@ -336,12 +338,26 @@ enum KeyTableRegistry {
 /// (the same small-string bytes, or the same storage and count), so equal words mean equal
 /// strings. Unequal words say nothing (equal text may be stored apart, or in another
 /// canonically equivalent form): the caller then compares the strings.
+///
+/// Only where ``isAvailable``: a `String` of another size (a 32-bit platform) gives zero words,
+/// which no caller compares.
 struct StringWords: Equatable {
     let first: UInt64
     let second: UInt64
 
+    /// Whether a `String` is exactly two 64-bit words (every 64-bit platform), so that the
+    /// words are the whole value (a constant the compiler folds).
+    @inline(__always)
+    static var isAvailable: Bool {
+        MemoryLayout<String>.size == MemoryLayout<StringWords>.size && MemoryLayout<StringWords>.size == 16
+    }
+
     init(_ string: String) {
-        // A `String` is two words on every platform this package supports (64-bit).
+        guard Self.isAvailable else {
+            first = 0
+            second = 0
+            return
+        }
         self = unsafeBitCast(string, to: StringWords.self)
     }
 }

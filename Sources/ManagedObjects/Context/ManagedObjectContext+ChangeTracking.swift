@@ -114,7 +114,7 @@ extension ManagedObjectContext: KeyValueChangeSink {
 
     /// Adds `source` to `target`'s inverse relationship; a to-one inverse first leaves its old
     /// owner (moving `target` from one parent to another).
-    private func link(_ source: ManagedObject, to target: ManagedObject, inverseName: String, relationshipName: String) {
+    package func link(_ source: ManagedObject, to target: ManagedObject, inverseName: String, relationshipName: String) {
         guard target.managedObjectContext === self else { return }
         guard case .relationship(let inverse)? = target.layout.slotByName[inverseName].map({ target.layout.properties[$0] }) else { return }
         do {

@@ -104,12 +104,15 @@ extension ManagedObjectContext {
                 object.storeVersion = persisted.version              // the delete wins
             case .mergeByPropertyStoreTrump, .rollback:
                 deleted.remove(object)                                // the store's row wins
+                let before = inverseMembers(of: object)
                 forgetCommittedValues(of: object)
                 takeValues(of: persisted, into: object, keeping: [])
+                mendInverses(of: object, before: before, persisted: persisted)
                 pendingEvent.refreshed.insert(object)
             }
             return
         }
+        let before = inverseMembers(of: object)
         var keeping = Set<Int>()
         for (slot, property) in object.layout.properties.enumerated() where !property.isTransient {
             let changedHere = hasCommittedValue(of: object, slot: slot)
@@ -132,6 +135,7 @@ extension ManagedObjectContext {
             }
         }
         takeValues(of: persisted, into: object, keeping: keeping)
+        mendInverses(of: object, before: before, persisted: persisted)
         pendingEvent.refreshed.insert(object)
     }
 

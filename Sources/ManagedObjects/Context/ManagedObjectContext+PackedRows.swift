@@ -10,11 +10,11 @@ struct PackedRowPlan {
     /// Every slot of the objects is one of the shape's attributes (no relationship, transient
     /// or fetched-property slot to clear in the row's copy).
     let sharesValues: Bool
-    /// For new objects' rows of a shape with exact types (``StoreRowShape/exactTypes``): the
-    /// metadata address of each name's Swift type, so that a row whose values are all `nil`
-    /// or exactly of those types keeps its slot values alone (its constants made when a store
-    /// asks for them); `nil` otherwise.
-    var exactMetadata: [UInt]? = nil
+    /// For new objects' rows of a shape with exact types (``StoreRowShape/exactTypes``):
+    /// whether a row whose values are all `nil` or exactly of those types
+    /// (``StoreRowShape/holdsExactValues(_:)``) keeps its slot values alone (its constants
+    /// made when a store asks for them).
+    var keepsExactValues = false
 }
 
 extension ManagedObjectContext {
@@ -39,7 +39,7 @@ extension ManagedObjectContext {
                 guard traits.isSaved, let type = traits.attributeType, AttributeValueConversion.hasExactConstants(type) else { return nil }
             }
             let shape = StoreRowShape(entity: object.entity, names: layout.keys)
-            return PackedRowPlan(shape: shape, sharesValues: true, exactMetadata: exactMetadata(of: shape))
+            return PackedRowPlan(shape: shape, sharesValues: true, keepsExactValues: shape.exactTypes != nil)
         }
         guard let packing = store as? any PackedRowStore,
               let shape = packing.packedRowShape(forEntityNamed: object.entity.name),
@@ -54,28 +54,7 @@ extension ManagedObjectContext {
         for slot in layout.slotTraits.indices where layout.slotTraits[slot].isSaved && layout.slotTraits[slot].attributeType != nil {
             guard covered.contains(slot) else { return nil }
         }
-        return PackedRowPlan(shape: shape, sharesValues: shape.otherSlots.isEmpty, exactMetadata: inserting ? exactMetadata(of: shape) : nil)
-    }
-
-    /// The metadata addresses of the Swift types of a shape's exact types, by name.
-    private static func exactMetadata(of shape: StoreRowShape) -> [UInt]? {
-        shape.exactTypes?.map { UInt(bitPattern: unsafeBitCast($0.valueType, to: Int.self)) }
-    }
-
-    /// Whether the value of every slot of `slots` in `values` is `nil` or of exactly the type
-    /// whose metadata address `metadata` holds at the slot's position. Read in place, from each
-    /// `Optional<Any>` container's metadata word (0 for `nil`; the layout RuntimeLayout
-    /// verifies): no value is copied.
-    private static func holdsExactValues(_ values: ContiguousArray<Any?>, slots: [Int], metadata: [UInt]) -> Bool {
-        values.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return slots.isEmpty }
-            for (position, slot) in slots.enumerated() {
-                guard slot >= 0 && slot < buffer.count else { return false }
-                let word = base.load(fromByteOffset: slot * MemoryLayout<Any?>.stride + 3 * MemoryLayout<UInt>.size, as: UInt.self)
-                if word != 0 && word != metadata[position] { return false }
-            }
-            return true
-        }
+        return PackedRowPlan(shape: shape, sharesValues: shape.otherSlots.isEmpty, keepsExactValues: inserting && shape.exactTypes != nil)
     }
 
     /// The packed row of an object's values (``packedRowPlan(of:for:inserting:)``), with its
@@ -87,7 +66,7 @@ extension ManagedObjectContext {
         let values = object.values
         let shape = plan.shape
         // A new object's values all of their exact types: the row keeps them alone.
-        if let metadata = plan.exactMetadata, Self.holdsExactValues(values, slots: shape.slots, metadata: metadata) {
+        if plan.keepsExactValues, shape.holdsExactValues(values) {
             var slotValues = values
             if !plan.sharesValues { for slot in shape.otherSlots { slotValues[slot] = nil } }
             return StoreRow(objectID: object.objectID, version: object.storeVersion,

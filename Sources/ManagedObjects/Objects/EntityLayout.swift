@@ -337,7 +337,7 @@ package struct SlotTraits: Sendable {
             return
         }
         attributeType = attribute.attributeType
-        valueTypeMetadata = UInt(bitPattern: unsafeBitCast(attribute.attributeType.valueType, to: Int.self))
+        valueTypeMetadata = AnyContainerMetadata.word(of: attribute.attributeType.valueType)
         switch attribute.attributeType {
         case .integer16, .integer32, .integer64, .double, .float, .string, .boolean, .binaryData, .uuid:
             acceptsAnyValueOfItsType = attribute.validationRules.isEmpty && !attribute.isDerived
@@ -371,7 +371,7 @@ package struct SlotTraits: Sendable {
     /// inline buffer (the layout RuntimeLayout verifies). No value is copied.
     @inline(__always)
     package func isTriviallyValid(containerAt container: UnsafeRawPointer) -> Bool {
-        let metadata = container.load(fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UInt.self)
+        let metadata = AnyContainerMetadata.word(at: container)
         if acceptsAnyFiniteDate {
             guard metadata != 0 else { return isOptional }
             return metadata == valueTypeMetadata && container.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite

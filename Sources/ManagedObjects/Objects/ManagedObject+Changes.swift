@@ -1,6 +1,7 @@
 // What changed in an object since it was last saved.
 import Foundation
 import KeyValueCoding
+import ObjectGraphInternals
 import Predicates
 
 extension ManagedObject {
@@ -65,24 +66,22 @@ extension ManagedObject {
     /// instead of trying casts; `nil` for any other pair.
     @inline(__always)
     static func sameCommonValue(_ lhs: Any?, _ rhs: Any?) -> Bool? {
-        guard MemoryLayout<Any?>.size == 4 * MemoryLayout<UInt>.size else { return nil }
+        guard AnyContainerMetadata.isReadable else { return nil }
         return withUnsafePointer(to: lhs) { left in
             withUnsafePointer(to: rhs) { right -> Bool? in
                 let l = UnsafeRawPointer(left), r = UnsafeRawPointer(right)
-                let offset = 3 * MemoryLayout<UInt>.size
-                let metadata = l.load(fromByteOffset: offset, as: UInt.self)
-                guard metadata != 0, metadata == r.load(fromByteOffset: offset, as: UInt.self) else { return nil }
-                func address(_ type: Any.Type) -> UInt { UInt(bitPattern: unsafeBitCast(type, to: Int.self)) }
+                let metadata = AnyContainerMetadata.word(at: l)
+                guard metadata != 0, metadata == AnyContainerMetadata.word(at: r) else { return nil }
                 switch metadata {
-                case address(Int64.self): return l.load(as: Int64.self) == r.load(as: Int64.self)
-                case address(String.self): return l.load(as: String.self) == r.load(as: String.self)
-                case address(Double.self):
+                case AnyContainerMetadata.word(of: Int64.self): return l.load(as: Int64.self) == r.load(as: Int64.self)
+                case AnyContainerMetadata.word(of: String.self): return l.load(as: String.self) == r.load(as: String.self)
+                case AnyContainerMetadata.word(of: Double.self):
                     let (a, b) = (l.load(as: Double.self), r.load(as: Double.self))
                     return a.isNaN ? nil : a == b
-                case address(Int32.self): return l.load(as: Int32.self) == r.load(as: Int32.self)
-                case address(Int16.self): return l.load(as: Int16.self) == r.load(as: Int16.self)
-                case address(Bool.self): return l.load(as: Bool.self) == r.load(as: Bool.self)
-                case address(Date.self): return l.load(as: Date.self) == r.load(as: Date.self)
+                case AnyContainerMetadata.word(of: Int32.self): return l.load(as: Int32.self) == r.load(as: Int32.self)
+                case AnyContainerMetadata.word(of: Int16.self): return l.load(as: Int16.self) == r.load(as: Int16.self)
+                case AnyContainerMetadata.word(of: Bool.self): return l.load(as: Bool.self) == r.load(as: Bool.self)
+                case AnyContainerMetadata.word(of: Date.self): return l.load(as: Date.self) == r.load(as: Date.self)
                 default: return nil
                 }
             }

@@ -1,6 +1,7 @@
 // Validation of a managed object: the model's rules for its values, and delete rules.
 import Foundation
 import KeyValueCoding
+import ObjectGraphInternals
 
 extension ManagedObject {
     /// The current values of every property, by key (faults are loaded).
@@ -52,7 +53,7 @@ extension ManagedObject {
     /// (``SlotTraits/isTriviallyValid(containerAt:)``), read in place from the value array (the
     /// `Any?` layout `RuntimeLayout` checks); 0 for an object with `@Managed` fields or a fault.
     private func triviallyValidSlotsInPlace() -> UInt64 {
-        guard !layout.hasFields, !faultFlag, MemoryLayout<Any?>.size == 4 * MemoryLayout<UInt>.size else { return 0 }
+        guard !layout.hasFields, !faultFlag, AnyContainerMetadata.isReadable else { return 0 }
         let traits = layout.slotTraits
         return values.withUnsafeBufferPointer { buffer -> UInt64 in
             guard buffer.count == traits.count, let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return 0 }

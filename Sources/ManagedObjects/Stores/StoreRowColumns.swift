@@ -1,6 +1,7 @@
 // Packed store rows: attribute values in an order shared by every row of an entity, already
 // as the attributes' Swift types, so that filling an object copies one array.
 import Foundation
+import ObjectGraphInternals
 import Predicates
 
 /// The order of the attribute values of an entity's packed rows, shared by all of them: the
@@ -59,20 +60,10 @@ package final class StoreRowShape: Sendable {
     /// ``exactTypes`` names); empty when ``exactTypes`` is `nil`.
     private let exactMetadata: [UInt]
 
-    /// The metadata address of the Swift type of an attribute type with exact constants.
+    /// The metadata address of the Swift type of an attribute type with exact constants (the
+    /// type's `valueType`, what an `Optional<Any>` container of such a value holds).
     private static func metadataAddress(of type: AttributeDescription.AttributeType) -> UInt {
-        let swiftType: Any.Type
-        switch type {
-        case .string: swiftType = String.self
-        case .integer64: swiftType = Int64.self
-        case .integer32: swiftType = Int32.self
-        case .integer16: swiftType = Int16.self
-        case .double: swiftType = Double.self
-        case .boolean: swiftType = Bool.self
-        case .date: swiftType = Date.self
-        default: return 0
-        }
-        return UInt(bitPattern: unsafeBitCast(swiftType, to: Int.self))
+        AnyContainerMetadata.word(of: type.valueType)
     }
 
     /// Whether every named slot of `values` (an object's slot values) is `nil` or a value of
@@ -84,15 +75,13 @@ package final class StoreRowShape: Sendable {
     /// `RuntimeLayout` checks: three inline words, then the metadata, null for `nil`): no
     /// dynamic cast, no copy of a value.
     package func holdsExactValues(_ values: ContiguousArray<Any?>) -> Bool {
-        guard exactTypes != nil, exactMetadata.count == slots.count,
-              MemoryLayout<Any?>.size == 4 * MemoryLayout<UInt>.size else { return false }
+        guard exactTypes != nil, exactMetadata.count == slots.count, AnyContainerMetadata.isReadable else { return false }
         return values.withUnsafeBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return slots.isEmpty }
-            let metadataOffset = 3 * MemoryLayout<UInt>.size
             for position in slots.indices {
                 let slot = slots[position]
                 guard slot >= 0, slot < buffer.count else { return false }
-                let metadata = base.load(fromByteOffset: slot * MemoryLayout<Any?>.stride + metadataOffset, as: UInt.self)
+                let metadata = AnyContainerMetadata.word(ofElement: slot, at: base)
                 if metadata != 0 && metadata != exactMetadata[position] { return false }
             }
             return true

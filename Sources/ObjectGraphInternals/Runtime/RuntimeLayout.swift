@@ -60,9 +60,7 @@ package enum RuntimeLayout {
         }
     }
 
-    private static func metadata(_ type: Any.Type) -> UInt {
-        UInt(bitPattern: unsafeBitCast(type, to: Int.self))
-    }
+    private static func metadata(_ type: Any.Type) -> UInt { AnyContainerMetadata.word(of: type) }
 
     private static func address(_ object: AnyObject) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
@@ -98,6 +96,13 @@ package enum RuntimeLayout {
                   "a non-nil Optional<Any> is not laid out as an Any")
             let none: Any? = nil
             check(.optionalAnyContainer, words(of: none)[3] == 0, "nil does not have null metadata")
+            // The in-place reads of AnyContainerMetadata, on the same containers.
+            let pair: [Any?] = [some, none]
+            let read = pair.withUnsafeBytes { buffer in
+                (0..<2).map { AnyContainerMetadata.word(ofElement: $0, at: buffer.baseAddress!) }
+            }
+            check(.optionalAnyContainer, AnyContainerMetadata.isReadable && read == [metadata(LayoutBase.self), 0],
+                  "AnyContainerMetadata reads \(read), not the class's metadata and 0")
         }
     }
 

@@ -1,0 +1,101 @@
+// Inverse relationships after an optimistic-locking conflict is resolved: the resolved object's
+// relationships may end up neither as the context had them nor as the store has them, and the
+// objects on the other side must follow, or a store that keeps both sides of a relationship (the
+// in-memory and file stores) saves a graph where a destination still lists an object that left it.
+import Foundation
+
+extension ManagedObjectContext {
+    /// The members of every relationship (with an inverse, not a relationship fault) of an
+    /// object, by slot: what the context holds before a conflict is resolved.
+    package func inverseMembers(of object: ManagedObject) -> [Int: [ManagedObject]] {
+        guard maintainsInverses else { return [:] }
+        var members: [Int: [ManagedObject]] = [:]
+        for (slot, property) in object.layout.properties.enumerated() {
+            guard case .relationship(let relationship) = property, !property.isTransient,
+                  relationship.inverseName != nil, !object.isRelationshipFaulted(slot: slot) else { continue }
+            members[slot] = Self.members(object.slotValue(slot))
+        }
+        return members
+    }
+
+    /// Puts the inverses of a resolved object's relationships in step with the values the
+    /// resolution left it (Apple's merge policies do the same), as recorded changes, so the save
+    /// writes both sides: a destination the object left (one the store's row holds, or one the
+    /// context linked before the resolution dropped that change) stops listing it, and a
+    /// destination it holds lists it. A destination whose loaded value is merely older than the
+    /// store's row, where the store's row is already right, is left alone (changing it would
+    /// overwrite what another writer saved).
+    ///
+    /// - Parameters:
+    ///   - object: The object just resolved.
+    ///   - before: ``inverseMembers(of:)`` from before the resolution.
+    ///   - persisted: The store's row the resolution merged.
+    package func mendInverses(of object: ManagedObject, before: [Int: [ManagedObject]], persisted: StoreRow) {
+        for (slot, held) in before.sorted(by: { $0.key < $1.key }) {
+            let property = object.layout.properties[slot]
+            guard case .relationship(let relationship) = property, let inverseName = relationship.inverseName,
+                  !object.isRelationshipFaulted(slot: slot), let storeValue = value(of: persisted, for: property) else { continue }
+            let after = Self.members(object.slotValue(slot))
+            let stored = Self.members(storeValue)
+            let afterIDs = Set(after.map(ObjectIdentifier.init))
+            let storedIDs = Set(stored.map(ObjectIdentifier.init))
+            var seen = Set<ObjectIdentifier>()
+            for target in stored + held where !afterIDs.contains(ObjectIdentifier(target)) && seen.insert(ObjectIdentifier(target)).inserted {
+                mendInverse(of: target, named: inverseName, holding: object, false,
+                            storeHolds: storedIDs.contains(ObjectIdentifier(target)), relationshipName: relationship.name)
+            }
+            for target in after {
+                mendInverse(of: target, named: inverseName, holding: object, true,
+                            storeHolds: storedIDs.contains(ObjectIdentifier(target)), relationshipName: relationship.name)
+            }
+        }
+    }
+
+    /// Makes `target`'s inverse hold `source` (`holds`) or not, as a recorded change, where the
+    /// save would otherwise leave the two sides apart: the target's loaded value disagrees by a
+    /// change of this context, or its store row disagrees. When the loaded value already agrees
+    /// but the store's row does not and the slot has no recorded change, the store's side is
+    /// put in quietly first, so the change is recorded and saved. When only the loaded value
+    /// is behind a store row that agrees, it follows the row quietly (nothing to save; a to-one
+    /// inverse that the row gives another object is left to a refresh).
+    private func mendInverse(of target: ManagedObject, named inverseName: String, holding source: ManagedObject,
+                             _ holds: Bool, storeHolds: Bool, relationshipName: String) {
+        // A fault loads the store's row: nothing to mend when that is right.
+        guard storeHolds != holds || !target.faultFlag,
+              target.managedObjectContext === self, !deleted.contains(target), !inserted.contains(target),
+              let slot = target.layout.slotByName[inverseName],
+              case .relationship(let inverse) = target.layout.properties[slot],
+              !target.isRelationshipFaulted(slot: slot) else { return }
+        let current = Self.members(target.slotValue(slot))
+        let changed = hasCommittedValue(of: target, slot: slot)
+        /// The target's value with `source` among its members or not, the others as they are.
+        func value(including: Bool) -> Any? {
+            let others = current.filter { $0 !== source }
+            switch inverse.cardinality {
+            case .toOne: return including ? source : nil
+            case .toMany: return Set(including ? others + [source] : others)
+            case .orderedToMany: return including ? others + [source] : others
+            }
+        }
+        func quietly(include: Bool) {
+            let wasRestoring = isRestoring
+            isRestoring = true
+            target.willChangeValue(forKey: inverseName)
+            target.storeLoadedSlotValue(value(including: include), slot)
+            target.didChangeValue(forKey: inverseName)
+            isRestoring = wasRestoring
+        }
+        if current.contains(where: { $0 === source }) == holds {
+            guard storeHolds != holds, !changed else { return }
+            quietly(include: storeHolds)
+        } else if !changed, storeHolds == holds {
+            if holds || inverse.cardinality != .toOne { quietly(include: holds) }
+            return
+        }
+        if holds {
+            link(source, to: target, inverseName: inverseName, relationshipName: relationshipName)
+        } else {
+            unlink(source, from: target, inverseName: inverseName)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+// The type metadata word of an `Optional<Any>` container, read in place: how the hot paths of
+// managed objects tell a slot's value type without a dynamic cast or a copy of the value.
+
+/// Reads the type metadata word of `Optional<Any>` containers in place, by the layout
+/// ``RuntimeLayout`` checks (``RuntimeLayout/Fact/anyContainer``,
+/// ``RuntimeLayout/Fact/optionalAnyContainer``): three words of inline buffer, then the
+/// metadata address of the stored value's type, 0 for `nil`.
+///
+/// A caller checks ``isReadable`` first and takes its ordinary (casting) path when it is
+/// `false`; the word of a value of exactly type `T` equals ``word(of:)`` of `T`.
+///
+/// Thread safety: stateless; reading a container is as safe as reading the memory it is in.
+@usableFromInline
+package enum AnyContainerMetadata {
+    /// Whether `Optional<Any>` containers have the four-word layout the reads assume (a
+    /// constant the compiler folds).
+    @inlinable @inline(__always)
+    package static var isReadable: Bool {
+        MemoryLayout<Any?>.size == 4 * MemoryLayout<UInt>.size && MemoryLayout<Any?>.stride == MemoryLayout<Any?>.size
+    }
+
+    /// The byte offset of the metadata word in a container.
+    @inlinable @inline(__always)
+    package static var offset: Int { 3 * MemoryLayout<UInt>.size }
+
+    /// The metadata word a container holds for a value of exactly `type`.
+    @inlinable @inline(__always)
+    package static func word(of type: any Any.Type) -> UInt {
+        UInt(bitPattern: unsafeBitCast(type, to: Int.self))
+    }
+
+    /// The metadata word of the container at `container` (0: `nil`). Only when
+    /// ``isReadable``.
+    @inlinable @inline(__always)
+    package static func word(at container: UnsafeRawPointer) -> UInt {
+        container.load(fromByteOffset: offset, as: UInt.self)
+    }
+
+    /// The metadata word of element `index` of contiguous `Optional<Any>` storage starting at
+    /// `base` (an array's buffer). Only when ``isReadable``.
+    @inlinable @inline(__always)
+    package static func word(ofElement index: Int, at base: UnsafeRawPointer) -> UInt {
+        base.load(fromByteOffset: index * MemoryLayout<Any?>.stride + offset, as: UInt.self)
+    }
+}
