@@ -37,14 +37,14 @@ package final class EntityLayout: Sendable {
     /// (``anySlotMayBeTracked``) read plain fields and retain nothing.
     // nonisolated(unsafe): the pointer is written once, before the layout is published;
     // `trackingKeyPaths` owns the buffer and only `init` and `deinit` write its elements.
-    private nonisolated(unsafe) let trackingBase: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
+    @usableFromInline nonisolated(unsafe) let trackingBase: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
     /// The key paths' addresses (``TrackingKeyPaths/addresses``), for reading their reference
     /// counts in place.
-    private nonisolated(unsafe) let trackingAddresses: UnsafeMutablePointer<UnsafeRawPointer>
-    private let trackingCount: Int
+    @usableFromInline nonisolated(unsafe) let trackingAddresses: UnsafeMutablePointer<UnsafeRawPointer>
+    @usableFromInline let trackingCount: Int
     /// Whether the checks read the key paths' reference counts in place
     /// (``StrongReferenceCount/inlineReadsHold``), rather than through the runtime's call.
-    private let readsTrackingCountsInline: Bool
+    @usableFromInline let readsTrackingCountsInline: Bool
     /// How a store row fills each slot, made once so that filling an object copies no
     /// property description.
     package let fillPlan: [SlotFill]
@@ -80,7 +80,7 @@ package final class EntityLayout: Sendable {
 
     /// Whether Observation may be tracking `slot` of some object of the layout (see
     /// ``TrackingKeyPaths``): anything but the layout holds the slot's key path.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func slotMayBeTracked(_ slot: Int) -> Bool {
         if readsTrackingCountsInline { return StrongReferenceCount.mayHaveOtherOwners(trackingAddresses[slot]) }
         // Reads the reference count only: the buffer is never written here.
@@ -93,7 +93,8 @@ package final class EntityLayout: Sendable {
     /// Every typed store of an object that was read typed checks it twice (its will-change and
     /// did-change hooks): the counts are read in place, one load per slot and no call, where the
     /// runtime's check is a call per slot.
-    @inline(__always)
+    /// Inlinable: the change hooks that read it are inlined into typed setters.
+    @inlinable @inline(__always)
     package var anySlotMayBeTracked: Bool {
         guard trackingCount <= 16 else { return true }
         if readsTrackingCountsInline {

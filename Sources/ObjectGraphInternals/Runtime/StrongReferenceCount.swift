@@ -15,8 +15,12 @@
 /// once; where they do not hold (another platform, another runtime), ``mayHaveOtherOwners(_:)``
 /// is not to be used (callers fall back to `isKnownUniquelyReferenced`).
 ///
+/// `@usableFromInline` and inlinable: a package type's inlinable members are not inlined in
+/// other modules otherwise, and the read must be a load, not a call.
+///
 /// Thread safety: the read is one aligned word load of a word other threads change atomically
 /// (as the runtime's own check); the caller must keep the object alive.
+@usableFromInline
 package enum StrongReferenceCount {
     /// Whether ``mayHaveOtherOwners(_:)`` answers as `isKnownUniquelyReferenced` on this
     /// runtime: checked once, on probe objects held once, twice and weakly.
@@ -25,7 +29,7 @@ package enum StrongReferenceCount {
     /// Whether the object at `address` (a native Swift object the caller keeps alive) may be
     /// held by another strong reference, or keeps its counts in a side table. `false`: exactly
     /// one strong reference holds it. Valid only where ``inlineReadsHold``.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func mayHaveOtherOwners(_ address: UnsafeRawPointer) -> Bool {
         address.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self) &>> 33 != 0
     }
