@@ -12,41 +12,50 @@ import TestSupport
 /// word where it can. Hooks, observers and Swift's Observation must hear every such change
 /// exactly as before, and every kind of boxed value must be stored (or refused) as before.
 @Suite struct KeyValueStorePathTests {
+    /// A crate of a class that overrides the change hooks, outside any context.
+    static func hookedCrate() throws -> HookedCrate {
+        let model = TypedFixtures.unboundModel()
+        try model.setManagedObjectClass(HookedCrate.self, forEntityNamed: "Crate")
+        return try HookedCrate(in: model)
+    }
+
     @Test func hooksHearEveryStoreByKeyInOrder() throws {
-        let apple = try HookedApple(in: try HookedApple.model())
-        try apple.setValue(2.5, forKey: "radius")
-        try apple.setValue("Gala", forKey: "variety")
-        try apple.setValue(nil, forKey: "variety")
-        #expect(apple.heard == ["will radius", "did radius", "will variety", "did variety", "will variety", "did variety"])
-        #expect(apple.radius == 2.5 && apple.variety == nil)
+        let crate = try Self.hookedCrate()
+        crate.heard = []
+        try crate.setValue(Int16(20), forKey: "capacity")
+        try crate.setValue(nil, forKey: "capacity")
+        try crate.setValue(30, forKey: "capacity")   // an Int: converted
+        #expect(crate.heard == ["will capacity", "did capacity", "will capacity", "did capacity",
+                                "will capacity", "did capacity"])
+        #expect(crate.capacity == 30)
     }
 
     @Test func aRefusedValueIsNotAnnounced() throws {
-        let apple = try HookedApple(in: try HookedApple.model())
-        #expect(throws: KeyValueCodingError.self) { try apple.setValue("wide", forKey: "radius") }
-        #expect(apple.heard.isEmpty && apple.radius == 0)
+        let crate = try Self.hookedCrate()
+        crate.heard = []
+        #expect(throws: KeyValueCodingError.self) { try crate.setValue("wide", forKey: "capacity") }
+        #expect(crate.heard.isEmpty && crate.capacity == 12)
     }
 
     @Test func observersGetOldAndNewValues() throws {
-        let apple = try HookedApple(in: try HookedApple.model())
-        apple.radius = 1.5
+        let crate = try Self.hookedCrate()
         let recorder = ChangeRecorder()
-        try apple.addObserver(recorder, forKeyPath: "radius", options: [.old, .new, .prior])
-        try apple.setValue(3.0, forKey: "radius")
+        try crate.addObserver(recorder, forKeyPath: "capacity", options: [.old, .new, .prior])
+        try crate.setValue(Int16(40), forKey: "capacity")
         let changes = recorder.changes
         #expect(changes.count == 2, "a prior notification, then the change")
-        #expect(changes.last?.oldValue as? Double == 1.5 && changes.last?.newValue as? Double == 3.0)
-        try apple.removeObserver(recorder, forKeyPath: "radius")
+        #expect(changes.last?.oldValue as? Int16 == 12 && changes.last?.newValue as? Int16 == 40)
+        try crate.removeObserver(recorder, forKeyPath: "capacity")
     }
 
     @Test func observationSeesAStoreByKey() throws {
-        let apple = try HookedApple(in: try HookedApple.model())
-        _ = apple.radius
+        let crate = try Self.hookedCrate()
+        _ = crate.capacity
         let fired = ChangeRecorder()
-        withObservationTracking { _ = apple.radius } onChange: { fired.record(KeyValueChange(kind: .setting)) }
-        try apple.setValue("Fuji", forKey: "variety")   // another key does not fire
+        withObservationTracking { _ = crate.capacity } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+        try crate.setValue(nil, forKey: "stand")   // another key does not fire
         #expect(fired.count == 0)
-        try apple.setValue(4.0, forKey: "radius")
+        try crate.setValue(Int16(41), forKey: "capacity")
         #expect(fired.count == 1)
     }
 
@@ -54,8 +63,8 @@ import TestSupport
     /// value-array Double alike: exactly typed, nested in another `Any`, bridged numbers,
     /// optionals and `NSNull`.
     @Test func everyBoxingOfAValueIsStoredAsBefore() throws {
-        let typed = try HookedApple(in: try HookedApple.model())
-        let generic = try ManagedObject(entityName: "Apple", in: HookedApple.unboundModel())
+        let typed = try TypedApple(in: try TypedFixtures.model())
+        let generic = try ManagedObject(entityName: "Apple", in: TypedFixtures.unboundModel())
         func nested<T>(_ value: T) -> Any { value }
         let doubleInAny: Any = 2.5
         let values: [(Any?, Double?)] = [
@@ -75,39 +84,5 @@ import TestSupport
         }
         #expect(throws: KeyValueCodingError.self) { try generic.setValue("text", forKey: "radius") }
         #expect(throws: KeyValueCodingError.self) { try typed.setValue(Date(), forKey: "radius") }
-    }
-}
-
-/// An apple whose class overrides the change hooks.
-private final class HookedApple: ManagedObject {
-    override class var entityName: String { "Apple" }
-    @Managed var radius: Double
-    @Managed var variety: String?
-    var heard: [String] = []
-
-    static func unboundModel() -> ManagedObjectModel {
-        // A valid model: building it cannot fail.
-        try! ManagedObjectModel(entities: [
-            EntityDescription(name: "Apple", properties: [
-                .attribute("radius", .double),
-                .attribute("variety", .string),
-            ]),
-        ])
-    }
-
-    static func model() throws -> ManagedObjectModel {
-        let model = unboundModel()
-        try model.setManagedObjectClass(HookedApple.self, forEntityNamed: "Apple")
-        return model
-    }
-
-    override func keyValueWillChange(_ event: KeyValueChangeEvent) {
-        heard.append("will \(event.key)")
-        super.keyValueWillChange(event)
-    }
-
-    override func keyValueDidChange(_ event: KeyValueChangeEvent) {
-        heard.append("did \(event.key)")
-        super.keyValueDidChange(event)
     }
 }
