@@ -92,8 +92,8 @@ package final class EntityLayout: Sendable {
     ///
     /// Every typed store of an object that was read typed checks it twice (its will-change and
     /// did-change hooks): the counts are read in place, one load per slot and no call, where the
-    /// runtime's check is a call per slot.
-    /// Inlinable: the change hooks that read it are inlined into typed setters.
+    /// runtime's check is a call per slot. Inlinable: the change hooks that read it are inlined
+    /// into typed setters.
     @inlinable @inline(__always)
     package var anySlotMayBeTracked: Bool {
         guard trackingCount <= 16 else { return true }
