@@ -19,7 +19,7 @@ struct RuntimeLayoutTests {
 
     @Test func everyFactIsChecked() {
         // The self-check names each fact it covers; a new fact needs a check.
-        #expect(RuntimeLayout.Fact.allCases.count == 5)
+        #expect(RuntimeLayout.Fact.allCases.count == 6)
     }
 
     private final class Plain {}
@@ -51,5 +51,56 @@ struct RuntimeLayoutTests {
         #expect(codableObject(in: Plain() as Any?) == nil)
         #expect(codableObject(in: 42 as Any?) == nil)
         #expect(codableObject(in: [employee] as Any?) == nil)
+    }
+
+    private class Base {}
+    private final class Derived: Base {}
+    private enum Shade { case light, dark }
+
+    /// `holdsExactly` answers as `type(of: value) == T.self` for every way a value is boxed.
+    @Test func holdsExactlyAnswersAsTheDynamicType() {
+        func same<T>(_ value: Any, _: T.Type, _ note: String) {
+            checkEqual(holdsExactly(value, T.self), type(of: value) == T.self, note)
+        }
+        let derived: Base = Derived()
+        let cases: [(Any, String)] = [
+            (2.5, "Double"), (Int16(3), "Int16"), ("text", "String"), (Shade.dark, "enum"),
+            (Optional(2.5) as Any, "Double? boxed whole"), (boxed(2.5 as Any), "Double nested in Any"),
+            (derived, "subclass boxed as its base"), (Plain(), "class"), (NSNumber(value: 2.5), "NSNumber"),
+            (NSNull(), "NSNull"), (ThreeWords(), "struct"),
+        ]
+        for (value, note) in cases {
+            same(value, Double.self, note)
+            same(value, Int16.self, note)
+            same(value, String.self, note)
+            same(value, Double?.self, note)
+            same(value, Base.self, note)
+            same(value, Derived.self, note)
+            same(value, NSNull.self, note)
+            same(value, Shade.self, note)
+        }
+        #expect(holdsExactly(derived, Derived.self) && !holdsExactly(derived, Base.self))
+        #expect(isNSNull(NSNull()) && !isNSNull(2.5) && !isNSNull(boxed(2.5 as Any)))
+    }
+
+    /// The inline reference-count reads hold on this runtime and agree with the runtime's
+    /// check: unique when held once, not when held twice or more.
+    @Test func strongReferenceCountReadsAgreeWithTheRuntime() {
+        #expect(StrongReferenceCount.inlineReadsHold)
+        var object = Plain()
+        let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        #expect(!StrongReferenceCount.mayHaveOtherOwners(address) && isKnownUniquelyReferenced(&object))
+        var others: [Plain] = []
+        for count in 1...3 {
+            others.append(object)
+            #expect(StrongReferenceCount.mayHaveOtherOwners(address), "held \(count + 1) times")
+        }
+        others.removeAll()
+        #expect(!StrongReferenceCount.mayHaveOtherOwners(address) && isKnownUniquelyReferenced(&object))
+        weak let weakReference = object
+        others.append(object)
+        #expect(StrongReferenceCount.mayHaveOtherOwners(address), "held twice, also weakly")
+        others.removeAll()
+        #expect(weakReference != nil)
     }
 }

@@ -151,7 +151,7 @@ import TestSupport
 }
 
 /// A crate whose class overrides the change hooks.
-private final class HookedCrate: ManagedObject {
+final class HookedCrate: ManagedObject {
     override class var entityName: String { "Crate" }
     @Managed var capacity: Int16
     var heard: [String] = []

@@ -30,7 +30,7 @@ extension EntityLayout {
             read: { object in KeyValueReading(unsafeDowncast(object, to: ManagedObject.self).slotValue(slot)) },
             set: { object, value, notify in
                 let boxed: Any?
-                if type(of: value) == Wrapped.self {
+                if holdsExactly(value, Wrapped.self) {
                     boxed = value   // already the box the slot holds
                 } else {
                     boxed = try KeyValueProperty.convertedValue(value, to: Wrapped.self, key: key, owner: object)
@@ -57,7 +57,7 @@ extension EntityLayout {
             read: KeyValueProperty.typedReader(date),
             set: { object, value, notify in
                 let converted: Date?
-                if type(of: value) == Date.self {
+                if holdsExactly(value, Date.self) {
                     converted = (value as! Date)
                 } else {
                     converted = try KeyValueProperty.convertedValue(value, to: Date.self, key: key, owner: object)
@@ -84,7 +84,7 @@ extension EntityLayout {
     private static func storeArraySlot(_ boxed: Any?, _ slot: Int, key: String, of object: AnyObject, notify: Bool) throws {
         let managed = unsafeDowncast(object, to: ManagedObject.self)
         guard notify else { return managed.storeSlotValue(boxed, slot) }
-        try managed.changeSlot(slot, key: key) { managed.storeSlotValue(boxed, slot) }
+        managed.changeSlot(slot, key: key) { managed.storeSlotValue(boxed, slot) }
     }
 
     /// ``valueSlotProperty(_:_:slot:field:notifies:)`` for a slot held typed (`Wrapped?`) in a
@@ -106,19 +106,19 @@ extension EntityLayout {
             read: KeyValueProperty.typedReader(typed),
             set: { object, value, notify in
                 let converted: Wrapped?
-                if type(of: value) == Wrapped.self {
+                if holdsExactly(value, Wrapped.self) {
                     converted = loadInline(value, as: Wrapped.self)
                 } else {
                     converted = try KeyValueProperty.convertedValue(value, to: Wrapped.self, key: key, owner: object)
                 }
                 guard notify else { return store(converted, into: object) }
                 let managed = unsafeDowncast(object, to: ManagedObject.self)
-                try managed.changeSlot(slot, key: key) { store(converted, into: managed) }
+                managed.changeSlot(slot, key: key) { store(converted, into: managed) }
             },
             setNil: { object, notify in
                 guard notify else { return store(nil, into: object) }
                 let managed = unsafeDowncast(object, to: ManagedObject.self)
-                try managed.changeSlot(slot, key: key) { store(nil, into: managed) }
+                managed.changeSlot(slot, key: key) { store(nil, into: managed) }
             })
     }
 }

@@ -37,8 +37,14 @@ package final class EntityLayout: Sendable {
     /// (``anySlotMayBeTracked``) read plain fields and retain nothing.
     // nonisolated(unsafe): the pointer is written once, before the layout is published;
     // `trackingKeyPaths` owns the buffer and only `init` and `deinit` write its elements.
-    private nonisolated(unsafe) let trackingBase: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
-    private let trackingCount: Int
+    @usableFromInline nonisolated(unsafe) let trackingBase: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
+    /// The key paths' addresses (``TrackingKeyPaths/addresses``), for reading their reference
+    /// counts in place.
+    @usableFromInline nonisolated(unsafe) let trackingAddresses: UnsafeMutablePointer<UnsafeRawPointer>
+    @usableFromInline let trackingCount: Int
+    /// Whether the checks read the key paths' reference counts in place
+    /// (``StrongReferenceCount/inlineReadsHold``), rather than through the runtime's call.
+    @usableFromInline let readsTrackingCountsInline: Bool
     /// How a store row fills each slot, made once so that filling an object copies no
     /// property description.
     package let fillPlan: [SlotFill]
@@ -74,18 +80,30 @@ package final class EntityLayout: Sendable {
 
     /// Whether Observation may be tracking `slot` of some object of the layout (see
     /// ``TrackingKeyPaths``): anything but the layout holds the slot's key path.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func slotMayBeTracked(_ slot: Int) -> Bool {
+        if readsTrackingCountsInline { return StrongReferenceCount.mayHaveOtherOwners(trackingAddresses[slot]) }
         // Reads the reference count only: the buffer is never written here.
-        !isKnownUniquelyReferenced(&trackingBase[slot])
+        return !isKnownUniquelyReferenced(&trackingBase[slot])
     }
 
     /// Whether Observation may be tracking any slot of some object of the layout; `true`
     /// unchecked for layouts of more than 16 slots (a change then checks its own slot).
-    @inline(__always)
+    ///
+    /// Every typed store of an object that was read typed checks it twice (its will-change and
+    /// did-change hooks): the counts are read in place, one load per slot and no call, where the
+    /// runtime's check is a call per slot. Inlinable: the change hooks that read it are inlined
+    /// into typed setters.
+    @inlinable @inline(__always)
     package var anySlotMayBeTracked: Bool {
         guard trackingCount <= 16 else { return true }
-        for slot in 0..<trackingCount where slotMayBeTracked(slot) { return true }
+        if readsTrackingCountsInline {
+            for slot in 0..<trackingCount where StrongReferenceCount.mayHaveOtherOwners(trackingAddresses[slot]) {
+                return true
+            }
+            return false
+        }
+        for slot in 0..<trackingCount where !isKnownUniquelyReferenced(&trackingBase[slot]) { return true }
         return false
     }
 
@@ -146,7 +164,9 @@ package final class EntityLayout: Sendable {
         })
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
         trackingBase = trackingKeyPaths.base
+        trackingAddresses = trackingKeyPaths.addresses
         trackingCount = properties.count
+        readsTrackingCountsInline = StrongReferenceCount.inlineReadsHold
         fillPlan = properties.map { property in
             switch property {
             case .attribute(let attribute): return .attribute(AttributeFill(attribute))
@@ -400,29 +420,39 @@ package struct TrackingKeyPaths: @unchecked Sendable {
     /// Owns the buffer of key paths (one per slot).
     private final class Storage {
         let base: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
+        let addresses: UnsafeMutablePointer<UnsafeRawPointer>
         let count: Int
 
         init(_ paths: [KeyPath<ManagedObject, Int>]) {
             count = paths.count
             base = .allocate(capacity: max(paths.count, 1))
             base.initialize(from: paths, count: paths.count)
+            addresses = .allocate(capacity: max(paths.count, 1))
+            for (slot, path) in paths.enumerated() {
+                (addresses + slot).initialize(to: UnsafeRawPointer(Unmanaged.passUnretained(path).toOpaque()))
+            }
         }
 
         deinit {
             base.deinitialize(count: count)
             base.deallocate()
+            addresses.deallocate()
         }
     }
 
     private let storage: Storage
     /// The buffer (``storage`` keeps it; the layout reads it directly).
     package let base: UnsafeMutablePointer<KeyPath<ManagedObject, Int>>
+    /// The key paths' addresses, one per slot (``storage`` keeps them alive): what the checks
+    /// of every change read the reference counts at.
+    package let addresses: UnsafeMutablePointer<UnsafeRawPointer>
     /// The same key paths, unretained, for reports on every typed read.
     private let unretained: [Unmanaged<KeyPath<ManagedObject, Int>>]
 
     package init(paths: [KeyPath<ManagedObject, Int>]) {
         storage = Storage(paths)
         base = storage.base
+        addresses = storage.addresses
         unretained = paths.map { Unmanaged.passUnretained($0) }
     }
 

@@ -55,10 +55,12 @@ extension ManagedObject {
     /// Stores into `slot` by key-value coding (`store` stores the converted value) as a
     /// notified change, the short way when only the object's context listens: a quiet store
     /// when the context recorded the slot's change already (``storesQuietly(slot:)``), else a
-    /// quiet change (``beginQuietChange(slot:key:)``); otherwise the full way
-    /// (`changingValue(forKey:_:)`).
+    /// quiet change (``beginQuietChange(slot:key:)``); otherwise the full way: the will-change
+    /// and did-change notifications delivered around the store, as `changingValue(forKey:_:)`
+    /// delivers them around a store that cannot fail, but inlined (no generic call through the
+    /// protocol, no closure context).
     @inline(__always)
-    func changeSlot(_ slot: Int, key: String, _ store: () -> Void) throws {
+    func changeSlot(_ slot: Int, key: String, _ store: () -> Void) {
         if storesQuietly(slot: slot) {
             keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
             store()
@@ -69,7 +71,9 @@ extension ManagedObject {
         } else if changesReachNobody {
             store()
         } else {
-            try changingValue(forKey: key, store)
+            deliverKeyValueChange(KeyValueChangeEvent(.willChange, key: key))
+            store()
+            deliverKeyValueChange(KeyValueChangeEvent(.didChange, key: key))
         }
     }
 

@@ -115,8 +115,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// The registrar that reports typed reads and every change to Swift's Observation; made by
     /// the first typed read (nobody can track an object before it).
     // Unchecked: read on every change (a dynamic exclusivity check would cost more than the
-    // read); only this object's own methods, on its thread, touch it.
-    @exclusivity(unchecked) package var observationTracking: ObservationTrackingBox?
+    // read); only this object's own methods, on its thread, touch it. Final: read by the
+    // change hooks inlined into typed setters of subclasses in other modules (no accessor call).
+    @usableFromInline @exclusivity(unchecked) final package var observationTracking: ObservationTrackingBox?
     /// Whether typed reads report to Observation: the class's
     /// ``isObservationTrackingEnabled``, read once.
     @usableFromInline let reportsObservationAccess: Bool
@@ -225,6 +226,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// `super`. See ``KeyValueObject/keyValueWillChange(_:)``.
     ///
     /// - Parameter event: The key and kind of the change.
+    // Inlinable: a typed store into an object of a final subclass that does not override the
+    // hooks calls this one statically, and inlined it is a few loads unless Observation may be
+    // tracking the object's layout (no call, no event made, no key retained).
+    @inlinable @inline(__always)
     open override func keyValueWillChange(_ event: KeyValueChangeEvent) {
         // The layout's check first: it loads plain fields, where the registrar is a retain.
         if observationTracking != nil, layout.anySlotMayBeTracked, let tracking = observationTracking {
@@ -236,6 +241,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// `super`. See ``KeyValueObject/keyValueDidChange(_:)``.
     ///
     /// - Parameter event: The key and kind of the change.
+    @inlinable @inline(__always)
     open override func keyValueDidChange(_ event: KeyValueChangeEvent) {
         if observationTracking != nil, layout.anySlotMayBeTracked, let tracking = observationTracking {
             observationDidChange(event, tracking)

@@ -59,6 +59,7 @@ extension ManagedObject {
     /// it tracks (``TrackingKeyPaths/mayBeTracked(_:)``), so a slot whose key path only the
     /// layout holds has no observer in any registrar and is skipped: what the registrar would
     /// have done (nothing) without the cost.
+    @usableFromInline
     func observationWillChange(_ event: KeyValueChangeEvent, _ tracking: ObservationTrackingBox) {
         guard let slot = observedSlot(of: event) else { return }
         layout.trackingKeyPaths.unretainedPath(slot)._withUnsafeGuaranteedRef { tracking.willSet(self, keyPath: $0) }
@@ -66,6 +67,7 @@ extension ManagedObject {
 
     /// Tells Observation that `event`'s key changed, unless nothing can be tracking it (see
     /// ``observationWillChange(_:_:)``).
+    @usableFromInline
     func observationDidChange(_ event: KeyValueChangeEvent, _ tracking: ObservationTrackingBox) {
         guard let slot = observedSlot(of: event) else { return }
         layout.trackingKeyPaths.unretainedPath(slot)._withUnsafeGuaranteedRef { tracking.didSet(self, keyPath: $0) }
@@ -90,6 +92,7 @@ extension ManagedObject {
 /// argument: a registrar read from a stored property (or a pointer's `pointee`) is copied
 /// first (its type's metadata, a copy and a destroy through value witnesses, a retain and a
 /// release), which cost more than the report itself.
+@usableFromInline
 package final class ObservationTrackingBox {
     private let registrar: UnsafeMutablePointer<ObservationRegistrar>
 

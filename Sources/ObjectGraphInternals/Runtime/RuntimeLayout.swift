@@ -12,6 +12,10 @@
 ///   reads values this way.
 /// - ``Fact/optionalAnyContainer``: an `Optional<Any>` has the same layout, with null metadata
 ///   for `nil`. `codableObject(in:)` (`KeyValuePath.swift`) reads objects this way.
+/// - ``Fact/metadataKinds``: the word at a type metadata's address is its kind: 0x200 for a
+///   struct, 0x201 for an enum, 0x202 for an optional, never one of these for a class.
+///   `holdsExactly(_:_:)` (KeyValueCoding's `ValueKind.swift`) trusts a container's stored type
+///   as the dynamic type by it.
 /// - ``Fact/fieldReflection``: the runtime's reflection entry points behind ``StoredField``
 ///   list a class's stored fields, superclass fields first, with their declared names (`_x` for
 ///   a property wrapper's storage), types, `let`/`var` and strong/weak ownership.
@@ -27,6 +31,7 @@ package enum RuntimeLayout {
     package enum Fact: String, CaseIterable, Sendable {
         case anyContainer = "Any container: three inline words, then the metadata"
         case optionalAnyContainer = "Optional<Any> container: as Any, with null metadata for nil"
+        case metadataKinds = "metadata kinds: 0x200 struct, 0x201 enum, 0x202 optional at the metadata's address"
         case fieldReflection = "stored-field reflection: names, types, let/var, weak, superclass first"
         case fieldOffsets = "stored-field offsets: where the values lie in the instance"
         case wrapperStorage = "property-wrapper storage: the _x field's offset plus the wrapped value's offset"
@@ -103,6 +108,20 @@ package enum RuntimeLayout {
             }
             check(.optionalAnyContainer, AnyContainerMetadata.isReadable && read == [metadata(LayoutBase.self), 0],
                   "AnyContainerMetadata reads \(read), not the class's metadata and 0")
+        }
+        verifyKinds(check)
+    }
+
+    private static func verifyKinds(_ check: Check) {
+        func kind(_ type: Any.Type) -> UInt {
+            UnsafeRawPointer(unsafeBitCast(type, to: UnsafeRawPointer.self)).load(as: UInt.self)
+        }
+        check(.metadataKinds, kind(Int.self) == 0x200 && kind(ThreeWords.self) == 0x200,
+              "a struct's kind is \(kind(Int.self)), not 0x200")
+        check(.metadataKinds, kind(Fact.self) == 0x201, "an enum's kind is \(kind(Fact.self)), not 0x201")
+        check(.metadataKinds, kind(Int?.self) == 0x202, "an optional's kind is \(kind(Int?.self)), not 0x202")
+        for type in [LayoutBase.self, LayoutProbe.self] as [AnyObject.Type] {
+            check(.metadataKinds, kind(type) &- 0x200 > 2, "a class's kind word \(kind(type)) reads as a value type's")
         }
     }
 
