@@ -189,31 +189,15 @@ package func loadInline<T>(_ value: Any, as: T.Type) -> T {
     return value as! T
 }
 
-/// The type metadata word of `value`'s container (its fourth word, see ``loadInline(_:as:)``):
-/// the type the value was boxed as, which is its dynamic type unless that is a class or an
-/// existential (a class reference is boxed as its static type).
-@inlinable @inline(__always)
-package func containerMetadata(_ value: Any) -> UnsafeRawPointer {
-    withUnsafePointer(to: value) {
-        UnsafeRawPointer($0).load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
-    }
-}
-
-/// Whether `metadata` is a struct's, an enum's or an optional's (metadata kinds 0x200–0x202,
-/// the word at the metadata's address; `RuntimeLayout` checks them): a container boxed as such a
-/// type holds exactly that type.
-@inlinable @inline(__always)
-package func isValueTypeMetadata(_ metadata: UnsafeRawPointer) -> Bool {
-    metadata.load(as: UInt.self) &- 0x200 <= 2
-}
-
 /// Whether the dynamic type of `value` is exactly `T` (`type(of: value) == T.self`), read from
 /// the container's metadata word when it was boxed as a value type; only class references and
 /// nested existentials ask the runtime (`swift_getDynamicType`, a call of some 80 instructions).
 @inlinable @inline(__always)
 package func holdsExactly<T>(_ value: Any, _: T.Type) -> Bool {
-    let stored = containerMetadata(value)
-    if isValueTypeMetadata(stored) { return stored == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self) }
+    if AnyContainerMetadata.isReadable {
+        let stored = withUnsafePointer(to: value) { AnyContainerMetadata.word(at: UnsafeRawPointer($0)) }
+        if AnyContainerMetadata.isValueTypeWord(stored) { return stored == AnyContainerMetadata.word(of: T.self) }
+    }
     return type(of: value) == T.self
 }
 

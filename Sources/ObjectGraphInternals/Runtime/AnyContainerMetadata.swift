@@ -29,6 +29,16 @@ package enum AnyContainerMetadata {
         UInt(bitPattern: unsafeBitCast(type, to: Int.self))
     }
 
+    /// Whether `word` (a container's metadata word, not 0) is a struct's, an enum's or an
+    /// optional's metadata (kinds 0x200–0x202, the word at the metadata's address;
+    /// ``RuntimeLayout/Fact/metadataKinds``). A container holding such a type holds exactly
+    /// that type; a class reference is boxed as its static type, so its word says less.
+    @inlinable @inline(__always)
+    package static func isValueTypeWord(_ word: UInt) -> Bool {
+        guard let metadata = UnsafeRawPointer(bitPattern: word) else { return false }
+        return metadata.load(as: UInt.self) &- 0x200 <= 2
+    }
+
     /// The metadata word of the container at `container` (0: `nil`). Only when
     /// ``isReadable``.
     @inlinable @inline(__always)
