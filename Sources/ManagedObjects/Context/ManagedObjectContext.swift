@@ -246,8 +246,8 @@ public final class ManagedObjectContext {
             noteInserted(object)
             return
         }
-        guard registered[object.objectID] == nil else { return }
-        register(object)
+        // One probe of the registry: the object goes in unless its ID names one already.
+        guard register(object, unlessRegistered: object.objectID) else { return }
         inserted.insert(object)
         noteInserted(object)
         // Its stores in this event record nothing more (the values at the insert are the
@@ -313,9 +313,27 @@ public final class ManagedObjectContext {
     }
 
     package func register(_ object: ManagedObject) {
+        registered[object.objectID] = object
+        didRegister(object)
+    }
+
+    /// Registers `object` under `id`, its ID, unless an object is registered under that ID
+    /// already (the registry then stays as it was): one probe of the registry for both.
+    ///
+    /// - Returns: Whether the object was registered.
+    private func register(_ object: ManagedObject, unlessRegistered id: ManagedObjectID) -> Bool {
+        if let previous = registered.updateValue(object, forKey: id) {
+            registered[id] = previous
+            return false
+        }
+        didRegister(object)
+        return true
+    }
+
+    /// The steps of a registration after the registry holds the object.
+    private func didRegister(_ object: ManagedObject) {
         registrationCount &+= 1
         object.registrationSequence = registrationCount
-        registered[object.objectID] = object
         if !hasRegisteredRelatedObjects && !object.layout.relationshipSlots.isEmpty { hasRegisteredRelatedObjects = true }
         object.managedObjectContext = self
         // The context's change sink reaches the object through the state all its objects

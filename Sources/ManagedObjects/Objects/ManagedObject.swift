@@ -3,6 +3,7 @@ import Foundation
 import KeyValueCoding
 import KeyValueObserving
 import Observation
+import ObjectGraphInternals
 
 /// An object whose properties are those of an entity in a managed object model
 /// (Apple: `NSManagedObject`).
@@ -450,6 +451,14 @@ extension ManagedObject: Hashable {
 
     /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The hash a `Set` or `Dictionary` uses: the object's address mixed with the collection's
+    /// seed (``IdentityHashing``), not a `Hasher` round trip. A context hashes each new object
+    /// into several sets (inserted, the event's inserted, the event-start holders, and again
+    /// whenever one grows).
+    public func _rawHashValue(seed: Int) -> Int {
+        IdentityHashing.mix(UInt64(UInt(bitPattern: ObjectIdentifier(self))), seed: seed)
+    }
 }
 
 extension ManagedObject: CustomStringConvertible {
