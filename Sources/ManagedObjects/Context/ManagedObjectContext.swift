@@ -50,9 +50,9 @@ public final class ManagedObjectContext {
     /// The entity ``insertNewObject(forEntityNamed:)`` made an object of last and its class,
     /// kept while the model is in use (no longer editable: its class bindings are fixed), so
     /// that a run of inserts looks the class up once.
-    package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type)?
+    @exclusivity(unchecked) package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type)?
     /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
-    package var registrationCount: UInt64 = 0
+    @exclusivity(unchecked) package var registrationCount: UInt64 = 0
     /// Whether an object with relationship slots was ever registered (the context's teardown
     /// empties those slots).
     @exclusivity(unchecked) package var hasRegisteredRelatedObjects = false
@@ -108,7 +108,8 @@ public final class ManagedObjectContext {
     }
     /// The undo manager that records the context's changes, or `nil` (the default, as Apple's
     /// contexts on iOS and Linux have none) (Apple: `undoManager`).
-    public var undoManager: UndoHistory? {
+    // Unchecked, as the change-tracking state above: read by every insert and change.
+    @exclusivity(unchecked) public var undoManager: UndoHistory? {
         // Every change registers an undo action from now on: no store is quiet.
         didSet { endQuietStores() }
     }

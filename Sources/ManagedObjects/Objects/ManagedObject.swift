@@ -55,7 +55,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// object made outside a context, and after its context is gone.
     public package(set) weak var managedObjectContext: ManagedObjectContext?
     /// The version of the store row the object's values came from (0: never saved).
-    package var storeVersion: Int64 = 0
+    // Unchecked (as `faultFlag`): read and set once per object by every save's rows.
+    @exclusivity(unchecked) package var storeVersion: Int64 = 0
     /// Whether the values are not loaded yet: the first access loads them from the store.
     // Unchecked: read on every typed read (a dynamic exclusivity check would cost more than the
     // read); only this object's own methods, on its thread, touch it. Final: a typed read in
@@ -77,7 +78,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// the batch's faults with one store query.
     package var fetchBatch: FetchBatch?
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
-    package var hasAwokenFromInsert = false
+    // Unchecked (as `faultFlag`): read and set by every insert.
+    @exclusivity(unchecked) package var hasAwokenFromInsert = false
     /// Which of its context's inserted, updated and deleted sets hold the object (kept by
     /// ``TrackedObjectSet``).
     // Unchecked (as `observationTracking`): touched on every change, only by the object's
