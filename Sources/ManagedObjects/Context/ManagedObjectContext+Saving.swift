@@ -185,14 +185,22 @@ extension ManagedObjectContext {
     private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {
         // A context saves to few stores: each group is found by a short search, in the order
         // the stores are first met.
+        // Objects come in runs of one layout: the store and its group are found once per run.
         var groups: [(store: any PersistentStore, objects: [ManagedObject])] = []
+        var lastLayout: EntityLayout?
+        var group = 0
         for object in objects where object.objectID.isTemporaryID {
-            let store = storeOf[ObjectIdentifier(object.layout)]!
-            if let index = groups.firstIndex(where: { $0.store === store }) {
-                groups[index].objects.append(object)
-            } else {
-                groups.append((store, [object]))
+            if object.layout !== lastLayout {
+                lastLayout = object.layout
+                let store = storeOf[ObjectIdentifier(object.layout)]!
+                if let index = groups.firstIndex(where: { $0.store === store }) {
+                    group = index
+                } else {
+                    group = groups.count
+                    groups.append((store, []))
+                }
             }
+            groups[group].objects.append(object)
         }
         // Most registered objects change their IDs (a save of many new objects): the objects
         // are registered anew under their IDs, at once, instead of one removal (which moves
@@ -279,7 +287,10 @@ extension ManagedObjectContext {
             var rows: [StoreRow] = []
             rows.reserveCapacity(end - start)
             if let plan = Self.packedRowPlan(of: newObjects[start], for: store, inserting: true) {
-                for object in newObjects[start..<end] { rows.append(packedRow(of: object, plan: plan) ?? row(of: object)) }
+                // Bound, then appended: the packed row moves into the list (no copy of it).
+                for object in newObjects[start..<end] {
+                    if let packed = packedRow(of: object, plan: plan) { rows.append(packed) } else { rows.append(row(of: object)) }
+                }
             } else {
                 for object in newObjects[start..<end] { rows.append(row(of: object)) }
             }

@@ -238,7 +238,9 @@ public final class ManagedObjectContext {
     public func insert(_ object: ManagedObject) throws {
         enterConfinement("insert(_:)")
         defer { exitConfinement() }
-        if let owner = object.managedObjectContext, owner !== self {
+        // An object never registered (no registration sequence yet) has no context: no weak
+        // load for a new object.
+        if object.registrationSequence != 0, let owner = object.managedObjectContext, owner !== self {
             throw ManagedObjectContextError.objectInAnotherContext(object.objectID)
         }
         guard object.model === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }

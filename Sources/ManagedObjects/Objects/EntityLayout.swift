@@ -335,12 +335,14 @@ private struct SlotValues: @unchecked Sendable {
     func bitwiseCopy() -> ContiguousArray<Any?>? {
         // Not for an empty array (the shared empty storage must not be written).
         guard isBitwiseCopyable, !values.isEmpty else { return nil }
-        return values.withUnsafeBytes { source in
-            ContiguousArray(unsafeUninitializedCapacity: values.count) { buffer, initialized in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: source)
-                initialized = values.count
-            }
-        }
+        // Made by `reserveCapacity` and appends of `nil` (allocated by code specialised for
+        // `Any?`, where `init(unsafeUninitializedCapacity:)` looks the storage class up at
+        // run time), then overwritten: a `nil` holds nothing to release.
+        var copy = ContiguousArray<Any?>()
+        copy.reserveCapacity(values.count)
+        for _ in values.indices { copy.append(nil) }
+        copy.withUnsafeMutableBytes { target in values.withUnsafeBytes { target.copyMemory(from: $0) } }
+        return copy
     }
 }
 

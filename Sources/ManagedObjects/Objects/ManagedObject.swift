@@ -53,7 +53,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     @exclusivity(unchecked) package var values: ContiguousArray<Any?>
     /// The context the object is registered in (Apple: `managedObjectContext`); `nil` for an
     /// object made outside a context, and after its context is gone.
-    public package(set) weak var managedObjectContext: ManagedObjectContext?
+    // Unchecked (as `faultFlag`): set by every registration, read by every insert and by
+    // changes that take the full way.
+    @exclusivity(unchecked) public package(set) weak var managedObjectContext: ManagedObjectContext?
     /// The version of the store row the object's values came from (0: never saved).
     // Unchecked (as `faultFlag`): read and set once per object by every save's rows.
     @exclusivity(unchecked) package var storeVersion: Int64 = 0

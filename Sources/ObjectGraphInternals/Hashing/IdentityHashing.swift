@@ -15,7 +15,7 @@
 package enum IdentityHashing {
     /// Mixes `word` with `seed` (the finaliser of SplitMix64: every input bit reaches every
     /// output bit, and distinct inputs of one seed give distinct outputs).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func mix(_ word: UInt64, seed: Int) -> Int {
         var x = word ^ (UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15)
         x = (x ^ (x &>> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -24,7 +24,7 @@ package enum IdentityHashing {
     }
 
     /// Mixes two words (`first` is multiplied before it is combined, so swapped words differ).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func mix(_ first: UInt64, _ second: UInt64, seed: Int) -> Int {
         mix((first &* 0xFF51_AFD7_ED55_8CCD) ^ second, seed: seed)
     }
