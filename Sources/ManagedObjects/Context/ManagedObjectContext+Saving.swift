@@ -287,10 +287,7 @@ extension ManagedObjectContext {
             var rows: [StoreRow] = []
             rows.reserveCapacity(end - start)
             if let plan = Self.packedRowPlan(of: newObjects[start], for: store, inserting: true) {
-                // Bound, then appended: the packed row moves into the list (no copy of it).
-                for object in newObjects[start..<end] {
-                    if let packed = packedRow(of: object, plan: plan) { rows.append(packed) } else { rows.append(row(of: object)) }
-                }
+                for object in newObjects[start..<end] { rows.append(packedRow(of: object, plan: plan) ?? row(of: object)) }
             } else {
                 for object in newObjects[start..<end] { rows.append(row(of: object)) }
             }
