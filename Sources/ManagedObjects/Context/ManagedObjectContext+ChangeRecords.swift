@@ -116,6 +116,12 @@ extension ManagedObjectContext {
             boxed.reserveCapacity(layout.properties.count)
             for slot in layout.properties.indices { boxed.append(object.slotValue(slot)) }
             values = boxed
+        } else if layout.isNewObjectValues(object.values), let own = layout.newObjectValuesCopiedBitwise() {
+            // The object still shares the layout's new-object values: the record shares them,
+            // and the object takes an array of its own, copied as memory, so that its first
+            // store does not copy the shared array value by value.
+            values = object.values
+            object.values = own
         } else {
             values = object.values
         }

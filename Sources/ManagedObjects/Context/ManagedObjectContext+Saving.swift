@@ -185,24 +185,37 @@ extension ManagedObjectContext {
     private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {
         // A context saves to few stores: each group is found by a short search, in the order
         // the stores are first met.
+        // Objects come in runs of one layout: the store and its group are found once per run.
         var groups: [(store: any PersistentStore, objects: [ManagedObject])] = []
+        var lastLayout: EntityLayout?
+        var group = 0
         for object in objects where object.objectID.isTemporaryID {
-            let store = storeOf[ObjectIdentifier(object.layout)]!
-            if let index = groups.firstIndex(where: { $0.store === store }) {
-                groups[index].objects.append(object)
-            } else {
-                groups.append((store, [object]))
+            if object.layout !== lastLayout {
+                lastLayout = object.layout
+                let store = storeOf[ObjectIdentifier(object.layout)]!
+                if let index = groups.firstIndex(where: { $0.store === store }) {
+                    group = index
+                } else {
+                    group = groups.count
+                    groups.append((store, []))
+                }
             }
+            groups[group].objects.append(object)
         }
+        // Most registered objects change their IDs (a save of many new objects): the objects
+        // are registered anew under their IDs, at once, instead of one removal (which moves
+        // the entries after it) and one insertion per object.
+        let count = groups.reduce(0) { $0 + $1.objects.count }
+        let rebuilds = count * 2 >= registered.count
         // Every store answers before any object changes its ID (an error leaves them all as
-        // they were).
+        // they were). A rebuild finds an ID that names an object already as it goes.
         var answers: [[ManagedObjectID]] = []
         answers.reserveCapacity(groups.count)
         for group in groups {
-            answers.append(try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name }))
+            answers.append(try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name },
+                                                   checkingRegistry: !rebuilds))
         }
-        let count = groups.reduce(0) { $0 + $1.objects.count }
-        guard count * 2 >= registered.count else {
+        guard rebuilds else {
             // Each object leaves its temporary ID before it takes its permanent one: the
             // registered objects never grow in number (no room to make).
             for (group, ids) in zip(groups, answers) {
@@ -210,14 +223,23 @@ extension ManagedObjectContext {
             }
             return
         }
-        // Most registered objects change their IDs (a save of many new objects): the objects
-        // are registered anew under their IDs, at once, instead of one removal (which moves
-        // the entries after it) and one insertion per object.
+        // The registry as it will be, made before any object changes its ID: the objects that
+        // keep theirs (every registered object but the inserted ones with temporary IDs, which
+        // are the groups' objects), then each new object under its new ID, which must name no
+        // object yet (checkedNewObjectIDs' registry check, one probe instead of two).
+        var rebuilt = [ManagedObjectID: ManagedObject](minimumCapacity: registered.count)
+        for object in registered.values where !(inserted.contains(object) && object.objectID.isTemporaryID) {
+            rebuilt[object.objectID] = object
+        }
+        for (group, ids) in zip(groups, answers) {
+            for (object, id) in zip(group.objects, ids) where rebuilt.updateValue(object, forKey: id) != nil {
+                throw ManagedObjectContextError.invalidStoreAnswer(
+                    store: Self.storeName(group.store), reason: "newObjectIDs(for:) gave \(id), which already names an object")
+            }
+        }
         for (group, ids) in zip(groups, answers) {
             for index in group.objects.indices { group.objects[index].objectID = ids[index] }
         }
-        var rebuilt = [ManagedObjectID: ManagedObject](minimumCapacity: registered.count)
-        for object in registered.values { rebuilt[object.objectID] = object }
         registered = rebuilt
     }
 

@@ -8,13 +8,14 @@ extension ManagedObjectContext {
     }
 
     /// Permanent IDs from `store` for new objects of `entityNames`, checked: one per name, in
-    /// order, each of that entity and of that store, permanent, none repeated and none already
-    /// naming a registered object.
+    /// order, each of that entity and of that store, permanent, none repeated and, when
+    /// `checkingRegistry` (else the caller checks it), none already naming a registered object.
     ///
     /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)`` naming the store
     ///   and the wrong ID; whatever the store throws.
     /// - Complexity: O(*n*) in the number of names.
-    package func checkedNewObjectIDs(from store: any PersistentStore, for entityNames: [String]) throws -> [ManagedObjectID] {
+    package func checkedNewObjectIDs(from store: any PersistentStore, for entityNames: [String],
+                                     checkingRegistry: Bool = true) throws -> [ManagedObjectID] {
         let ids = try store.newObjectIDs(for: entityNames)
         func wrong(_ reason: String) -> ManagedObjectContextError {
             .invalidStoreAnswer(store: Self.storeName(store), reason: reason)
@@ -34,7 +35,7 @@ extension ManagedObjectContext {
             guard id.storeIdentifier == identifier else {
                 throw wrong("newObjectIDs(for:) gave \(id), an ID of another store")
             }
-            guard rising || seen.insert(id).inserted, registered[id] == nil else {
+            guard rising || seen.insert(id).inserted, !checkingRegistry || registered[id] == nil else {
                 throw wrong("newObjectIDs(for:) gave \(id), which already names an object")
             }
         }

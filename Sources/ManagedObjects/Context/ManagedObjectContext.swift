@@ -50,9 +50,9 @@ public final class ManagedObjectContext {
     /// The entity ``insertNewObject(forEntityNamed:)`` made an object of last and its class,
     /// kept while the model is in use (no longer editable: its class bindings are fixed), so
     /// that a run of inserts looks the class up once.
-    package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type)?
+    @exclusivity(unchecked) package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type)?
     /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
-    package var registrationCount: UInt64 = 0
+    @exclusivity(unchecked) package var registrationCount: UInt64 = 0
     /// Whether an object with relationship slots was ever registered (the context's teardown
     /// empties those slots).
     @exclusivity(unchecked) package var hasRegisteredRelatedObjects = false
@@ -108,7 +108,8 @@ public final class ManagedObjectContext {
     }
     /// The undo manager that records the context's changes, or `nil` (the default, as Apple's
     /// contexts on iOS and Linux have none) (Apple: `undoManager`).
-    public var undoManager: UndoHistory? {
+    // Unchecked, as the change-tracking state above: read by every insert and change.
+    @exclusivity(unchecked) public var undoManager: UndoHistory? {
         // Every change registers an undo action from now on: no store is quiet.
         didSet { endQuietStores() }
     }
@@ -237,7 +238,9 @@ public final class ManagedObjectContext {
     public func insert(_ object: ManagedObject) throws {
         enterConfinement("insert(_:)")
         defer { exitConfinement() }
-        if let owner = object.managedObjectContext, owner !== self {
+        // An object never registered (no registration sequence yet) has no context: no weak
+        // load for a new object.
+        if object.registrationSequence != 0, let owner = object.managedObjectContext, owner !== self {
             throw ManagedObjectContextError.objectInAnotherContext(object.objectID)
         }
         guard object.model === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }
@@ -246,8 +249,8 @@ public final class ManagedObjectContext {
             noteInserted(object)
             return
         }
-        guard registered[object.objectID] == nil else { return }
-        register(object)
+        // One probe of the registry: the object goes in unless its ID names one already.
+        guard register(object, unlessRegistered: object.objectID) else { return }
         inserted.insert(object)
         noteInserted(object)
         // Its stores in this event record nothing more (the values at the insert are the
@@ -313,9 +316,27 @@ public final class ManagedObjectContext {
     }
 
     package func register(_ object: ManagedObject) {
+        registered[object.objectID] = object
+        didRegister(object)
+    }
+
+    /// Registers `object` under `id`, its ID, unless an object is registered under that ID
+    /// already (the registry then stays as it was): one probe of the registry for both.
+    ///
+    /// - Returns: Whether the object was registered.
+    private func register(_ object: ManagedObject, unlessRegistered id: ManagedObjectID) -> Bool {
+        if let previous = registered.updateValue(object, forKey: id) {
+            registered[id] = previous
+            return false
+        }
+        didRegister(object)
+        return true
+    }
+
+    /// The steps of a registration after the registry holds the object.
+    private func didRegister(_ object: ManagedObject) {
         registrationCount &+= 1
         object.registrationSequence = registrationCount
-        registered[object.objectID] = object
         if !hasRegisteredRelatedObjects && !object.layout.relationshipSlots.isEmpty { hasRegisteredRelatedObjects = true }
         object.managedObjectContext = self
         // The context's change sink reaches the object through the state all its objects

@@ -127,6 +127,18 @@ package final class EntityLayout: Sendable {
     /// (shared by every new object), empty values elsewhere, made once.
     package var newObjectValues: ContiguousArray<Any?> { sharedNewObjectValues.values }
     private let sharedNewObjectValues: SlotValues
+
+    /// ``newObjectValues`` in an array of the caller's own, made by copying memory (no value
+    /// copied one by one); `nil` when a value holds a reference (the caller copies as usual).
+    package func newObjectValuesCopiedBitwise() -> ContiguousArray<Any?>? { sharedNewObjectValues.bitwiseCopy() }
+
+    /// Whether `values` is ``newObjectValues`` itself, not a copy (a new object that has stored
+    /// nothing since it was made).
+    package func isNewObjectValues(_ values: ContiguousArray<Any?>) -> Bool {
+        values.withUnsafeBufferPointer { mine in
+            sharedNewObjectValues.values.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
+        }
+    }
     /// The attribute slots whose default value is made anew for each object (a transformable or
     /// other value that might be a class instance).
     package let freshDefaultSlots: [Int]
@@ -324,6 +336,34 @@ package final class EntityLayout: Sendable {
 // the types `EntityLayout.hasSharableValues` lists), so sharing it between threads is safe.
 private struct SlotValues: @unchecked Sendable {
     let values: ContiguousArray<Any?>
+    /// Whether every value is `nil` or of a type without references (a number, a flag, a
+    /// date): a copy of the array's memory is then a copy of its values.
+    let isBitwiseCopyable: Bool
+
+    init(values: ContiguousArray<Any?>) {
+        self.values = values
+        isBitwiseCopyable = values.allSatisfy { value in
+            guard let value else { return true }
+            let type = type(of: value)
+            return type == Int16.self || type == Int32.self || type == Int64.self || type == Int.self
+                || type == Double.self || type == Float.self || type == Bool.self || type == Date.self
+        }
+    }
+
+    /// A copy of `values` in an array of its own, made by copying memory; `nil` unless
+    /// ``isBitwiseCopyable``.
+    func bitwiseCopy() -> ContiguousArray<Any?>? {
+        // Not for an empty array (the shared empty storage must not be written).
+        guard isBitwiseCopyable, !values.isEmpty else { return nil }
+        // Made by `reserveCapacity` and appends of `nil` (allocated by code specialised for
+        // `Any?`, where `init(unsafeUninitializedCapacity:)` looks the storage class up at
+        // run time), then overwritten: a `nil` holds nothing to release.
+        var copy = ContiguousArray<Any?>()
+        copy.reserveCapacity(values.count)
+        for _ in values.indices { copy.append(nil) }
+        copy.withUnsafeMutableBytes { target in values.withUnsafeBytes { target.copyMemory(from: $0) } }
+        return copy
+    }
 }
 
 /// What a slot holds, in a few bits: read per slot by validation and row building instead of the

@@ -3,6 +3,7 @@ import Foundation
 import KeyValueCoding
 import KeyValueObserving
 import Observation
+import ObjectGraphInternals
 
 /// An object whose properties are those of an entity in a managed object model
 /// (Apple: `NSManagedObject`).
@@ -52,9 +53,12 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     @exclusivity(unchecked) package var values: ContiguousArray<Any?>
     /// The context the object is registered in (Apple: `managedObjectContext`); `nil` for an
     /// object made outside a context, and after its context is gone.
-    public package(set) weak var managedObjectContext: ManagedObjectContext?
+    // Unchecked (as `faultFlag`): set by every registration, read by every insert and by
+    // changes that take the full way.
+    @exclusivity(unchecked) public package(set) weak var managedObjectContext: ManagedObjectContext?
     /// The version of the store row the object's values came from (0: never saved).
-    package var storeVersion: Int64 = 0
+    // Unchecked (as `faultFlag`): read and set once per object by every save's rows.
+    @exclusivity(unchecked) package var storeVersion: Int64 = 0
     /// Whether the values are not loaded yet: the first access loads them from the store.
     // Unchecked: read on every typed read (a dynamic exclusivity check would cost more than the
     // read); only this object's own methods, on its thread, touch it. Final: a typed read in
@@ -76,7 +80,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// the batch's faults with one store query.
     package var fetchBatch: FetchBatch?
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
-    package var hasAwokenFromInsert = false
+    // Unchecked (as `faultFlag`): read and set by every insert.
+    @exclusivity(unchecked) package var hasAwokenFromInsert = false
     /// Which of its context's inserted, updated and deleted sets hold the object (kept by
     /// ``TrackedObjectSet``).
     // Unchecked (as `observationTracking`): touched on every change, only by the object's
@@ -456,6 +461,14 @@ extension ManagedObject: Hashable {
 
     /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The hash a `Set` or `Dictionary` uses: the object's address mixed with the collection's
+    /// seed (``IdentityHashing``), not a `Hasher` round trip. A context hashes each new object
+    /// into several sets (inserted, the event's inserted, the event-start holders, and again
+    /// whenever one grows).
+    public func _rawHashValue(seed: Int) -> Int {
+        IdentityHashing.mix(UInt64(UInt(bitPattern: ObjectIdentifier(self))), seed: seed)
+    }
 }
 
 extension ManagedObject: CustomStringConvertible {

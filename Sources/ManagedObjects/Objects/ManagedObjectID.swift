@@ -1,6 +1,7 @@
 // Object IDs: the Sendable identity of a managed object across contexts and queues.
 import Foundation
 import Synchronization
+import ObjectGraphInternals
 
 /// The identity of a managed object: its entity, its store and its key in the store
 /// (Apple: `NSManagedObjectID`).
@@ -114,6 +115,21 @@ public struct ManagedObjectID: Sendable, Hashable {
         hasher.combine(scope.entityNameHash)
         hasher.combine(key)
         if case .other(let reference) = scope.form { hasher.combine(reference) }
+    }
+
+    /// The hash a `Set` or `Dictionary` uses: for an integer or this process's temporary key,
+    /// the key and the entity name's hash mixed with the collection's seed
+    /// (``IdentityHashing``), not a `Hasher` round trip (a save of new objects hashes each
+    /// ID into the registry, the store, the row cache and the saved IDs); any other reference
+    /// is hashed by ``hash(into:)`` first. Equal IDs have the same key and entity name, so the
+    /// same hash.
+    public func _rawHashValue(seed: Int) -> Int {
+        if case .other = scope.form {
+            var hasher = Hasher()
+            hash(into: &hasher)
+            return IdentityHashing.mix(UInt64(UInt(bitPattern: hasher.finalize())), seed: seed)
+        }
+        return IdentityHashing.mix(UInt64(UInt(bitPattern: scope.entityNameHash)), UInt64(bitPattern: key), seed: seed)
     }
 
     /// Whether the ID is temporary: the object has not been saved to a store yet

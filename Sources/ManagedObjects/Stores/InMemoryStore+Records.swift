@@ -51,8 +51,9 @@ struct InMemoryEntityRows {
         if count > positions.capacity { positions.reserveCapacity(Swift.max(count, 2 * positions.capacity)) }
     }
 
-    /// Adds `row`, or replaces the row with its ID.
-    mutating func set(_ row: StoreRow) {
+    /// Adds `row`, or replaces the row with its ID. Consuming: a new row moves into the rows
+    /// (no copy of it, no release of the caller's).
+    mutating func set(_ row: consuming StoreRow) {
         if case .integer(let key) = row.objectID.referenceObject, key > highestIntegerKey { highestIntegerKey = key }
         // One look-up for a new row: its position is put in at once (and put back for a
         // replaced row).

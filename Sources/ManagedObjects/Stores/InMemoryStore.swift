@@ -237,9 +237,10 @@ private struct RowsByEntity {
             // Taken out while it grows: uniquely referenced, so changed in place.
             var entityRows = byEntity.removeValue(forKey: name) ?? InMemoryEntityRows(table: table(rows[start]))
             entityRows.reserveCapacity(entityRows.rows.count + (end - start))
+            // Each row copied once, out of `rows`, then moved into the entity's rows.
             for var row in rows[start..<end] {
                 row.version = version
-                entityRows.set(row)
+                entityRows.set(consume row)
             }
             byEntity[name] = entityRows
             start = end
