@@ -130,9 +130,10 @@ extension ManagedObjectContext {
     ///
     /// A context may move between threads as Swift 6 moves an actor's work (one thread at a
     /// time, as a `@MainActor` function resumes after an `await` on another thread than it
-    /// started on); what is caught is overlapping use. Swift 6's checking already refuses most
-    /// such uses at compile time (contexts and objects are not `Sendable`); this catches the
-    /// rest (`@unchecked` wrappers, C callbacks). Turning it off saves two atomic operations
+    /// started on); what is caught is overlapping use. Swift 6's checking refuses contexts and
+    /// objects crossing queues through `perform` blocks (they are not `Sendable`); it does not
+    /// see a private-queue context used directly by the code that made it, nor `@unchecked`
+    /// wrappers and C callbacks: this check catches those. Turning it off saves two atomic operations
     /// per context operation.
     public static var checksThreadConfinement: Bool {
         get { confinementChecks.load(ordering: .relaxed) }

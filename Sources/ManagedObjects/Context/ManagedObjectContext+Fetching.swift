@@ -270,6 +270,8 @@ extension ManagedObjectContext {
     /// With no unsaved changes and one store, the store is asked for IDs only (SQL selects
     /// only the keys); otherwise the objects are fetched and their IDs returned.
     public func fetchObjectIDs(_ request: EntityFetchRequest) throws -> [ManagedObjectID] {
+        enterConfinement("fetchObjectIDs(_:)")
+        defer { exitConfinement() }
         if let result = try storeOnlyFetch(request, .objectIDs) { return result.objectIDs }
         return try fetch(request, storeResultType: .objectIDs).map(\.objectID)
     }
@@ -280,6 +282,8 @@ extension ManagedObjectContext {
     /// answer with a number alone (``StoreFetchResult/count``); otherwise the matching objects'
     /// IDs are counted.
     public func count(for request: EntityFetchRequest) throws -> Int {
+        enterConfinement("count(for:)")
+        defer { exitConfinement() }
         if let result = try storeOnlyFetch(request, .count), let count = result.count { return count }
         guard !hasChanges && request.fetchOffset == 0 && request.fetchLimit == 0 else {
             return try fetch(request, storeResultType: .objectIDs).count

@@ -95,9 +95,17 @@ extension ManagedObjectContext {
     /// Calls `handler` with each batch of changes ``processPendingChanges()`` reports, on the
     /// context's thread, until the returned token is released or cancelled.
     ///
+    /// The handler runs where the context works: register it where the context may be used
+    /// (a private-queue context's handler inside its ``perform(_:)`` block, a main-queue
+    /// context's on the main actor). Registering off the context's queue stops the process with
+    /// a message, as any other use there does, because the handler would otherwise run on the
+    /// context's queue with whatever state the registering code captured.
+    ///
     /// - Parameter handler: Receives the changes.
     /// - Returns: The registration; keep it as long as you want the callbacks.
     public func onObjectsDidChange(_ handler: @escaping (Changes) -> Void) -> ContextObservation {
+        enterConfinement("onObjectsDidChange(_:)")
+        defer { exitConfinement() }
         let token = ContextObservation(context: self)
         changeHandlers.append((ObjectIdentifier(token), handler))
         return token
@@ -105,7 +113,16 @@ extension ManagedObjectContext {
 
     /// Calls `handler` after each successful save with the saved IDs, until the returned token
     /// is released or cancelled.
+    ///
+    /// The handler runs on the context's queue. As for ``onObjectsDidChange(_:)``, register it
+    /// where the context may be used (inside a private-queue context's ``perform(_:)`` block);
+    /// registering elsewhere stops the process with a message. To merge a background context's
+    /// saves into the view context, set the view context's
+    /// `automaticallyMergesChangesFromParent`, or hand the `Sendable` ``SaveResult`` to the
+    /// view context inside its own `perform`.
     public func onDidSave(_ handler: @escaping (SaveResult, Changes) -> Void) -> ContextObservation {
+        enterConfinement("onDidSave(_:)")
+        defer { exitConfinement() }
         let token = ContextObservation(context: self)
         saveHandlers.append((ObjectIdentifier(token), handler))
         return token
