@@ -60,3 +60,27 @@ import TestSupport
         #expect(calls[1] >= 1)
     }
 }
+
+/// The messages of errors a porter meets first.
+@Suite struct PorterFacingMessageTests {
+    @Test func aTemporaryIDAfterTheSaveIsExplainedNotCalledDeleted() throws {
+        let context = ManagedObjectContext(coordinator: try stockedCoordinator())
+        let stand = try context.insertNewObject(forEntityNamed: "Stand")
+        try stand.setValue("Temporary", forKey: "name")
+        let temporary = stand.objectID
+        #expect(temporary.isTemporaryID)
+        try context.save()
+        let other = ManagedObjectContext(coordinator: context.coordinator!)
+        let error = #expect(throws: ManagedObjectContextError.self) { try other.existingObject(with: temporary) }
+        let message = error.map { "\($0.localizedDescription)" } ?? ""
+        #expect(message.contains("temporary ID"))
+        #expect(message.contains("permanent ID"))
+        #expect(!message.contains("deleted elsewhere"))
+        // A permanent ID of a deleted row keeps the store message.
+        let permanent = stand.objectID
+        context.delete(stand)
+        try context.save()
+        let gone = #expect(throws: ManagedObjectContextError.self) { try other.existingObject(with: permanent) }
+        #expect(gone.map { "\($0.localizedDescription)" }?.contains("deleted elsewhere") == true)
+    }
+}

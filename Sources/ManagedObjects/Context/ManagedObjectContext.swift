@@ -411,6 +411,9 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .abstractEntity(let name): return "the entity '\(name)' is abstract and cannot have objects of its own"
         case .noStore(let name): return "no store holds objects of the entity '\(name)'"
         case .unknownConfiguration(let name): return "the model has no configuration '\(name)'"
+        case .objectNotFound(let id) where id.isTemporaryID:
+            return "the object \(id) is not registered in this context: a temporary ID names an object only in the "
+                + "context that inserted it, until a save gives the object a permanent ID (read objectID after the save)"
         case .objectNotFound(let id): return "the object \(id) is not in its store (deleted elsewhere?)"
         case .unknownEntity(let name): return "the model has no entity '\(name)'"
         case .unknownStoreType(let type):
