@@ -222,3 +222,29 @@ private final class SendableBox: @unchecked Sendable {
     let crate: TypedCrate
     init(_ crate: TypedCrate) { self.crate = crate }
 }
+
+/// Key-value observers of a bound subclass hear stores by key (delivered inline) with the
+/// right old and new values, beside Observation's tracking.
+@Suite struct HostileSession9KeyValueObserverTests {
+    @Test func storesByKeyReportOldAndNewValues() throws {
+        let (context, _, crate) = try HostileSession9ObservationTests.stack()
+        context.undoManager = UndoHistory()
+        let recorder = ChangeRecorder()
+        try crate.addObserver(recorder, forKeyPath: "capacity", options: [.old, .new])
+        _ = crate.capacity
+        let fired = ChangeRecorder()
+        withObservationTracking { _ = crate.capacity } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+        try crate.setValue(NSNumber(value: 30), forKey: "capacity")      // converted
+        try crate.setValue(Int16(31), forKey: "capacity")                // exact
+        crate.capacity = 32                                               // typed
+        try crate.setValue(Optional<Int16>.some(33) as Any, forKey: "capacity")
+        context.processPendingChanges()
+        try context.undo()
+        #expect(fired.count == 1)
+        // The undo replays each recorded store backwards (one undo group).
+        #expect(recorder.newValues(as: Int16.self) == [30, 31, 32, 33, 32, 31, 30, 12])
+        #expect(recorder.oldValues(as: Int16.self) == [12, 30, 31, 32, 33, 32, 31, 30])
+        #expect(crate.capacity == 12)
+        try crate.removeObserver(recorder, forKeyPath: "capacity")
+    }
+}

@@ -130,3 +130,65 @@ import Predicates
         }
     }
 }
+
+/// One-to-one moves by two writers (the to-one inverse path of the mend).
+@Suite struct HostileSession9OneToOneConflictTests {
+    static func model() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(name: "Person", properties: [
+                .attribute("name", .string), .toOne("passport", "Passport", inverse: "holder"),
+            ]),
+            EntityDescription(name: "Passport", properties: [
+                .attribute("number", .integer64), .toOne("holder", "Person", inverse: "passport"),
+            ]),
+        ])
+    }
+
+    static func agree(_ context: ManagedObjectContext, _ label: String) throws {
+        for person in try context.fetch(EntityFetchRequest(entityName: "Person")) {
+            if let passport = try person.value(forKey: "passport") as? ManagedObject {
+                #expect(try passport.value(forKey: "holder") as? ManagedObject === person, "\(label): passport's holder")
+            }
+        }
+        for passport in try context.fetch(EntityFetchRequest(entityName: "Passport")) {
+            if let holder = try passport.value(forKey: "holder") as? ManagedObject {
+                #expect(try holder.value(forKey: "passport") as? ManagedObject === passport, "\(label): holder's passport")
+            }
+        }
+    }
+
+    @Test(arguments: H8Kind.allCases)
+    func aPassportGivenToTwoPeopleEndsWithOne(kind: H8Kind) throws {
+        for (policy, rivalWins) in HostileSession9ConflictTests.policies {
+            let stack = try H8Stack(kind, model: try Self.model())
+            let people = try (0..<3).map { index -> ManagedObject in
+                let person = try stack.context.insertNewObject(forEntityNamed: "Person")
+                try person.setValue("p\(index)", forKey: "name")
+                return person
+            }
+            let passport = try stack.context.insertNewObject(forEntityNamed: "Passport")
+            try passport.setValue(people[0], forKey: "holder")
+            try stack.context.save()
+            let rival = try stack.rival()
+            for object in people + [passport] {
+                let theirs = try rival.existingObject(with: object.objectID)
+                _ = try theirs.value(forKey: object.entity.name == "Person" ? "passport" : "holder")
+            }
+            try passport.setValue(people[1], forKey: "holder")
+            try stack.context.save()
+            let theirPassport = try rival.existingObject(with: passport.objectID)
+            try theirPassport.setValue(try rival.existingObject(with: people[2].objectID), forKey: "holder")
+            try theirPassport.setValue(Int64(7), forKey: "number")
+            rival.mergePolicy = policy
+            try rival.save()
+            let fresh = try stack.fresh()
+            try Self.agree(fresh, "\(kind) \(policy) store")
+            try Self.agree(rival, "\(kind) \(policy) rival")
+            let stored = try fresh.existingObject(with: passport.objectID)
+            let holder = try stored.value(forKey: "holder") as? ManagedObject
+            #expect(holder?.objectID == (rivalWins ? people[2] : people[1]).objectID, "\(kind) \(policy)")
+            let first = try fresh.existingObject(with: people[0].objectID)
+            #expect(try first.value(forKey: "passport") == nil, "\(kind) \(policy)")
+        }
+    }
+}
