@@ -248,3 +248,49 @@ private final class SendableBox: @unchecked Sendable {
         try crate.removeObserver(recorder, forKeyPath: "capacity")
     }
 }
+
+/// Observation of properties declared by a superclass (`TypedFruit.radius`) on objects of a
+/// subentity's layout (Apple, and Orange with no class of its own), tracked through either
+/// static type, changed by every way in.
+@Suite struct HostileSession9InheritedObservationTests {
+    @Test func inheritedPropertiesFireOnSubentityObjects() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let apple = try context.insertNewObject(TypedApple.self)
+        let orange = try #require(try context.insertNewObject(forEntityNamed: "Orange") as? TypedFruit)
+        let crate = try context.insertNewObject(TypedCrate.self)
+        apple.radius = 1
+        orange.radius = 1
+        try context.save()
+        for fruit in [apple as TypedFruit, orange] {
+            _ = fruit.radius
+            let ways: [(String, () throws -> Void)] = [
+                ("typed", { fruit.radius = fruit.radius + 1 }),
+                ("by key exact", { try fruit.setValue(fruit.radius + 1, forKey: "radius") }),
+                ("by key Int", { try fruit.setValue(Int(fruit.radius) + 1, forKey: "radius") }),
+                ("by key NSNumber", { try fruit.setValue(NSNumber(value: fruit.radius + 1), forKey: "radius") }),
+                ("to-one typed", { fruit.crate = fruit.crate == nil ? crate : nil }),
+                ("inverse", { try crate.mutableArrayValue(forKey: "fruit").append(fruit) }),
+            ]
+            for (name, change) in ways {
+                for round in 0..<2 {
+                    let fired = ChangeRecorder()
+                    withObservationTracking {
+                        _ = fruit.radius
+                        _ = fruit.crate
+                    } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+                    try change()
+                    #expect(fired.count == 1, "\(fruit.entity.name) \(name) round \(round)")
+                    if name == "inverse" { fruit.crate = nil }
+                }
+            }
+            if let apple = fruit as? TypedApple {
+                let fired = ChangeRecorder()
+                withObservationTracking { _ = apple.variety } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+                try apple.setValue("Gala", forKey: "variety")
+                #expect(fired.count == 1)
+            }
+        }
+    }
+}
