@@ -131,6 +131,44 @@ import Predicates
     }
 }
 
+extension HostileSession9ConflictTests {
+    /// The other writer deleted the destination the stale rival links: the rival's save is
+    /// refused or leaves no link to the deleted object; both sides agree either way.
+    @Test(arguments: H8Kind.allCases)
+    func aLinkToADestinationDeletedElsewhere(kind: H8Kind) throws {
+        for (policy, _) in Self.policies {
+            for target in ["Tag", "Box"] {
+                let (stack, things, boxes, tags, rival) = try Self.setUp(kind)
+                let doomed = target == "Tag" ? tags[1] : boxes[1]
+                stack.context.delete(doomed)
+                try stack.context.save()
+                let theirs = try rival.existingObject(with: things[1].objectID)
+                let theirDoomed = try #require(rival.registeredObject(for: doomed.objectID))
+                if target == "Tag" {
+                    try theirs.mutableSetValue(forKey: "tags").insert(theirDoomed)
+                } else {
+                    try theirs.setValue(theirDoomed, forKey: "box")
+                }
+                try theirs.setValue(Int64(3), forKey: "large")
+                rival.mergePolicy = policy
+                var saved = true
+                do { try rival.save() } catch { saved = false }
+                let fresh = try stack.fresh()
+                try Self.bothSidesAgree(fresh, "\(kind) \(policy) \(target) saved \(saved)")
+                #expect(try stack.count(target) == 2, "\(kind) \(policy) \(target): the deleted one stays deleted")
+                let stored = try fresh.existingObject(with: things[1].objectID)
+                if target == "Tag" {
+                    let stillTagged = try stored.value(forKey: "tags") as? Set<ManagedObject> ?? []
+                    #expect(!stillTagged.contains { $0.objectID == doomed.objectID }, "\(kind) \(policy): dangling tag")
+                } else {
+                    let box = try stored.value(forKey: "box") as? ManagedObject
+                    #expect(box?.objectID != doomed.objectID, "\(kind) \(policy): dangling box")
+                }
+            }
+        }
+    }
+}
+
 /// One-to-one moves by two writers (the to-one inverse path of the mend).
 @Suite struct HostileSession9OneToOneConflictTests {
     static func model() throws -> ManagedObjectModel {
