@@ -294,3 +294,60 @@ private final class SendableBox: @unchecked Sendable {
         }
     }
 }
+
+/// Relationship changes that the context makes on its own (delete rules, rollback, undo,
+/// merges) fire Observation's tracking of both sides.
+@Suite struct HostileSession9RelationshipObservationTests {
+    @Test func contextMadeRelationshipChangesFire() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.undoManager = UndoHistory()
+        let stand = try context.insertNewObject(TypedStand.self)
+        stand.name = "s"
+        let other = try context.insertNewObject(TypedStand.self)
+        other.name = "o"
+        let crates = (0..<3).map { _ in try! context.insertNewObject(TypedCrate.self) }
+        for crate in crates { crate.stand = stand }
+        try context.save()
+        func fires(_ read: () -> Void, _ change: () throws -> Void) rethrows -> Bool {
+            let fired = ChangeRecorder()
+            withObservationTracking { read() } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+            try change()
+            return fired.count > 0
+        }
+        _ = stand.crates
+        _ = crates[0].stand
+        // Delete rule (nullify on the crate's side): the stand's set loses it.
+        #expect(fires({ _ = stand.crates }) { context.delete(crates[0]) })
+        #expect(stand.crates.count == 2)
+        // Rollback brings it back.
+        #expect(fires({ _ = stand.crates }) { context.rollback() })
+        #expect(stand.crates.count == 3)
+        // Undo of a move: both stands and the crate.
+        crates[1].stand = other
+        context.processPendingChanges()
+        #expect(try fires({ _ = other.crates }) { try context.undo() })
+        #expect(crates[1].stand === stand && other.crates.isEmpty)
+        #expect(try fires({ _ = crates[1].stand }) { try context.redo() })
+        #expect(crates[1].stand === other)
+        try context.save()
+        // A merge of another context's move.
+        let second = ManagedObjectContext(coordinator: coordinator)
+        var saves: [ManagedObjectContext.SaveResult] = []
+        let token = second.onDidSave { result, _ in saves.append(result) }
+        defer { token.cancel() }
+        let theirs = try #require(try second.existingObject(with: crates[2].objectID) as? TypedCrate)
+        theirs.stand = try #require(try second.existingObject(with: other.objectID) as? TypedStand)
+        try second.save()
+        _ = stand.crates
+        _ = crates[2].stand
+        #expect(try fires({ _ = crates[2].stand; _ = stand.crates }) { context.mergeChanges(from: try #require(saves.last)) })
+        #expect(crates[2].stand === other)
+        #expect(!stand.crates.contains(crates[2]))
+        // Deleting the stand cascades to its crates: the crate's tracking fires.
+        _ = crates[1].capacity
+        #expect(fires({ _ = other.crates; _ = crates[1].stand }) { context.delete(other) })
+        #expect(crates[1].isDeleted)
+    }
+}
