@@ -351,3 +351,72 @@ private final class SendableBox: @unchecked Sendable {
         #expect(crates[1].isDeleted)
     }
 }
+
+/// Random rounds of tracking and stores: a tracking fires exactly when a key it read changes,
+/// however many trackings are installed and let go on the way (the skip's counts move up and
+/// down with them).
+@Suite struct HostileSession9TrackingFuzzTests {
+    final class Tracker {
+        let reads: [(crate: Int, key: Int)]
+        let fired = ChangeRecorder()
+        init(reads: [(crate: Int, key: Int)]) { self.reads = reads }
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func randomTrackingRounds(seed: UInt64) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let crates = (0..<3).map { _ in try! context.insertNewObject(TypedCrate.self) }
+        let stands = (0..<2).map { index -> TypedStand in
+            let stand = try! context.insertNewObject(TypedStand.self)
+            stand.name = "s\(index)"
+            return stand
+        }
+        try context.save()
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        func read(_ crate: Int, _ key: Int) {
+            if key == 0 { _ = crates[crate].capacity } else { _ = crates[crate].stand }
+        }
+        var counter: Int16 = 100
+        var active: [Tracker] = []
+        for step in 0..<400 {
+            switch next(6) {
+            case 0, 1:
+                let reads = (0..<(1 + next(2))).map { _ in (crate: next(3), key: next(2)) }
+                let tracker = Tracker(reads: reads)
+                let fired = tracker.fired
+                withObservationTracking {
+                    for pair in reads { read(pair.crate, pair.key) }
+                } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+                active.append(tracker)
+            case 2:
+                // An untracked read (makes registrars, retains nothing).
+                read(next(3), next(2))
+            case 5:
+                if next(3) == 0 { try context.save() } else { context.processPendingChanges() }
+            default:
+                let crate = next(3), key = next(2), way = next(2)
+                counter &+= 1
+                if key == 0 {
+                    if way == 0 { crates[crate].capacity = counter } else { try crates[crate].setValue(counter, forKey: "capacity") }
+                } else {
+                    let current = crates[crate].stand
+                    let target: TypedStand? = current === stands[0] ? stands[1] : (current === stands[1] ? nil : stands[0])
+                    if way == 0 { crates[crate].stand = target } else { try crates[crate].setValue(target, forKey: "stand") }
+                }
+                var remaining: [Tracker] = []
+                for tracker in active {
+                    let hit = tracker.reads.contains { $0.crate == crate && $0.key == key }
+                    #expect(tracker.fired.count == (hit ? 1 : 0), "seed \(seed) step \(step): crate \(crate) key \(key) way \(way)")
+                    if !hit { remaining.append(tracker) }
+                }
+                active = remaining
+            }
+        }
+    }
+}
