@@ -169,6 +169,50 @@ extension HostileSession9ConflictTests {
     }
 }
 
+extension HostileSession9ConflictTests {
+    /// The first writer moves thing 1 from box 0 to box 1; the stale rival reorders box 0
+    /// (still listing thing 1), or changes only an attribute of thing 1: after any policy both
+    /// sides agree, in the store and in the rival.
+    @Test(arguments: H8Kind.allCases)
+    func aReorderOfTheBoxAMemberLeftAgrees(kind: H8Kind) throws {
+        for (policy, _) in Self.policies {
+            for reorder in [true, false] {
+                let (stack, things, boxes, _, rival) = try Self.setUp(kind)
+                try things[1].setValue(boxes[1], forKey: "box")
+                try stack.context.save()
+                let theirThings = try things.map { try rival.existingObject(with: $0.objectID) }
+                if reorder {
+                    let theirBox = try rival.existingObject(with: boxes[0].objectID)
+                    try theirBox.setValue([theirThings[2], theirThings[1], theirThings[0]], forKey: "things")
+                    try theirBox.setValue("reordered", forKey: "label")
+                } else {
+                    try theirThings[1].setValue(Int64(8), forKey: "large")
+                }
+                rival.mergePolicy = policy
+                var saved = true
+                var failure = ""
+                do { try rival.save() } catch { saved = false; failure = "\(error)" }
+                #expect(saved, "\(kind) \(policy) reorder \(reorder): \(failure)")
+                let label = "\(kind) \(policy) reorder \(reorder)"
+                try Self.bothSidesAgree(try stack.fresh(), label + " store")
+                if reorder && !"\(policy)".contains("overwrite") {
+                    // Box 0 takes the store's members [thing 0, thing 2] (the rival's reorder
+                    // changed no membership), but the rival's thing 1, loaded before the first
+                    // writer's save and unchanged, keeps its loaded box (box 0): mendInverse
+                    // leaves a to-one inverse the store's row gives another object "to a
+                    // refresh", so the rival holds thing 1 → box 0 while box 0 does not list it
+                    // (Docs/ManagedObjects.md says such a destination follows the store's row).
+                    withKnownIssue("after a resolution, a stale unchanged to-one destination keeps pointing at the resolved object that no longer lists it") {
+                        try Self.bothSidesAgree(rival, label + " rival")
+                    }
+                } else {
+                    try Self.bothSidesAgree(rival, label + " rival")
+                }
+            }
+        }
+    }
+}
+
 /// One-to-one moves by two writers (the to-one inverse path of the mend).
 @Suite struct HostileSession9OneToOneConflictTests {
     static func model() throws -> ManagedObjectModel {
