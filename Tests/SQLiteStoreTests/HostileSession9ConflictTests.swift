@@ -213,6 +213,46 @@ extension HostileSession9ConflictTests {
     }
 }
 
+extension HostileSession9ConflictTests {
+    /// After the stale state above, the rival's later changes of thing 1 (an attribute, or a
+    /// move to box 2) still save a graph whose sides agree in the store.
+    @Test(arguments: H8Kind.allCases)
+    func laterChangesOfTheStaleMemberSaveAConsistentGraph(kind: H8Kind) throws {
+        for (policy, _) in Self.policies {
+            for move in [false, true] {
+                let (stack, things, boxes, _, rival) = try Self.setUp(kind)
+                try things[1].setValue(boxes[1], forKey: "box")
+                try stack.context.save()
+                let theirThings = try things.map { try rival.existingObject(with: $0.objectID) }
+                let theirBox = try rival.existingObject(with: boxes[0].objectID)
+                try theirBox.setValue([theirThings[2], theirThings[1], theirThings[0]], forKey: "things")
+                rival.mergePolicy = policy
+                try rival.save()
+                if move {
+                    try theirThings[1].setValue(try rival.existingObject(with: boxes[2].objectID), forKey: "box")
+                } else {
+                    try theirThings[1].setValue(Int64(1), forKey: "large")
+                }
+                try rival.save()
+                let label = "\(kind) \(policy) move \(move)"
+                let fresh = try stack.fresh()
+                try Self.bothSidesAgree(fresh, label + " store")
+                let stored = try fresh.existingObject(with: things[1].objectID)
+                let box = try stored.value(forKey: "box") as? ManagedObject
+                if move && "\(policy)".contains("Trump") == false && "\(policy)".contains("overwrite") == false {
+                    #expect(box?.objectID == boxes[1].objectID, "\(label)")   // rollback: the store's box
+                } else if move && ("\(policy)".contains("ObjectTrump") || "\(policy)".contains("overwrite")) {
+                    #expect(box?.objectID == boxes[2].objectID, "\(label)")
+                } else if !move {
+                    // Overwrite wrote the rival's whole box 0 first (thing 1 back in it).
+                    let expected = "\(policy)".contains("overwrite") ? boxes[0] : boxes[1]
+                    #expect(box?.objectID == expected.objectID, "\(label)")
+                }
+            }
+        }
+    }
+}
+
 /// One-to-one moves by two writers (the to-one inverse path of the mend).
 @Suite struct HostileSession9OneToOneConflictTests {
     static func model() throws -> ManagedObjectModel {
