@@ -420,3 +420,43 @@ private final class SendableBox: @unchecked Sendable {
         }
     }
 }
+
+/// To-many values by key in every collection form a caller may box them in: each either
+/// stores the members (both sides follow, tracking fires) or is refused with nothing changed.
+@Suite struct HostileSession9ToManyBoxingTests {
+    @Test func everyCollectionFormStoresOrRefusesCleanly() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let stand = try context.insertNewObject(TypedStand.self)
+        stand.name = "s"
+        let crates = (0..<2).map { _ in try! context.insertNewObject(TypedCrate.self) }
+        try context.save()
+        let forms: [(String, Any)] = [
+            ("Set<TypedCrate>", Set(crates)),
+            ("Set<ManagedObject>", Set(crates.map { $0 as ManagedObject })),
+            ("[TypedCrate]", crates),
+            ("[ManagedObject]", crates.map { $0 as ManagedObject }),
+            ("[Any]", crates.map { $0 as Any }),
+            ("Set<AnyHashable>", Set(crates.map(AnyHashable.init))),
+            ("NSSet", NSSet(array: crates)),
+            ("Optional<Set<TypedCrate>>", Optional(Set(crates)) as Any),
+        ]
+        for (name, value) in forms {
+            stand.crates = []
+            #expect(crates.allSatisfy { $0.stand == nil })
+            _ = stand.crates
+            let fired = ChangeRecorder()
+            withObservationTracking { _ = stand.crates; _ = crates[1].stand } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+            do {
+                try stand.setValue(value, forKey: "crates")
+                #expect(stand.crates == Set(crates), "\(name)")
+                #expect(crates.allSatisfy { $0.stand === stand }, "\(name): inverses")
+                #expect(fired.count == 1, "\(name): tracking")
+            } catch {
+                #expect(stand.crates.isEmpty, "\(name): refused but changed")
+                #expect(fired.count == 0, "\(name): refused but fired")
+            }
+        }
+    }
+}
