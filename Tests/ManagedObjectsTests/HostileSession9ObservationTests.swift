@@ -460,3 +460,42 @@ private final class SendableBox: @unchecked Sendable {
         }
     }
 }
+
+/// Inserts undone and deletes merged from another context change the to-many side the
+/// tracking read.
+@Suite struct HostileSession9InsertDeleteObservationTests {
+    @Test func undoneInsertsAndMergedDeletesFire() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
+        try coordinator.addStore(InMemoryStore())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let stand = try context.insertNewObject(TypedStand.self)
+        stand.name = "s"
+        let kept = try context.insertNewObject(TypedCrate.self)
+        kept.stand = stand
+        try context.save()
+        context.undoManager = UndoHistory()
+        let crate = try context.insertNewObject(TypedCrate.self)
+        crate.stand = stand
+        context.processPendingChanges()
+        _ = stand.crates
+        let undone = ChangeRecorder()
+        withObservationTracking { _ = stand.crates } onChange: { undone.record(KeyValueChange(kind: .setting)) }
+        try context.undo()
+        #expect(undone.count == 1)
+        #expect(stand.crates == [kept])
+        context.undoManager = nil
+
+        let other = ManagedObjectContext(coordinator: coordinator)
+        var saves: [ManagedObjectContext.SaveResult] = []
+        let token = other.onDidSave { result, _ in saves.append(result) }
+        defer { token.cancel() }
+        other.delete(try other.existingObject(with: kept.objectID))
+        try other.save()
+        _ = stand.crates
+        let merged = ChangeRecorder()
+        withObservationTracking { _ = stand.crates } onChange: { merged.record(KeyValueChange(kind: .setting)) }
+        context.mergeChanges(from: try #require(saves.last))
+        #expect(merged.count == 1)
+        #expect(stand.crates.isEmpty)
+    }
+}
