@@ -499,3 +499,39 @@ private final class SendableBox: @unchecked Sendable {
         #expect(stand.crates.isEmpty)
     }
 }
+
+/// Two private-queue contexts of one model (one layout, one set of tracking key paths) track
+/// and store at once on their queues: every tracking fires exactly once, whatever the other
+/// queue's trackings do to the key paths' counts meanwhile.
+@Suite struct HostileSession9QueueTrackingTests {
+    @Test func concurrentTrackingOnTwoQueues() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
+        try coordinator.addStore(InMemoryStore())
+        let contexts = [ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator),
+                        ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)]
+        let failures = ChangeRecorder()
+        let group = DispatchGroup()
+        for (index, context) in contexts.enumerated() {
+            group.enter()
+            context.perform { context in
+                defer { group.leave() }
+                let crate = try! context.insertNewObject(TypedCrate.self)
+                _ = crate.capacity
+                for round in 0..<2000 {
+                    let fired = ChangeRecorder()
+                    if round % 3 != 0 {
+                        withObservationTracking { _ = crate.capacity } onChange: { fired.record(KeyValueChange(kind: .setting)) }
+                    }
+                    crate.capacity = Int16(truncatingIfNeeded: round + index)
+                    if round % 5 == 0 { try? crate.setValue(Int16(7), forKey: "capacity") }
+                    let expected = round % 3 != 0 ? 1 : 0
+                    if fired.count != expected {
+                        failures.record(KeyValueChange(kind: .setting), keyPath: "queue \(index) round \(round): \(fired.count)")
+                    }
+                }
+            }
+        }
+        group.wait()
+        #expect(failures.records.map(\.keyPath) == [])
+    }
+}
