@@ -11,14 +11,10 @@ import UndoManagement
 /// registrar while no key path is retained, inline notifications of a bound subclass's store
 /// by key, exact-type checks), and of the cheap hashing of objects and IDs.
 @Suite struct HostileSession9ObservationTests {
+    /// ``RepeatedTypedStoreTests/savedCrate()`` and a second context on its coordinator.
     static func stack() throws -> (ManagedObjectContext, ManagedObjectContext, TypedCrate) {
-        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
-        try coordinator.addStore(InMemoryStore())
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let crate = try context.insertNewObject(TypedCrate.self)
-        crate.capacity = 12
-        try context.save()
-        return (context, ManagedObjectContext(coordinator: coordinator), crate)
+        let (context, crate) = try RepeatedTypedStoreTests.savedCrate()
+        return (context, ManagedObjectContext(coordinator: try #require(context.coordinator)), crate)
     }
 
     /// Tracks `read`, runs `change`, and says whether the tracking fired.
