@@ -118,8 +118,7 @@ extension ManagedObjectContext {
     /// where the context may be used (inside a private-queue context's ``perform(_:)`` block);
     /// registering elsewhere stops the process with a message. To merge a background context's
     /// saves into the view context, set the view context's
-    /// `automaticallyMergesChangesFromParent`, or hand the `Sendable` ``SaveResult`` to the
-    /// view context inside its own `perform`.
+    /// `automaticallyMergesChangesFromParent`.
     public func onDidSave(_ handler: @escaping (SaveResult, Changes) -> Void) -> ContextObservation {
         enterConfinement("onDidSave(_:)")
         defer { exitConfinement() }

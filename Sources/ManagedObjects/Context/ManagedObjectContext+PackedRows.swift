@@ -15,6 +15,16 @@ struct PackedRowPlan {
     /// (``StoreRowShape/holdsExactValues(_:)``) keeps its slot values alone (its constants
     /// made when a store asks for them).
     var keepsExactValues = false
+
+    /// An object's values as a row of the plan holds them: the object's array itself, or a
+    /// copy whose slots outside the shape hold nothing (a fault filled from the row fills its
+    /// relationships from the row's relationships).
+    func rowSlotValues(_ values: ContiguousArray<Any?>) -> ContiguousArray<Any?> {
+        guard !sharesValues else { return values }
+        var slotValues = values
+        for slot in shape.otherSlots { slotValues[slot] = nil }
+        return slotValues
+    }
 }
 
 extension ManagedObjectContext {
@@ -66,13 +76,7 @@ extension ManagedObjectContext {
         let values = object.values
         let shape = plan.shape
         // A new object's values all of their exact types: the row keeps them alone.
-        if plan.keepsExactValues, shape.holdsExactValues(values) {
-            var slotValues = values
-            if !plan.sharesValues { for slot in shape.otherSlots { slotValues[slot] = nil } }
-            return StoreRow(objectID: object.objectID, version: object.storeVersion,
-                            columns: StoreRowColumns(shape: shape, exactSlotValues: slotValues),
-                            relationships: savedRelationships(of: object))
-        }
+        if plan.keepsExactValues, shape.holdsExactValues(values) { return exactValuesRow(of: object, plan: plan) }
         let traits = object.layout.slotTraits
         var constants = ContiguousArray<KeyValueConstant>()
         constants.reserveCapacity(shape.slots.count)
@@ -85,13 +89,18 @@ extension ManagedObjectContext {
                   let constant = AttributeValueConversion.exactConstant(of: value, type: type) else { return nil }
             constants.append(constant)
         }
-        var slotValues = values
-        // The row's other slots hold nothing (a fault filled from it fills its relationships
-        // from the row's relationships).
-        if !plan.sharesValues { for slot in shape.otherSlots { slotValues[slot] = nil } }
         return StoreRow(objectID: object.objectID, version: object.storeVersion,
-                        columns: StoreRowColumns(shape: shape, constants: constants, slotValues: slotValues),
+                        columns: StoreRowColumns(shape: shape, constants: constants, slotValues: plan.rowSlotValues(values)),
                         relationships: savedRelationships(of: object))
+    }
+
+    /// The row of an object whose values are all `nil` or exactly of their attributes' types
+    /// (``StoreRowShape/holdsExactValues(_:)``): its values alone, constants made when a store
+    /// asks for them (``StoreRowColumns/init(shape:exactSlotValues:)``).
+    private func exactValuesRow(of object: ManagedObject, plan: PackedRowPlan) -> StoreRow {
+        StoreRow(objectID: object.objectID, version: object.storeVersion,
+                 columns: StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values)),
+                 relationships: savedRelationships(of: object))
     }
 
     /// The row of an updated object and the slots whose columns its store may write alone
@@ -103,12 +112,7 @@ extension ManagedObjectContext {
     /// gives, and `UInt64.max` (every column).
     func updatedRow(of object: ManagedObject, plan: PackedRowPlan?) -> (row: StoreRow, slots: UInt64) {
         if let plan, !object.faultFlag, let changed = changedSlotMask(of: object), plan.shape.holdsExactValues(object.values) {
-            var slotValues = object.values
-            if !plan.sharesValues { for slot in plan.shape.otherSlots { slotValues[slot] = nil } }
-            let row = StoreRow(objectID: object.objectID, version: object.storeVersion,
-                               columns: StoreRowColumns(shape: plan.shape, exactSlotValues: slotValues),
-                               relationships: savedRelationships(of: object))
-            return (row, changed)
+            return (exactValuesRow(of: object, plan: plan), changed)
         }
         return (plan.flatMap { packedRow(of: object, plan: $0) } ?? row(of: object), .max)
     }

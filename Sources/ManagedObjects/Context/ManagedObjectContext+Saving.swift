@@ -394,23 +394,19 @@ extension ManagedObjectContext {
                 Self.setVersion(saved.inserted, ofNewObjects: newObjects, in: store, storeOf: storeOf)
                 if let updatedVersions = saved.updated {
                     for (id, version) in updatedVersions { registered[id]?.storeVersion = version }
-                    for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
                 } else {
-                    // Each updated object's row now holds its values: its next save may
-                    // write only the changed columns.
-                    for object in updatedObjects[key] ?? [] {
-                        object.storeVersion += 1
-                        object.hasUnrecordedValues = false
-                    }
+                    for object in updatedObjects[key] ?? [] { object.storeVersion += 1 }
                 }
                 coordinator.rowCache.store(saved: &storeChanges, insertedVersion: saved.inserted, versions: saved.updated ?? [:],
                                            updatedByOne: saved.updated == nil)
             } else {
                 let versions = try store.save(storeChanges)
                 for (id, version) in versions { registered[id]?.storeVersion = version }
-                for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
                 coordinator.rowCache.store(saved: &storeChanges, versions: versions)
             }
+            // Each updated object's row now holds its values: its next save may write only the
+            // changed columns.
+            for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
             savedStores.insert(key)
         }
     }

@@ -97,13 +97,7 @@ package final class EntityLayout: Sendable {
     @inlinable @inline(__always)
     package var anySlotMayBeTracked: Bool {
         guard trackingCount <= 16 else { return true }
-        if readsTrackingCountsInline {
-            for slot in 0..<trackingCount where StrongReferenceCount.mayHaveOtherOwners(trackingAddresses[slot]) {
-                return true
-            }
-            return false
-        }
-        for slot in 0..<trackingCount where !isKnownUniquelyReferenced(&trackingBase[slot]) { return true }
+        for slot in 0..<trackingCount where slotMayBeTracked(slot) { return true }
         return false
     }
 

@@ -53,18 +53,13 @@ package final class StoreRowShape: Sendable {
             types?.append(type)
         }
         exactTypes = types
-        exactMetadata = types.map { $0.map(Self.metadataAddress(of:)) } ?? []
+        // The metadata word a container of a value of exactly the type holds.
+        exactMetadata = types.map { $0.map { AnyContainerMetadata.word(of: $0.valueType) } } ?? []
     }
 
     /// For each name, the address of the metadata of its attribute's Swift type (the type
     /// ``exactTypes`` names); empty when ``exactTypes`` is `nil`.
     private let exactMetadata: [UInt]
-
-    /// The metadata address of the Swift type of an attribute type with exact constants (the
-    /// type's `valueType`, what an `Optional<Any>` container of such a value holds).
-    private static func metadataAddress(of type: AttributeDescription.AttributeType) -> UInt {
-        AnyContainerMetadata.word(of: type.valueType)
-    }
 
     /// Whether every named slot of `values` (an object's slot values) is `nil` or a value of
     /// exactly its attribute's Swift type, so that the values can be a row's slot values

@@ -15,8 +15,7 @@
 /// - ``Fact/metadataKinds``: the word at a type metadata's address is its kind: 0x200 for a
 ///   struct, 0x201 for an enum, 0x202 for an optional, never one of these for a class.
 ///   `AnyContainerMetadata.isValueTypeWord(_:)`, behind key-value coding's `holdsExactly(_:_:)`,
-///   trusts a container's stored type
-///   as the dynamic type by it.
+///   takes a container's stored type for the value's dynamic type by it.
 /// - ``Fact/fieldReflection``: the runtime's reflection entry points behind ``StoredField``
 ///   list a class's stored fields, superclass fields first, with their declared names (`_x` for
 ///   a property wrapper's storage), types, `let`/`var` and strong/weak ownership.

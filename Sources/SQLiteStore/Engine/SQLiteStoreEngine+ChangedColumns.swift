@@ -4,10 +4,14 @@ import Foundation
 import ManagedObjects
 
 extension SQLiteStoreEngine.EntityWriter {
+    /// Each attribute's slot (in ``names`` order), and each to-one relationship kept in the row
+    /// with its index in the entity's relationships and its slot.
+    typealias SlotMap = (attributes: [Int], foreignKeys: [(relationship: Int, slot: Int)])
+
     /// Where each attribute and each to-one relationship of `entity` lies in its objects'
     /// slots (its row shape's slots); `nil` when the entity has no row shape or a property
     /// has no slot.
-    static func slotMap(of entity: SQLiteSchema.Entity) -> (attributes: [Int], foreignKeys: [(relationship: Int, slot: Int)])? {
+    static func slotMap(of entity: SQLiteSchema.Entity) -> SlotMap? {
         guard let shape = entity.rowShape, shape.slots.count == entity.attributes.count,
               shape.slotKeys.count <= 64, shape.slots.allSatisfy({ $0 >= 0 && $0 < 64 }) else { return nil }
         var foreignKeys: [(relationship: Int, slot: Int)] = []
@@ -21,7 +25,7 @@ extension SQLiteStoreEngine.EntityWriter {
 
     /// `UPDATE … SET Z_OPT = ?, <the columns of the slots in mask> WHERE Z_PK = ? AND Z_ENT = ?
     /// AND Z_OPT = ?`, the columns in the order of ``SQLiteStoreEngine/bindColumnValues(of:writer:to:from:)``.
-    func changedColumnsUpdate(_ mask: UInt64, slotMap: (attributes: [Int], foreignKeys: [(relationship: Int, slot: Int)]),
+    func changedColumnsUpdate(_ mask: UInt64, slotMap: SlotMap,
                               connection: SQLiteConnection) throws -> SQLiteStatement {
         if let made = changedColumnUpdates[mask] { return made }
         var assignments = ["Z_OPT = ?"]

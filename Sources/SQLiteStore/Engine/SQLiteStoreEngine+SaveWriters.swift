@@ -35,7 +35,7 @@ extension SQLiteStoreEngine {
         /// row its index in the entity's relationships and its slot: what an update of the
         /// changed columns alone writes (SQLiteStoreEngine+ChangedColumns.swift). `nil`
         /// without a row shape.
-        let slotMap: (attributes: [Int], foreignKeys: [(relationship: Int, slot: Int)])?
+        let slotMap: SlotMap?
         /// The checked updates of `Z_OPT` and some value columns, by the slots whose columns
         /// they set (made on first use in a save).
         var changedColumnUpdates: [UInt64: SQLiteStatement] = [:]
