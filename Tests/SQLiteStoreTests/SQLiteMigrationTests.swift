@@ -222,6 +222,8 @@ import Predicates
     }
 
     @Test func changedDeleteAndValidationRulesOpenWithoutMigrating() throws {
+        // The compatibility check below comes before any description registers the type.
+        SQLitePersistentStore.registerStoreType()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = try Self.v1Store(directory)
