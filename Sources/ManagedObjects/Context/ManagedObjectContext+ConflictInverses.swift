@@ -56,8 +56,9 @@ extension ManagedObjectContext {
     /// change of this context, or its store row disagrees. When the loaded value already agrees
     /// but the store's row does not and the slot has no recorded change, the store's side is
     /// put in quietly first, so the change is recorded and saved. When only the loaded value
-    /// is behind a store row that agrees, it follows the row quietly (nothing to save; a to-one
-    /// inverse that the row gives another object is left to a refresh).
+    /// is behind a store row that agrees, it follows the row quietly (nothing to save); a to-one
+    /// inverse the row leaves without `source` takes the target's current store row, and so
+    /// does the inverse of the object that row names (see ``followStoreRow(of:slot:)``).
     private func mendInverse(of target: ManagedObject, named inverseName: String, holding source: ManagedObject,
                              _ holds: Bool, storeHolds: Bool, relationshipName: String) {
         // A fault loads the store's row: nothing to mend when that is right.
@@ -89,7 +90,12 @@ extension ManagedObjectContext {
             guard storeHolds != holds, !changed else { return }
             quietly(include: storeHolds)
         } else if !changed, storeHolds == holds {
-            if holds || inverse.cardinality != .toOne { quietly(include: holds) }
+            if holds || inverse.cardinality != .toOne {
+                quietly(include: holds)
+            } else if let destination = followStoreRow(of: target, slot: slot) as? ManagedObject,
+                      let back = inverse.inverseName, let backSlot = destination.layout.slotByName[back] {
+                followStoreRow(of: destination, slot: backSlot)
+            }
             return
         }
         if holds {
@@ -97,5 +103,29 @@ extension ManagedObjectContext {
         } else {
             unlink(source, from: target, inverseName: inverseName)
         }
+    }
+
+    /// Puts the value the object's current store row gives one slot into it, quietly (observers
+    /// are told, nothing is recorded, the object's version stays), where the slot is loaded and
+    /// unchanged in this context: how a stale destination follows the store's row during a
+    /// resolution. The row is read from the store, not from the row cache.
+    ///
+    /// - Returns: The slot's value afterwards (`nil` also when it was left alone).
+    @discardableResult
+    private func followStoreRow(of object: ManagedObject, slot: Int) -> Any? {
+        guard object.managedObjectContext === self, !object.faultFlag, !inserted.contains(object), !deleted.contains(object),
+              !object.isRelationshipFaulted(slot: slot), !hasCommittedValue(of: object, slot: slot),
+              let row = try? currentStoreRow(for: object.objectID),
+              let rowValue = value(of: row, for: object.layout.properties[slot]) else { return nil }
+        if !ManagedObject.sameValue(object.slotValue(slot), rowValue) {
+            let wasRestoring = isRestoring
+            isRestoring = true
+            let key = object.layout.keys[slot]
+            object.willChangeValue(forKey: key)
+            object.storeLoadedSlotValue(rowValue, slot)
+            object.didChangeValue(forKey: key)
+            isRestoring = wasRestoring
+        }
+        return rowValue
     }
 }

@@ -38,7 +38,7 @@ extension ManagedObjectContext {
                                  coordinator: coordinator, savedStores: &savedStores)
                 return
             } catch StoreSaveError.conflicts(let found) {
-                let conflicts = mergeConflicts(from: found, coordinator: coordinator)
+                let conflicts = mergeConflicts(from: found)
                 if round == Self.conflictRounds { throw ManagedObjectMergeError(mergeConflicts: conflicts) }
                 try mergePolicy.resolve(optimisticLockingConflicts: conflicts, in: self)
             } catch StoreSaveError.uniquenessConstraint where round < Self.conflictRounds {
@@ -50,16 +50,10 @@ extension ManagedObjectContext {
 
     /// The conflicts a store reported, with the objects' snapshots and the rows the store has
     /// now (read from the store, and cached).
-    private func mergeConflicts(from found: [StoreConflict], coordinator: PersistentStoreCoordinator) -> [MergeConflict] {
+    private func mergeConflicts(from found: [StoreConflict]) -> [MergeConflict] {
         found.map { conflict in
             let object = registered[conflict.objectID]
-            let store = conflict.objectID.storeIdentifier.flatMap(coordinator.store(withIdentifier:))
-            let persisted = (try? store?.row(for: conflict.objectID)) ?? nil
-            if let persisted {
-                coordinator.rowCache.store(CollectionOfOne(persisted))
-            } else {
-                coordinator.rowCache.remove(CollectionOfOne(conflict.objectID))
-            }
+            let persisted = try? currentStoreRow(for: conflict.objectID)
             return MergeConflict(objectID: conflict.objectID, objectSnapshot: object.map(row(of:)),
                                  cachedSnapshot: object.map(committedRow(of:)), persistedSnapshot: persisted,
                                  newVersionNumber: persisted?.version ?? 0, oldVersionNumber: conflict.expectedVersion,

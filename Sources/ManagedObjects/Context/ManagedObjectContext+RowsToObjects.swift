@@ -147,6 +147,19 @@ extension ManagedObjectContext {
         return row
     }
 
+    /// The row the store has now for an object, read from the store whatever the row cache
+    /// holds, and cached (a row the store no longer has leaves the cache); `nil` without a
+    /// store or row.
+    package func currentStoreRow(for id: ManagedObjectID) throws -> StoreRow? {
+        guard let coordinator, let storeID = id.storeIdentifier, let store = coordinator.store(withIdentifier: storeID) else { return nil }
+        guard let row = try store.row(for: id) else {
+            coordinator.rowCache.remove(CollectionOfOne(id))
+            return nil
+        }
+        coordinator.rowCache.store(CollectionOfOne(row))
+        return row
+    }
+
     /// Puts a row's values into an object's slots, without notifications, and wakes it.
     package func fill(_ object: ManagedObject, from row: StoreRow) {
         fillValues(object, from: row)
