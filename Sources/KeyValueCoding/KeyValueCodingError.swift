@@ -51,6 +51,11 @@ public enum KeyValueCodingError: Error, Equatable, Sendable {
     /// key-value coding cannot store a changed copy back into what holds it, so the key is
     /// read-only there (`type` is the value's type).
     case readOnlyValue(key: String, type: String)
+    /// A managed object's entity has no property named `key` (nor its class a computed key of
+    /// that name): what a managed object throws in place of ``undefinedKey(_:type:)``.
+    /// `properties` are the entity's property names, from which the message suggests the
+    /// closest (or lists a few).
+    case undefinedProperty(String, entity: String, properties: [String])
 }
 
 extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
@@ -90,11 +95,42 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
             return "cannot set the key '\(key)' of \(type): \(type) is a value type reached through a key "
                 + "path, and key-value coding cannot store a changed copy back into what holds it; make it a "
                 + "class conforming to KeyValueCodable, or set the whole value"
+        case let .undefinedProperty(key, entity, properties):
+            return "the entity '\(entity)' has no property '\(key)'" + Self.propertyHint(for: key, among: properties)
         }
     }
 
     /// The same text as ``description``, so that `localizedDescription` names the culprit too.
     public var errorDescription: String? { description }
+
+    /// ` (did you mean 'title'?)` for the closest of `properties` to `key` (the same letters in
+    /// another case, or at most a third of them different), otherwise the first few properties.
+    static func propertyHint(for key: String, among properties: [String]) -> String {
+        guard !properties.isEmpty else { return " (it has no properties)" }
+        let lowered = key.lowercased()
+        if let same = properties.first(where: { $0.lowercased() == lowered }) { return " (did you mean '\(same)'?)" }
+        let allowed = max(1, key.count / 3)
+        let closest = properties.map { (name: $0, distance: editDistance(lowered, $0.lowercased())) }
+            .filter { $0.distance <= allowed }
+            .min { $0.distance < $1.distance }
+        if let closest { return " (did you mean '\(closest.name)'?)" }
+        let shown = properties.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
+        return " (its properties: " + shown + (properties.count > 8 ? ", …)" : ")")
+    }
+
+    /// The fewest insertions, deletions and substitutions of characters that turn `a` into `b`.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in a.indices {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for j in b.indices {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
 }
 
 extension KeyValueValidationError: CustomStringConvertible, LocalizedError {

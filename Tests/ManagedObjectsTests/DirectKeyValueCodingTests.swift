@@ -71,7 +71,7 @@ private func thrownError(_ body: () throws -> Void) -> (any Error)? {
         #expect(wrongDirect != nil)
         #expect(String(describing: wrongDirect) == String(describing: wrongGeneric))
         let undefinedRead = thrownError { _ = try direct.value(forKey: "colour") } as? KeyValueCodingError
-        #expect(undefinedRead == .undefinedKey("colour", type: String(reflecting: ManagedObject.self)))
+        #expect(undefinedRead == .undefinedProperty("colour", entity: "Sample", properties: direct.entity.allProperties.map(\.name)))
         let undefinedGenericRead = thrownError { _ = try protocolValue(generic, "colour") } as? KeyValueCodingError
         #expect(undefinedRead == undefinedGenericRead)
         let undefinedWrite = thrownError { try direct.setValue(1, forKey: "colour") } as? KeyValueCodingError

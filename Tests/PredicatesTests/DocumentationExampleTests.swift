@@ -62,7 +62,7 @@ struct DocumentationExampleTests {
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == .unexpectedToken(position: 6, found: "AND", expected: "an expression"))
-            #expect(error.description == "at position 6: expected an expression, found AND")
+            #expect(error.description == "at position 6 of \"age > AND name == 'x'\": expected an expression, found AND")
         }
     }
 }

@@ -17,7 +17,7 @@ struct ErrorMessageTests {
     @Test func castOfANonNumberSaysSo() throws {
         let failure = try #require(parseError("CAST('abc', 'NSNumber') == 0"))
         #expect(failure.kind == .uncastableValue(position: 5, type: "NSNumber", reason: "\"abc\" is not a number"))
-        #expect(failure.description == "at position 5: cannot CAST to NSNumber: \"abc\" is not a number")
+        #expect(failure.description == "at position 5 of \"CAST('abc', 'NSNumber') == 0\": cannot CAST to NSNumber: \"abc\" is not a number")
         #expect(parseError("CAST('12', 'NSNumber') == 12") == nil)
         #expect(try KeyValuePredicate(format: "CAST(nil, 'NSNumber') == nil").evaluate(with: nil))
     }
@@ -51,7 +51,7 @@ struct ErrorMessageTests {
     @Test func invalidRegularExpressionsNameThePatternAndPosition() throws {
         let failure = try #require(parseError("name MATCHES '('"))
         #expect(failure.kind == .invalidRegularExpression(position: 13, pattern: "(", reason: "a '(' group is not closed"))
-        #expect(failure.description == "at position 13: invalid regular expression '(': a '(' group is not closed")
+        #expect(failure.description == "at position 13 of \"name MATCHES '('\": invalid regular expression '(': a '(' group is not closed")
         #expect(!failure.description.contains("NSCocoaErrorDomain"))
         #expect(parseError("name MATCHES %@", "a)")?.position == 13)
         #expect(parseError("name MATCHES %@", "[a")?.description.contains("character class") == true)
@@ -59,5 +59,23 @@ struct ErrorMessageTests {
         #expect(throws: PredicateEvaluationError.invalidRegularExpression(pattern: "a\\", reason: "it ends with an unfinished escape '\\'")) {
             try p.evaluate(with: ["name": "a", "p": "a\\"])
         }
+    }
+
+    /// `print(error)` shows which predicate failed: the format in quotes, one line, cut to the
+    /// 40 characters either side of the position when long.
+    @Test func theOneLineDescriptionQuotesTheFormat() throws {
+        let short = try #require(parseError("age >"))
+        #expect(short.description == "at position 5 of \"age >\": expected an expression, found end of input")
+        let lines = try #require(parseError("a == 1 AND\nb ==\t"))
+        #expect(lines.description.hasPrefix("at position 16 of \"a == 1 AND b == \": "))
+        let long = "title == 'x' AND " + String(repeating: "count > 1 AND ", count: 10) + "AND flag == 1"
+        let failure = try #require(parseError(long))
+        let position = failure.position
+        try #require(position == 157, "\(failure)")
+        let characters = Array(long)
+        let window = String(characters[(position - 40)..<min(characters.count, position + 40)])
+        #expect(failure.description.hasPrefix("at position \(position) of \"…" + window))
+        #expect(!failure.description.contains("title"))
+        #expect(!failure.description.contains("\n"))
     }
 }

@@ -55,7 +55,7 @@ struct LocalizedErrorTests {
         let error = try parseError("a == %d", "x")
         #expect(error.kind == .argumentTypeMismatch(position: 5, index: 0, specifier: "d", expected: "a number", actual: "String"))
         #expect(error.localizedDescription.contains("argument 0 for %d must be a number, not String"))
-        #expect(error.description == "at position 5: argument 0 for %d must be a number, not String")
+        #expect(error.description == "at position 5 of \"a == %d\": argument 0 for %d must be a number, not String")
     }
 
     @Test func evaluationAndTranslationErrorsAreLocalized() throws {

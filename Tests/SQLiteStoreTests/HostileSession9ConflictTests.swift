@@ -212,7 +212,7 @@ extension HostileSession9ConflictTests {
 
 extension HostileSession9ConflictTests {
     /// After the stale state above, the rival's later changes of thing 1 (an attribute, or a
-    /// move to box 2) still save a graph whose sides agree in the store.
+    /// move to box 2) still save a graph whose sides agree in the store and in the rival.
     @Test(arguments: H8Kind.allCases)
     func laterChangesOfTheStaleMemberSaveAConsistentGraph(kind: H8Kind) throws {
         for (policy, _) in Self.policies {
@@ -234,6 +234,7 @@ extension HostileSession9ConflictTests {
                 let label = "\(kind) \(policy) move \(move)"
                 let fresh = try stack.fresh()
                 try Self.bothSidesAgree(fresh, label + " store")
+                try Self.bothSidesAgree(rival, label + " rival")
                 let stored = try fresh.existingObject(with: things[1].objectID)
                 let box = try stored.value(forKey: "box") as? ManagedObject
                 if move && "\(policy)".contains("Trump") == false && "\(policy)".contains("overwrite") == false {

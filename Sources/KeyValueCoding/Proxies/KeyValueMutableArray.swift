@@ -16,7 +16,8 @@ extension KeyValueCodable {
     ///
     /// - Parameter key: The key of a stored or computed property whose type is an `Array`.
     /// - Returns: The proxy. It holds the object strongly.
-    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` for an unknown key and
+    /// - Throws: what ``value(forUndefinedKey:)`` throws for an unknown key (by default
+    ///   ``KeyValueCodingError/undefinedKey(_:type:)``) and
     ///   ``KeyValueCodingError/invalidCollectionAccess(key:type:reason:)`` when the property is
     ///   not an array.
     ///
@@ -33,6 +34,8 @@ extension KeyValueCodable {
 
     func toManyProperty(forKey key: String) throws -> KeyValueProperty {
         guard let property = KeyValueKeyTable.of(object: self).property(forKey: key) else {
+            // The class's own error for the key first (a managed object names its entity).
+            _ = try value(forUndefinedKey: key)
             throw KeyValueCodingError.undefinedKey(key, type: typeName(type(of: self)))
         }
         if property.isReadOnly {

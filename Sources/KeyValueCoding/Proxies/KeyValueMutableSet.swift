@@ -9,7 +9,8 @@ extension KeyValueCodable {
     ///
     /// - Parameter key: The key of a stored or computed property whose type is a `Set`.
     /// - Returns: The proxy. It holds the object strongly.
-    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` for an unknown key and
+    /// - Throws: what ``value(forUndefinedKey:)`` throws for an unknown key (by default
+    ///   ``KeyValueCodingError/undefinedKey(_:type:)``) and
     ///   ``KeyValueCodingError/invalidCollectionAccess(key:type:reason:)`` when the property is
     ///   not a set.
     ///

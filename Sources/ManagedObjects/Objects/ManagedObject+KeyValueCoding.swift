@@ -16,8 +16,8 @@ extension ManagedObject {
     ///
     /// - Parameter key: A property of the entity (attribute or relationship), or a computed key.
     /// - Returns: The value; `nil` for a property that holds none.
-    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` (or what an override of
-    ///   ``value(forUndefinedKey:)`` throws) for a key the object does not have.
+    /// - Throws: ``KeyValueCodingError/undefinedProperty(_:entity:properties:)`` (or what an
+    ///   override of ``value(forUndefinedKey:)`` throws) for a key the object does not have.
     /// - Complexity: A short scan of the entity's keys (a hash look-up past 16 keys).
     /// - Thread safety: Confined to the object's context's queue, as every access.
     public final func value(forKey key: String) throws -> Any? {
@@ -60,5 +60,14 @@ extension ManagedObject {
     private static func protocolSetValue<Object: KeyValueCodable>(_ value: Any?, of object: Object,
                                                                   forKey key: String) throws {
         try object.setValue(value, forKey: key)
+    }
+
+    /// The error for a key the entity does not have: the entity's name and property names
+    /// (``KeyValueCodingError/notAKey(_:type:reason:)`` for a subclass's stored property that
+    /// is not a key, such as a `weak` one, as on any object).
+    package func undefinedPropertyError(_ key: String) -> KeyValueCodingError {
+        let plain = undefinedKeyError(key)
+        if case .notAKey = plain { return plain }
+        return .undefinedProperty(key, entity: entity.name, properties: entity.allProperties.map(\.name))
     }
 }

@@ -19,7 +19,7 @@ import ObjectGraphInternals
 /// bridge; a value of another type is a thrown ``KeyValueCodingError``). To-one relationships
 /// hold a `ManagedObject?`, to-many relationships a `Set<ManagedObject>`, ordered ones a
 /// `[ManagedObject]`. A key the entity does not have throws
-/// ``KeyValueCodingError/undefinedKey(_:type:)``.
+/// ``KeyValueCodingError/undefinedProperty(_:entity:properties:)``.
 ///
 /// - Important: Thread safety: not `Sendable`. Use an object where its context is used (for a
 ///   queue context, inside its perform blocks); pass its ``objectID`` to other threads.
@@ -314,6 +314,14 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         try super.validateValue(&value, forKey: key)
     }
 
+    /// Called for a key the entity does not have (nor the class as a computed key). The default
+    /// throws ``KeyValueCodingError/undefinedProperty(_:entity:properties:)`` naming the entity.
+    open override func value(forUndefinedKey key: String) throws -> Any? { throw undefinedPropertyError(key) }
+
+    /// Called for a key the entity does not have, when setting. The default throws
+    /// ``KeyValueCodingError/undefinedProperty(_:entity:properties:)`` naming the entity.
+    open override func setValue(_ value: Any?, forUndefinedKey key: String) throws { throw undefinedPropertyError(key) }
+
     // MARK: Key tables
 
     /// The entity's keys.
@@ -340,11 +348,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// - Parameters:
     ///   - value: The value, of the property's type.
     ///   - key: The property's name.
-    /// - Throws: ``KeyValueCodingError/undefinedKey(_:type:)`` for a key the entity does not have.
+    /// - Throws: ``KeyValueCodingError/undefinedProperty(_:entity:properties:)`` for a key the
+    ///   entity does not have.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) throws {
-        guard let slot = layout.slotByName[key] else {
-            throw KeyValueCodingError.undefinedKey(key, type: entity.name)
-        }
+        guard let slot = layout.slotByName[key] else { throw undefinedPropertyError(key) }
         // Not recorded as a change: a later save writes the object's whole row.
         hasUnrecordedValues = true
         storeSlotValue(value, slot)

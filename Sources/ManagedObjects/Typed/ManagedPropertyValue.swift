@@ -30,8 +30,8 @@ public struct ManagedPropertyShape: Sendable, CustomStringConvertible {
 }
 
 /// A Swift type that a `@Managed` property can have: the attribute types' Swift types
-/// (`Int16`, `Int32`, `Int64`, `Double`, `Float`, `Bool`, `String`, `Decimal`, `Data`, and,
-/// optional only, `Date`, `UUID`, `URL`), their optionals, and relationships typed by a
+/// (`Int16`, `Int32`, `Int64`, `Double`, `Float`, `Bool`, `String`, `Decimal`, `Data`, `Date`,
+/// `UUID`, and, optional only, `URL`), their optionals, and relationships typed by a
 /// managed-object class: `Crate?`, `Set<Fruit>`, `[Fruit]`.
 ///
 /// The package conforms these types; you do not conform your own.
@@ -98,7 +98,8 @@ extension ManagedAttributeValue {
 /// value reads as ``managedZero``.
 public protocol ManagedNonOptionalAttributeValue: ManagedAttributeValue, ManagedPropertyValue
     where ManagedStorage == Self? {
-    /// What a missing value reads as (`0`, `false`, `""`, empty data).
+    /// What a missing value reads as (`0`, `false`, `""`, empty data, the reference date, the
+    /// all-zero UUID).
     static var managedZero: Self { get }
 }
 
@@ -167,13 +168,20 @@ extension Data: ManagedNonOptionalAttributeValue {
     public static var managedZero: Data { Data() }
 }
 
-extension Date: ManagedAttributeValue {
+extension Date: ManagedNonOptionalAttributeValue {
     public static var managedAttributeTypes: [AttributeDescription.AttributeType] { [.date] }
+    /// 2001-01-01 00:00:00 UTC: zero seconds, as Core Data's scalar date accessor reads a
+    /// missing date.
+    public static var managedZero: Date { Date(timeIntervalSinceReferenceDate: 0) }
 }
 
-extension UUID: ManagedAttributeValue {
+extension UUID: ManagedNonOptionalAttributeValue {
     public static var managedAttributeTypes: [AttributeDescription.AttributeType] { [.uuid] }
+    /// `00000000-0000-0000-0000-000000000000`.
+    public static var managedZero: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
 }
+
+// URL stays optional only: no URL stands for "none" the way zero, "" or empty data do.
 
 extension URL: ManagedAttributeValue {
     public static var managedAttributeTypes: [AttributeDescription.AttributeType] { [.uri] }

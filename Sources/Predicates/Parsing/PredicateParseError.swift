@@ -148,9 +148,12 @@ extension PredicateParseError {
 }
 
 extension PredicateParseError: CustomStringConvertible, LocalizedError {
-    /// `at position N: ` and what went wrong, on one line (without the format string).
+    /// `at position N of "…": ` and what went wrong, on one line: the format string (the 40
+    /// characters either side of the position, for a long one) in quotes, so that a message
+    /// printed with `print(error)` or `"\(error)"` shows which predicate failed.
     public var description: String {
-        "at position \(position): " + message
+        guard !format.isEmpty else { return "at position \(position): " + message }
+        return "at position \(position) of \"\(window.text)\": " + message
     }
 
     /// What went wrong, then the format string (or the part around the position, for a long
@@ -159,8 +162,15 @@ extension PredicateParseError: CustomStringConvertible, LocalizedError {
         "Cannot parse the predicate format at position \(position): \(message)\n" + excerpt
     }
 
-    /// Two indented lines: up to 40 characters either side of the position, and the mark.
+    /// Two indented lines: the format around the position, and the mark.
     private var excerpt: String {
+        let (text, offset) = window
+        return "    " + text + "\n    " + String(repeating: " ", count: offset) + "^"
+    }
+
+    /// Up to 40 characters of the format either side of the position, on one line (`…` where
+    /// cut, line breaks and tabs as spaces), and the position's offset in that text.
+    private var window: (text: String, offset: Int) {
         let characters = Array(format)
         let at = min(max(position, 0), characters.count)
         let start = max(0, at - 40), end = min(characters.count, at + 40)
@@ -169,8 +179,7 @@ extension PredicateParseError: CustomStringConvertible, LocalizedError {
             line.append(character.isNewline || character == "\t" ? " " : character)
         }
         if end < characters.count { line += "…" }
-        let offset = at - start + (start > 0 ? 1 : 0)
-        return "    " + line + "\n    " + String(repeating: " ", count: offset) + "^"
+        return (line, at - start + (start > 0 ? 1 : 0))
     }
 
     private var message: String {
