@@ -12,7 +12,7 @@ final class JournalEntry: ManagedObject {
     override class var entityName: String { "Entry" }
     @Managed var title: String
     @Managed var body: String?
-    @Managed var created: Date?       // dates are optional in Swift; the model requires one
+    @Managed var created: Date        // the model requires one
 }
 
 func makeJournalModel() throws -> ManagedObjectModel {
