@@ -107,10 +107,14 @@ extension FruitStandSession {
 
     /// An error of key-value coding in the sample's words: `fruit have no key 'colour' (...)`.
     static func describe(_ error: any Error) -> String {
-        guard let error = error as? KeyValueCodingError, case let .undefinedKey(key, type) = error else {
+        switch error as? KeyValueCodingError {
+        case let .undefinedProperty(key, entity, _)?:
+            return "\(objects(entity)) no key '\(key)' (\(keyHelp))"
+        case let .undefinedKey(key, type)?:
+            return "\(objects(type.split(separator: ".").last.map(String.init) ?? type)) no key '\(key)' (\(keyHelp))"
+        default:
             return "\(error)"
         }
-        return "\(objects(type.split(separator: ".").last.map(String.init) ?? type)) no key '\(key)' (\(keyHelp))"
     }
 
     /// The objects of an entity (or class) as a plural subject: `fruit have`, `crates have`.

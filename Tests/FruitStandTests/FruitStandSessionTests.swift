@@ -156,7 +156,7 @@ import Testing
         ("stand add Corner", "error: there is already a stand named 'Corner'"),
         ("delete stand corner", "error: no stand named 'corner' (stands: Corner)"),
         ("rename stand Nowhere Market", "error: no stand named 'Nowhere' (stands: Corner)"),
-        ("find radius >", "error: bad predicate: at position 8: expected an expression, found end of input"),
+        ("find radius >", "error: bad predicate: at position 8 of \"radius >\": expected an expression, found end of input"),
         ("find colour == 'red'", "error: cannot evaluate the predicate: fruit have no key 'colour' (\(FruitStandSession.keyHelp))"),
         ("find apple crate.colour == 1", "error: cannot evaluate the predicate: crates have no key 'colour' (\(FruitStandSession.keyHelp))"),
         ("sort crate.stand.size", "error: cannot sort: stands have no key 'size' (\(FruitStandSession.keyHelp))"),
