@@ -285,6 +285,9 @@ enum KeyPathParser {
         } catch KeyValueCodingError.undefinedKey {
             throw KeyValueObservingError.undefinedKey(key, keyPath: keyPath,
                                                       type: String(reflecting: type(of: value)))
+        } catch KeyValueCodingError.undefinedProperty(_, let entity, _) {
+            // A managed object: named by its entity.
+            throw KeyValueObservingError.undefinedKey(key, keyPath: keyPath, type: entity)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ManagedObjects
 import KeyValueCoding
+import KeyValueObserving
 
 // What a developer porting from Core Data meets first: an unknown key of a managed object, and
 // non-optional `Date` and `UUID` properties.
@@ -46,6 +47,15 @@ private final class Stamp: ManagedObject {
         let far = Self.error { _ = try object.value(forKey: "colour") }
         #expect(far?.description == "the entity 'Stamp' has no property 'colour' (its properties: 'when', 'identity', 'note')")
         #expect(far?.description.contains("computedKeys") == false)
+    }
+
+    @Test func observingAnUnknownKeyNamesTheEntity() throws {
+        let object = try ManagedObject(entityName: "Stamp", in: Self.model())
+        #expect(throws: KeyValueObservingError.undefinedKey("notes", keyPath: "notes", type: "Stamp")) {
+            _ = try object.observe("notes") { _, _ in }
+        }
+        let token = try object.observe("note") { _, _ in }
+        token.invalidate()
     }
 
     @Test func aLongListOfPropertiesIsCutShort() {
