@@ -104,7 +104,7 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 
     /// ` (did you mean 'title'?)` for the closest of `properties` to `key` (the same letters in
-    /// another case, or at most a third of them different), otherwise the first few properties.
+    /// another case, or at most a third of them different or swapped), otherwise the first few properties.
     static func propertyHint(for key: String, among properties: [String]) -> String {
         guard !properties.isEmpty else { return " (it has no properties)" }
         let lowered = key.lowercased()
@@ -118,15 +118,20 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
         return " (its properties: " + shown + (properties.count > 8 ? ", …)" : ")")
     }
 
-    /// The fewest insertions, deletions and substitutions of characters that turn `a` into `b`.
+    /// The fewest insertions, deletions, substitutions and swaps of neighbouring characters that
+    /// turn `a` into `b` (so `titel` is one edit from `title`).
     private static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         for i in a.indices {
             var current = [i + 1] + Array(repeating: 0, count: b.count)
             for j in b.indices {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+                var best = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+                if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] { best = min(best, beforePrevious[j - 1] + 1) }
+                current[j + 1] = best
             }
+            beforePrevious = previous
             previous = current
         }
         return previous[b.count]

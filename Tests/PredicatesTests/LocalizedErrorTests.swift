@@ -65,7 +65,7 @@ struct LocalizedErrorTests {
             PredicateEvaluationError.nestedTooDeeply(limit: 200),
             PredicateTranslationError.blockPredicate("BLOCKPREDICATE(0x1)"),
         ]
-        let expected = ["no value is bound to the variable $x", "ANY needs a collection, not a value of type Int",
+        let expected = ["no value is bound to the variable $x (give it one with withSubstitutionVariables([\"x\": …]))", "ANY needs a collection, not a value of type Int",
                         "nested deeper than 200 levels", "BLOCKPREDICATE(0x1) calls a Swift closure"]
         for (error, text) in zip(errors, expected) {
             #expect(error.localizedDescription.contains(text), "\(error.localizedDescription)")
@@ -75,7 +75,7 @@ struct LocalizedErrorTests {
             _ = try KeyValuePredicate(format: "$x == 1").evaluate(with: nil)
             Issue.record("expected an unbound variable")
         } catch {
-            #expect(error.localizedDescription == "no value is bound to the variable $x")
+            #expect(error.localizedDescription == "no value is bound to the variable $x (give it one with withSubstitutionVariables([\"x\": …]))")
         }
     }
 }

@@ -192,7 +192,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         }
         let objectClass = ClassBindingCheck(graph: graph, classes: classes).effectiveClass(of: entityName)
         guard objectClass == Self.self else {
-            throw ManagedObjectModelError(.classMismatch("the entity's objects are of class \(objectClass), not \(Self.self)"),
+            throw ManagedObjectModelError(.classMismatch("the entity's objects are of class \(objectClass), not \(Self.self)"
+                + ClassBindingCheck.bindingAdvice(objectClass: objectClass, wanted: Self.self)),
                                           entity: entityName)
         }
         let layout = graph.layouts.layout(of: entity, objectClass: objectClass)

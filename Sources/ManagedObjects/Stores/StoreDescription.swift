@@ -6,8 +6,7 @@ import Synchronization
 /// (Apple: `NSPersistentStoreDescription`).
 ///
 /// ```swift
-/// var description = StoreDescription(type: InMemoryStore.type)
-/// container.storeDescriptions = [description]
+/// container.storeDescriptions = [.inMemory()]   // or StoreDescription(type: InMemoryStore.type)
 /// ```
 ///
 /// - Important: Thread safety: a `Sendable` value.
@@ -43,6 +42,19 @@ public struct StoreDescription: Sendable, Hashable {
         self.configuration = configuration
         self.isReadOnly = false
         self.options = [:]
+    }
+
+    /// A description of an in-memory store (Apple's pattern for tests and previews is a
+    /// description of type `NSInMemoryStoreType`, or a URL of `/dev/null`).
+    ///
+    /// ```swift
+    /// container.storeDescriptions = [.inMemory()]
+    /// ```
+    ///
+    /// - Parameter configuration: The model configuration it holds, or `nil` for every entity.
+    /// - Returns: A description of type ``InMemoryStore/type`` with no URL.
+    public static func inMemory(configuration: String? = nil) -> StoreDescription {
+        StoreDescription(type: InMemoryStore.type, configuration: configuration)
     }
 }
 

@@ -43,7 +43,8 @@ extension ManagedObjectContext {
     public func fetch<Object: ManagedObject>(_ request: EntityFetchRequest, as objectClass: Object.Type) throws -> [Object] {
         try fetch(request).map { object in
             guard let typed = object as? Object else {
-                throw ManagedObjectModelError(.classMismatch("the fetched object \(object.objectID) is of class \(type(of: object)), not \(Object.self)"),
+                throw ManagedObjectModelError(.classMismatch("the fetched object \(object.objectID) is of class \(type(of: object)), not \(Object.self)"
+                    + ClassBindingCheck.bindingAdvice(objectClass: type(of: object), wanted: Object.self)),
                                               entity: object.entity.name)
             }
             return typed

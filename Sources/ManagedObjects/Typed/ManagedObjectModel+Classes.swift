@@ -119,6 +119,14 @@ struct ClassBindingCheck {
         return ManagedObject.self
     }
 
+    /// Advice for an object of `objectClass` where `wanted` was asked for: when no class of the
+    /// wanted kind is bound (the objects are plain managed objects), how to bind one.
+    static func bindingAdvice(objectClass: ManagedObject.Type, wanted: ManagedObject.Type) -> String {
+        guard objectClass == ManagedObject.self else { return "" }
+        return "; no class is bound to the entity: call model.setManagedObjectClasses([\(wanted).self, …]) "
+            + "before a coordinator or container uses the model"
+    }
+
     func checkAll() throws(ManagedObjectModelError) {
         for (name, objectClass) in classes.sorted(by: { $0.key < $1.key }) {
             try check(objectClass, entityName: name)

@@ -192,7 +192,7 @@ extension ManagedObjectValidationError: CustomStringConvertible, LocalizedError 
         var text = place.isEmpty ? "" : place.joined(separator: ", ") + ": "
         text += problem
         if let reason { text += " (\(reason))" }
-        if let value, code != .missingMandatoryProperty { text += "; value: \(Self.describe(value))" }
+        if let value, code != .missingMandatoryProperty, code != .relationshipDeniedDelete { text += "; value: \(Self.describe(value))" }
         return text + " [\(code.appleName) \(code.rawValue)]"
     }
 
@@ -207,7 +207,9 @@ extension ManagedObjectValidationError: CustomStringConvertible, LocalizedError 
         case .missingMandatoryProperty: return "a value is required"
         case .relationshipLacksMinimumCount: return "too few related objects"
         case .relationshipExceedsMaximumCount: return "too many related objects"
-        case .relationshipDeniedDelete: return "the delete rule denies deleting an object with related objects"
+        case .relationshipDeniedDelete:
+            return "the delete rule denies deleting an object with related objects (remove or reassign them "
+                + "first, or undo the delete or roll back)"
         case .numberTooLarge: return "the number is too large"
         case .numberTooSmall: return "the number is too small"
         case .dateTooLate: return "the date is too late"

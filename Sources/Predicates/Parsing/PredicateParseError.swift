@@ -254,7 +254,7 @@ extension PredicateEvaluationError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
         case let .unboundVariable(name):
-            return "no value is bound to the variable $\(name)"
+            return "no value is bound to the variable $\(name) (give it one with withSubstitutionVariables([\"\(name)\": …]))"
         case let .notACollection(operation, type):
             return "\(operation) needs a collection, not a value of type \(type)"
         case let .incomparableValues(operation, left, right):
