@@ -301,17 +301,30 @@ extension ManagedObjectContext {
         var lastPlan: (key: PackedRowPlanKey, plan: PackedRowPlan?)?
         // The store of the last store identifier met (a locked search each otherwise):
         // updated and deleted objects mostly come from one store.
-        var lastStore: (identifier: String, store: any PersistentStore)?
+        // An ID that shares its entity and store with the last one looked up (one store
+        // made both, from one template) is known without its store identifier copied out.
+        var lastStore: (id: ManagedObjectID, identifier: String, store: any PersistentStore)?
         func store(of id: ManagedObjectID) -> (any PersistentStore)? {
+            if let lastStore, id.sharesScope(with: lastStore.id) { return lastStore.store }
             guard let identifier = id.storeIdentifier else { return nil }
             if let lastStore, lastStore.identifier == identifier { return lastStore.store }
             guard let found = coordinator.store(withIdentifier: identifier) else { return nil }
-            lastStore = (identifier, found)
+            lastStore = (id, identifier, found)
             return found
         }
         // The updated objects whose rows each store receives, in row order (their versions
         // are set from the store's answer without a look-up per object).
         var updatedObjects: [ObjectIdentifier: [ManagedObject]] = [:]
+        // Updated objects mostly come from one store: each run of one store's rows is gathered
+        // here and added to its save at once (not a look-up of the store's save and of its
+        // object list per object).
+        var updatedRun = UpdatedRowRun()
+        func flushUpdatedRun() {
+            guard let store = updatedRun.store, !updatedRun.objects.isEmpty else { return }
+            let key = ObjectIdentifier(store)
+            add(store) { updatedRun.moveRows(into: &$0) }
+            updatedRun.moveObjects(into: &updatedObjects[key, default: []])
+        }
         for object in updated {
             guard let store = store(of: object.objectID) else {
                 if !object.hasChangedSavedValues { continue }
@@ -342,13 +355,13 @@ extension ManagedObjectContext {
             }
             // Only the changed columns are written where the store can (PackedRows).
             let (row, slots) = updatedRow(of: object, plan: plan)
-            add(store) {
-                $0.updated.append(row)
-                $0.updatedSlotMasks.append(slots)
-                if let names { $0.updatedPropertyNames[row.objectID] = names }
+            if updatedRun.store !== store {
+                flushUpdatedRun()
+                updatedRun.start(store, expecting: updated.count)
             }
-            updatedObjects[ObjectIdentifier(store), default: []].append(object)
+            updatedRun.append(row, slots: slots, names: names, object: object)
         }
+        flushUpdatedRun()
         // Deleted objects mostly come from one store: each run of one store's objects is
         // gathered and added to its save at once (not a store search and two look-ups per
         // object).
