@@ -399,6 +399,9 @@ extension ManagedObjectContext {
             storeChanges.transactionAuthor = transactionAuthor
             storeChanges.contextName = name
             let store = stores[key]!
+            // Whether the updated objects were walked already (each object's row now holds its
+            // values: its next save may write only the changed columns).
+            var objectsMarked = false
             if let uniform = store as? any UniformInsertVersionStore {
                 // The new rows' version is one number: set on the store's new objects
                 // directly, not looked up per object; likewise the updated rows' versions
@@ -408,7 +411,13 @@ extension ManagedObjectContext {
                 if let updatedVersions = saved.updated {
                     for (id, version) in updatedVersions { registered[id]?.storeVersion = version }
                 } else {
-                    for object in updatedObjects[key] ?? [] { object.storeVersion += 1 }
+                    // One walk of the objects for both: the version, and the row now holding
+                    // every value.
+                    for object in updatedObjects[key] ?? [] {
+                        object.storeVersion += 1
+                        object.hasUnrecordedValues = false
+                    }
+                    objectsMarked = true
                 }
                 coordinator.rowCache.store(saved: &storeChanges, insertedVersion: saved.inserted, versions: saved.updated ?? [:],
                                            updatedByOne: saved.updated == nil)
@@ -417,9 +426,9 @@ extension ManagedObjectContext {
                 for (id, version) in versions { registered[id]?.storeVersion = version }
                 coordinator.rowCache.store(saved: &storeChanges, versions: versions)
             }
-            // Each updated object's row now holds its values: its next save may write only the
-            // changed columns.
-            for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
+            if !objectsMarked {
+                for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
+            }
             savedStores.insert(key)
         }
     }
