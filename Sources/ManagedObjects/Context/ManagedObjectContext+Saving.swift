@@ -265,11 +265,20 @@ extension ManagedObjectContext {
         var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
         var stores: [ObjectIdentifier: any PersistentStore] = [:]
         // Whether each store records persistent history (one dynamic cast per store, not per object).
+        // The last store's answer kept at hand (updated objects mostly come from one store).
         var tracking: [ObjectIdentifier: Bool] = [:]
+        var lastTracking: (store: ObjectIdentifier, answer: Bool)?
         func recordsHistory(_ store: any PersistentStore) -> Bool {
-            if let known = tracking[ObjectIdentifier(store)] { return known }
-            let answer = (store as? any PersistentHistoryStore)?.tracksPersistentHistory ?? false
-            tracking[ObjectIdentifier(store)] = answer
+            let key = ObjectIdentifier(store)
+            if let lastTracking, lastTracking.store == key { return lastTracking.answer }
+            let answer: Bool
+            if let known = tracking[key] {
+                answer = known
+            } else {
+                answer = (store as? any PersistentHistoryStore)?.tracksPersistentHistory ?? false
+                tracking[key] = answer
+            }
+            lastTracking = (key, answer)
             return answer
         }
         func add(_ store: any PersistentStore, _ edit: (inout StoreSaveChanges) -> Void) {
@@ -338,7 +347,7 @@ extension ManagedObjectContext {
                 if changedValues.isEmpty { continue }
                 names = Set(changedValues.keys)
             } else {
-                if !object.hasChangedSavedValues { continue }
+                if !object.hasChangedSavedValues(in: self) { continue }
                 names = nil
             }
             let planKey = PackedRowPlanKey(layout: ObjectIdentifier(object.layout), store: ObjectIdentifier(store))
