@@ -26,15 +26,12 @@ import ManagedObjects
         let count = 40
         var notes: [ManagedObject] = []
         var tags: [ManagedObject] = []
+        // Inserted in alternation, each with its values set at once.
         for index in 0..<count {
-            let note = try context.insertNewObject(forEntityNamed: "Note")
-            try note.setValue("note \(index)", forKey: "title")
-            try note.setValue(Int64(index), forKey: "rank")
-            notes.append(note)
-            let tag = try context.insertNewObject(forEntityNamed: "Tag")
-            try tag.setValue("tag \(index)", forKey: "label")
-            try tag.setValue(Int64(index), forKey: "weight")
-            tags.append(tag)
+            notes.append(try context.insertNewObject(forEntityNamed: "Note"))
+            try notes[index].setValuesForKeys(["title": "note \(index)", "rank": Int64(index)])
+            tags.append(try context.insertNewObject(forEntityNamed: "Tag"))
+            try tags[index].setValuesForKeys(["label": "tag \(index)", "weight": Int64(index)])
         }
         try context.save()
 
