@@ -15,14 +15,17 @@ extension ManagedObjectContext {
         private var names: [ManagedObjectID: Set<String>] = [:]
         private(set) var objects: [ManagedObject] = []
 
-        /// Begins a run of `store`'s objects, with room for `expected` of them (the run holds
-        /// nothing from an earlier run: each ends with ``moveRows(into:)`` and
-        /// ``moveObjects(into:)``).
+        /// Begins a run of `store`'s objects (the run holds nothing from an earlier run: each
+        /// ends with ``moveRows(into:)`` and ``moveObjects(into:)``). The first run makes room
+        /// for `expected` objects at once; later ones (objects of several stores interleaved)
+        /// grow as they go, so that short runs do not each allocate room for every object.
         mutating func start(_ store: any PersistentStore, expecting expected: Int) {
+            if self.store == nil {
+                rows.reserveCapacity(expected)
+                masks.reserveCapacity(expected)
+                objects.reserveCapacity(expected)
+            }
             self.store = store
-            rows.reserveCapacity(expected)
-            masks.reserveCapacity(expected)
-            objects.reserveCapacity(expected)
         }
 
         /// Adds an object's row, its changed-slot mask and (for a store that records them)
