@@ -65,8 +65,17 @@ extension ManagedObjectContext {
         // it in no set to remove it from, and the set is not copied by a removal while it is
         // walked.
         let gone = deleted.objects
+        // Most registered objects deleted (a save of a mass delete): the registry is made anew
+        // with the objects that stay, before the bits are cleared, instead of one removal per
+        // deleted object (each moving the entries after it).
+        let rebuildsRegistry = gone.count >= Self.registryRebuildMinimum && gone.count * 2 >= registered.count
+        if rebuildsRegistry {
+            var kept = [ManagedObjectID: ManagedObject](minimumCapacity: registered.count - gone.count)
+            for (id, object) in registered where !deleted.contains(object) { kept[id] = object }
+            registered = kept
+        }
         deleted.removeAll()
-        for object in gone { unregister(object) }
+        for object in gone { unregister(object, leavingRegistry: rebuildsRegistry) }
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
@@ -74,6 +83,10 @@ extension ManagedObjectContext {
         // The current event's later stores record their objects as updated again.
         endQuietStores()
     }
+
+    /// The fewest deleted objects a save unregisters by making the registry anew (when they
+    /// are also at least half of the registered objects).
+    static let registryRebuildMinimum = 64
 
     /// The committed value of `slot` of `object`: the value at the last save, or the current
     /// value if it did not change since.

@@ -265,11 +265,20 @@ extension ManagedObjectContext {
         var changes: [ObjectIdentifier: StoreSaveChanges] = [:]
         var stores: [ObjectIdentifier: any PersistentStore] = [:]
         // Whether each store records persistent history (one dynamic cast per store, not per object).
+        // The last store's answer kept at hand (updated objects mostly come from one store).
         var tracking: [ObjectIdentifier: Bool] = [:]
+        var lastTracking: (store: ObjectIdentifier, answer: Bool)?
         func recordsHistory(_ store: any PersistentStore) -> Bool {
-            if let known = tracking[ObjectIdentifier(store)] { return known }
-            let answer = (store as? any PersistentHistoryStore)?.tracksPersistentHistory ?? false
-            tracking[ObjectIdentifier(store)] = answer
+            let key = ObjectIdentifier(store)
+            if let lastTracking, lastTracking.store == key { return lastTracking.answer }
+            let answer: Bool
+            if let known = tracking[key] {
+                answer = known
+            } else {
+                answer = (store as? any PersistentHistoryStore)?.tracksPersistentHistory ?? false
+                tracking[key] = answer
+            }
+            lastTracking = (key, answer)
             return answer
         }
         func add(_ store: any PersistentStore, _ edit: (inout StoreSaveChanges) -> Void) {
@@ -301,17 +310,30 @@ extension ManagedObjectContext {
         var lastPlan: (key: PackedRowPlanKey, plan: PackedRowPlan?)?
         // The store of the last store identifier met (a locked search each otherwise):
         // updated and deleted objects mostly come from one store.
-        var lastStore: (identifier: String, store: any PersistentStore)?
+        // An ID that shares its entity and store with the last one looked up (one store
+        // made both, from one template) is known without its store identifier copied out.
+        var lastStore: (id: ManagedObjectID, identifier: String, store: any PersistentStore)?
         func store(of id: ManagedObjectID) -> (any PersistentStore)? {
+            if let lastStore, id.sharesScope(with: lastStore.id) { return lastStore.store }
             guard let identifier = id.storeIdentifier else { return nil }
             if let lastStore, lastStore.identifier == identifier { return lastStore.store }
             guard let found = coordinator.store(withIdentifier: identifier) else { return nil }
-            lastStore = (identifier, found)
+            lastStore = (id, identifier, found)
             return found
         }
         // The updated objects whose rows each store receives, in row order (their versions
         // are set from the store's answer without a look-up per object).
         var updatedObjects: [ObjectIdentifier: [ManagedObject]] = [:]
+        // Updated objects mostly come from one store: each run of one store's rows is gathered
+        // here and added to its save at once (not a look-up of the store's save and of its
+        // object list per object).
+        var updatedRun = UpdatedRowRun()
+        func flushUpdatedRun() {
+            guard let store = updatedRun.store, !updatedRun.objects.isEmpty else { return }
+            let key = ObjectIdentifier(store)
+            add(store) { updatedRun.moveRows(into: &$0) }
+            updatedRun.moveObjects(into: &updatedObjects[key, default: []])
+        }
         for object in updated {
             guard let store = store(of: object.objectID) else {
                 if !object.hasChangedSavedValues { continue }
@@ -325,7 +347,7 @@ extension ManagedObjectContext {
                 if changedValues.isEmpty { continue }
                 names = Set(changedValues.keys)
             } else {
-                if !object.hasChangedSavedValues { continue }
+                if !object.hasChangedSavedValues(in: self) { continue }
                 names = nil
             }
             let planKey = PackedRowPlanKey(layout: ObjectIdentifier(object.layout), store: ObjectIdentifier(store))
@@ -342,13 +364,13 @@ extension ManagedObjectContext {
             }
             // Only the changed columns are written where the store can (PackedRows).
             let (row, slots) = updatedRow(of: object, plan: plan)
-            add(store) {
-                $0.updated.append(row)
-                $0.updatedSlotMasks.append(slots)
-                if let names { $0.updatedPropertyNames[row.objectID] = names }
+            if updatedRun.store !== store {
+                flushUpdatedRun()
+                updatedRun.start(store, expecting: updated.count)
             }
-            updatedObjects[ObjectIdentifier(store), default: []].append(object)
+            updatedRun.append(row, slots: slots, names: names, object: object)
         }
+        flushUpdatedRun()
         // Deleted objects mostly come from one store: each run of one store's objects is
         // gathered and added to its save at once (not a store search and two look-ups per
         // object).
@@ -386,6 +408,9 @@ extension ManagedObjectContext {
             storeChanges.transactionAuthor = transactionAuthor
             storeChanges.contextName = name
             let store = stores[key]!
+            // Whether the updated objects were walked already (each object's row now holds its
+            // values: its next save may write only the changed columns).
+            var objectsMarked = false
             if let uniform = store as? any UniformInsertVersionStore {
                 // The new rows' version is one number: set on the store's new objects
                 // directly, not looked up per object; likewise the updated rows' versions
@@ -395,7 +420,13 @@ extension ManagedObjectContext {
                 if let updatedVersions = saved.updated {
                     for (id, version) in updatedVersions { registered[id]?.storeVersion = version }
                 } else {
-                    for object in updatedObjects[key] ?? [] { object.storeVersion += 1 }
+                    // One walk of the objects for both: the version, and the row now holding
+                    // every value.
+                    for object in updatedObjects[key] ?? [] {
+                        object.storeVersion += 1
+                        object.hasUnrecordedValues = false
+                    }
+                    objectsMarked = true
                 }
                 coordinator.rowCache.store(saved: &storeChanges, insertedVersion: saved.inserted, versions: saved.updated ?? [:],
                                            updatedByOne: saved.updated == nil)
@@ -404,9 +435,9 @@ extension ManagedObjectContext {
                 for (id, version) in versions { registered[id]?.storeVersion = version }
                 coordinator.rowCache.store(saved: &storeChanges, versions: versions)
             }
-            // Each updated object's row now holds its values: its next save may write only the
-            // changed columns.
-            for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
+            if !objectsMarked {
+                for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
+            }
             savedStores.insert(key)
         }
     }

@@ -344,13 +344,18 @@ public final class ManagedObjectContext {
         object.setOwnerObservationStorage(objectObservationStorage)
     }
 
-    package func unregister(_ object: ManagedObject) {
+    /// Removes `object` from the context: out of its change sets and records, the registry and
+    /// its observation state.
+    ///
+    /// - Parameter leavingRegistry: The caller removed the object from ``registered`` already
+    ///   (a save that made the registry anew without its deleted objects).
+    package func unregister(_ object: ManagedObject, leavingRegistry: Bool = false) {
         // Delete rules may have marked it updated (an inverse it held) on the way out.
         inserted.remove(object)
         updated.remove(object)
         deleted.remove(object)
-        pendingEvent.updated.remove(object)
-        registered[object.objectID] = nil
+        if !pendingEvent.updated.isEmpty { pendingEvent.updated.remove(object) }
+        if !leavingRegistry { registered[object.objectID] = nil }
         committedHolders.remove(object)
         eventHolders.remove(object)
         object.forgetChangeRecords()

@@ -47,6 +47,13 @@ extension ManagedObject {
     /// every updated object).
     package var hasChangedSavedValues: Bool {
         guard let context = managedObjectContext else { return false }
+        return hasChangedSavedValues(in: context)
+    }
+
+    /// ``hasChangedSavedValues`` of an object of `context` (its context, which the caller
+    /// knows: not loaded through the object's weak reference).
+    @inline(__always)
+    package func hasChangedSavedValues(in context: ManagedObjectContext) -> Bool {
         let traits = layout.slotTraits
         if context.inserted.contains(self) {
             for slot in traits.indices where traits[slot].isSaved && !Self.isEmpty(slotValue(slot)) { return true }

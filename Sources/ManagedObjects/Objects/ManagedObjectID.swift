@@ -101,6 +101,11 @@ public struct ManagedObjectID: Sendable, Hashable {
         return ManagedObjectID(scope: .shared(entityName: entityName, storeIdentifier: storeIdentifier, form: .integer), key: key)
     }
 
+    /// Whether this ID and `other` share their scope (the same entity and store, the IDs
+    /// made from one template: ``withPrimaryKey(_:)``): then they have the same entity name
+    /// and store identifier. `false` says nothing.
+    package func sharesScope(with other: ManagedObjectID) -> Bool { scope === other.scope }
+
     /// Whether both name the same object: same entity, store and reference.
     ///
     /// - Complexity: O(1) for IDs sharing a scope (those a store makes for one entity); else

@@ -27,7 +27,12 @@ extension SQLiteStoreEngine.EntityWriter {
     /// AND Z_OPT = ?`, the columns in the order of ``SQLiteStoreEngine/bindColumnValues(of:writer:to:from:)``.
     func changedColumnsUpdate(_ mask: UInt64, slotMap: SlotMap,
                               connection: SQLiteConnection) throws -> SQLiteStatement {
-        if let made = changedColumnUpdates[mask] { return made }
+        // A save's rows mostly change the same columns: the last statement is kept at hand.
+        if let last = lastChangedColumnsUpdate, last.mask == mask { return last.statement }
+        if let made = changedColumnUpdates[mask] {
+            lastChangedColumnsUpdate = (mask, made)
+            return made
+        }
         var assignments = ["Z_OPT = ?"]
         for position in slotMap.attributes.indices where mask & (1 << UInt64(slotMap.attributes[position])) != 0 {
             assignments.append("\(entity.attributes[position].column) = ?")
@@ -40,6 +45,7 @@ extension SQLiteStoreEngine.EntityWriter {
         let statement = try connection.statement("UPDATE \(table) SET \(assignments.joined(separator: ", ")) "
                                                  + "WHERE Z_PK = ? AND Z_ENT = ? AND Z_OPT = ?")
         changedColumnUpdates[mask] = statement
+        lastChangedColumnsUpdate = (mask, statement)
         return statement
     }
 }

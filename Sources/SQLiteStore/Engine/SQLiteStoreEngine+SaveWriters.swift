@@ -39,6 +39,8 @@ extension SQLiteStoreEngine {
         /// The checked updates of `Z_OPT` and some value columns, by the slots whose columns
         /// they set (made on first use in a save).
         var changedColumnUpdates: [UInt64: SQLiteStatement] = [:]
+        /// The entry of ``changedColumnUpdates`` last asked for.
+        var lastChangedColumnsUpdate: (mask: UInt64, statement: SQLiteStatement)?
         /// The checked deletes of several rows at one version, by their number of rows (made
         /// on first use in a save; SQLiteStoreEngine+DeleteBatches.swift).
         var batchDeletes: [Int: SQLiteStatement] = [:]
