@@ -17,24 +17,31 @@ extension ManagedObject {
     package subscript(observationSlot slot: Int) -> Int { slot }
 
     /// Reports a typed read of `slot` to Observation (a no-op unless tracking is active, and
-    /// skipped when the class opts out), then to a running key-path probe.
-    ///
-    /// Inlined into every typed getter, so that a read of an object that has its registrar
-    /// makes one call, Observation's own: the registrar is borrowed in place, and the box and
-    /// the slot's key path are used unretained (the object keeps the box, its layout the key
-    /// path). A copy of the registrar (a resilient struct) costs a metadata look-up and
-    /// value-witness calls, and each retained reference two atomic operations, on every read;
-    /// a call of our own between the getter and Observation's cost about a sixth of the read.
+    /// skipped when the class opts out), then to a running key-path probe. Inlined into every
+    /// typed getter: two flag tests, and a call only for a class that reports reads.
     @inlinable @inline(__always)
     func reportManagedRead(slot: Int) {
-        if reportsObservationAccess {
-            if let tracking = unretainedObservationTracking {
-                tracking._withUnsafeGuaranteedRef { $0.access(self, keyPathAt: layout.trackingAddresses[slot]) }
-            } else {
-                reportFirstObservationAccess(slot: slot)
-            }
+        if reportsObservationAccess { reportObservationAccess(slot: slot) }
+        if _slowPath(isReadByKeyPathProbe) { recordProbedRead(slot: slot) }
+    }
+
+    /// Reports a typed read of `slot` to Observation: one call, Observation's own, once the
+    /// object has its registrar.
+    ///
+    /// The registrar is borrowed in place, and the box and the slot's key path are used
+    /// unretained (the object keeps the box, its layout the key path): a copy of the registrar
+    /// (a resilient struct) costs a metadata look-up and value-witness calls, and each retained
+    /// reference two atomic operations, on every read. Out of line, and doing nothing after
+    /// Observation's call, so that it keeps almost nothing in registers across it, and the
+    /// getters that call it need no frame of their own (a class that opts out of reporting
+    /// then reads at nearly plain cost).
+    @usableFromInline @inline(never)
+    func reportObservationAccess(slot: Int) {
+        if let tracking = unretainedObservationTracking {
+            tracking._withUnsafeGuaranteedRef { $0.access(self, keyPathAt: layout.trackingAddresses[slot]) }
+        } else {
+            reportFirstObservationAccess(slot: slot)
         }
-        if _slowPath(KeyPathProbe.isProbing) { recordProbedRead(slot: slot) }
     }
 
     /// The object's registrar box, unretained (the object keeps it). The strong reference read
