@@ -6,13 +6,6 @@ import KeyValueObserving
 import TestSupport
 @testable import ManagedObjects
 
-/// A stand whose class does not report typed reads to Observation.
-private final class QuietStand: ManagedObject {
-    override class var entityName: String { "Stand" }
-    override class var isObservationTrackingEnabled: Bool { false }
-    @Managed var name: String
-}
-
 /// What a typed read reports: to Observation (the object's first read makes its registrar and
 /// reports at once; later ones go straight to the registrar) and to a key-path probe (through
 /// the flag the probe sets on the object it reads).
@@ -50,8 +43,8 @@ private final class QuietStand: ManagedObject {
 
     @Test func aClassThatReportsNoReadsStillNamesItsKeysToAProbe() throws {
         let model = TypedFixtures.unboundModel()
-        try model.setManagedObjectClass(QuietStand.self, forEntityNamed: "Stand")
-        let stand = try QuietStand(in: model)
+        try model.setManagedObjectClass(UntrackedStand.self, forEntityNamed: "Stand")
+        let stand = try UntrackedStand(in: model)
         var names: [String] = []
         let token = try stand.observe(\.name, options: [.new]) { _, change in
             if let name = change.newValue { names.append(name) }
