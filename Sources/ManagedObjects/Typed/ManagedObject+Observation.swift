@@ -47,15 +47,15 @@ extension ManagedObject {
     /// The object's registrar box, unretained (the object keeps it). The strong reference read
     /// here goes out of scope before the caller's call into Observation: one held across it
     /// would be retained and released around it.
-    @inlinable @inline(__always)
-    var unretainedObservationTracking: Unmanaged<ObservationTrackingBox>? {
+    @inline(__always)
+    private var unretainedObservationTracking: Unmanaged<ObservationTrackingBox>? {
         guard let existing = observationTracking else { return nil }
         return .passUnretained(existing)
     }
 
     /// Makes the object's registrar (at its first typed read) and reports the read to it.
-    @usableFromInline @inline(never)
-    func reportFirstObservationAccess(slot: Int) {
+    @inline(never)
+    private func reportFirstObservationAccess(slot: Int) {
         let tracking = ObservationTrackingBox()
         observationTracking = tracking
         tracking.access(self, keyPathAt: layout.trackingAddresses[slot])
@@ -103,7 +103,7 @@ extension ManagedObject {
 /// release), which cost more than the report itself.
 @usableFromInline
 package final class ObservationTrackingBox {
-    @usableFromInline let registrar: UnsafeMutablePointer<ObservationRegistrar>
+    private let registrar: UnsafeMutablePointer<ObservationRegistrar>
 
     package init() {
         registrar = .allocate(capacity: 1)
@@ -117,7 +117,7 @@ package final class ObservationTrackingBox {
 
     /// Reports a read of the key path at `address` (a slot's key path, which its layout keeps)
     /// of `object`: Observation records it while tracking.
-    @inlinable @inline(__always)
+    @inline(__always)
     func access(_ object: ManagedObject, keyPathAt address: UnsafeRawPointer) {
         Unmanaged<KeyPath<ManagedObject, Int>>.fromOpaque(address)._withUnsafeGuaranteedRef {
             Self.access(&registrar.pointee, object, $0)
@@ -137,8 +137,8 @@ package final class ObservationTrackingBox {
     }
 
     // `inout` only so that the registrar is passed by its address, not copied.
-    @inlinable @inline(__always)
-    static func access(_ registrar: inout ObservationRegistrar, _ object: ManagedObject,
+    @inline(__always)
+    private static func access(_ registrar: inout ObservationRegistrar, _ object: ManagedObject,
                                _ keyPath: KeyPath<ManagedObject, Int>) {
         registrar.access(object, keyPath: keyPath)
     }
