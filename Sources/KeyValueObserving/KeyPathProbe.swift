@@ -51,10 +51,6 @@ package enum KeyPathProbe {
         log.append(ProbedRead(object: ObjectIdentifier(object), keyPath: nil, offset: -1, key: key))
     }
 
-    /// Whether a probe is running (one relaxed atomic load), for other modules' storages.
-    @inlinable
-    package static var isProbing: Bool { isActive }
-
     /// Returns the key-value coding key path for `keyPath`, read on `object`.
     ///
     /// - Throws: ``KeyValueObservingError/unsupportedKeyPath(_:)`` when no name can be found.
@@ -84,9 +80,15 @@ package enum KeyPathProbe {
     private static func probedKey<Root: AnyObject, Value>(for keyPath: KeyPath<Root, Value>, on object: Root,
                                                          in type: any KeyValueCodable.Type) -> String? {
         let probe = ReadLog()
+        // An object that names its keys checks its own flag on every typed read, not the
+        // process-wide count (a call into this module from its getters).
+        let naming = object as? any KeyPathNamingObject
+        let wasProbed = naming?.isReadByKeyPathProbe ?? false
+        naming?.isReadByKeyPathProbe = true
         activeCount.add(1, ordering: .relaxed)
         $log.withValue(probe) { _ = object[keyPath: keyPath] }
         activeCount.subtract(1, ordering: .relaxed)
+        naming?.isReadByKeyPathProbe = wasProbed
         let probed = KeyPathKey(keyPath)
         let reads = probe.reads.filter { $0.object == ObjectIdentifier(object) }
         // A storage that names its key (a managed property): the read when it is the only one.
@@ -198,9 +200,13 @@ private struct ProbedRead: Sendable {
 }
 
 /// Objects whose typed properties name their key when a probe reads them
-/// (``KeyPathProbe/recordRead(of:property:key:)``), so `observe(\.property)` finds the key of
+/// (``KeyPathProbe/recordRead(of:key:)``), so `observe(\.property)` finds the key of
 /// a property that is not `@Observed` (a managed object's `@Managed` property).
-package protocol KeyPathNamingObject: AnyObject {}
+package protocol KeyPathNamingObject: AnyObject {
+    /// Whether a probe is reading the object: its typed reads report their keys while it is
+    /// (a flag of the object's own, which its reads check instead of ``KeyPathProbe/isActive``).
+    var isReadByKeyPathProbe: Bool { get set }
+}
 
 /// The reads seen by one probe.
 private final class ReadLog: Sendable {

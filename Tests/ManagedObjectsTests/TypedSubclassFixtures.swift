@@ -9,6 +9,13 @@ final class TypedStand: ManagedObject {
     @Managed var crates: Set<TypedCrate>
 }
 
+/// A stand whose class does not report typed reads to Observation.
+final class UntrackedStand: ManagedObject {
+    override class var entityName: String { "Stand" }
+    override class var isObservationTrackingEnabled: Bool { false }
+    @Managed var name: String
+}
+
 final class TypedCrate: ManagedObject {
     override class var entityName: String { "Crate" }
     @Managed var capacity: Int16

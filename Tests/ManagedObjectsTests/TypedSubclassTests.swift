@@ -255,12 +255,6 @@ private final class ManualCrate: ManagedObject {
     @Managed var capacity: Int16
 }
 
-private final class UntrackedStand: ManagedObject {
-    override class var entityName: String { "Stand" }
-    override class var isObservationTrackingEnabled: Bool { false }
-    @Managed var name: String
-}
-
 @Suite struct TypedKeyPathObservationTests {
     @Test func observingATypedPropertyBySwiftKeyPathFindsItsKey() throws {
         let model = try TypedFixtures.model()

@@ -64,6 +64,11 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // read); only this object's own methods, on its thread, touch it. Final: a typed read in
     // another module then loads it, where an overridable property is read through a call.
     @exclusivity(unchecked) @usableFromInline package final var faultFlag = false
+    /// Whether a key-path probe is reading the object (`observe(\.title)` asking which key a
+    /// typed property reads): typed reads then tell the probe their keys.
+    // Unchecked (as `faultFlag`): read on every typed read; set only around a probe's read.
+    // Final: read by typed getters inlined into subclasses in other modules.
+    @exclusivity(unchecked) @usableFromInline package final var isReadByKeyPathProbe = false
     /// The to-many relationships whose members are not loaded yet (relationship faults), one
     /// bit per slot (slots 0–63; later slots always load with the object): the first access
     /// of such a slot asks the store for its members.

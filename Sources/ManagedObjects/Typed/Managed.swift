@@ -74,14 +74,9 @@ public struct Managed<Value: ManagedPropertyValue> {
             if Value.isManagedToManyRelationship, _slowPath(instance.faultedRelationshipSlots != 0) {
                 instance.fireRelationshipFault(slot: instance[keyPath: storageKeyPath].slot)
             }
-            if instance.tracksObservationAccess {
-                // Also tells a running key-path probe (below), out of line.
-                instance.reportObservationAccess(slot: instance[keyPath: storageKeyPath].slot)
-            } else if _slowPath(KeyPathProbe.isProbing) {
-                // `observe(\.title)` asks which key a typed property reads. The key path itself
-                // is not named here: using it on any path builds it on every read.
-                instance.recordProbedRead(slot: instance[keyPath: storageKeyPath].slot)
-            }
+            // Observation, and `observe(\.title)` asking which key a typed property reads. The
+            // wrapped key path is not named here: using it on any path builds it on every read.
+            instance.reportManagedRead(slot: instance[keyPath: storageKeyPath].slot)
             return Value.managedValue(from: instance[keyPath: storageKeyPath].storage)
         }
         @inline(__always) set {

@@ -16,41 +16,50 @@ extension ManagedObject {
     /// metadata costs nothing to reach, unlike `Any?`'s).
     package subscript(observationSlot slot: Int) -> Int { slot }
 
-    /// Reports a typed read of `slot` to Observation (a no-op unless tracking is active), and
-    /// to a running key-path probe.
+    /// Reports a typed read of `slot` to Observation (a no-op unless tracking is active, and
+    /// skipped when the class opts out), then to a running key-path probe. Inlined into every
+    /// typed getter: two flag tests, and a call only for a class that reports reads.
+    @inlinable @inline(__always)
+    func reportManagedRead(slot: Int) {
+        if reportsObservationAccess { reportObservationAccess(slot: slot) }
+        if _slowPath(isReadByKeyPathProbe) { recordProbedRead(slot: slot) }
+    }
+
+    /// Reports a typed read of `slot` to Observation: one call, Observation's own, once the
+    /// object has its registrar.
     ///
-    /// The registrar is borrowed in place, and the registrar's box and the slot's key path are
-    /// used unretained (the object keeps the box, its layout the key path): a copy of the
-    /// registrar (a resilient struct) costs a metadata look-up and value-witness calls, and
-    /// each retained reference two atomic operations, on every read.
+    /// The registrar is borrowed in place, and the box and the slot's key path are used
+    /// unretained (the object keeps the box, its layout the key path): a copy of the registrar
+    /// (a resilient struct) costs a metadata look-up and value-witness calls, and each retained
+    /// reference two atomic operations, on every read. Out of line, and doing nothing after
+    /// Observation's call, so that it keeps almost nothing in registers across it, and the
+    /// getters that call it need no frame of their own (a class that opts out of reporting
+    /// then reads at nearly plain cost).
     @usableFromInline @inline(never)
     func reportObservationAccess(slot: Int) {
-        let tracking: Unmanaged<ObservationTrackingBox>
-        if let existing = observationTracking {
-            tracking = .passUnretained(existing)
+        if let tracking = unretainedObservationTracking {
+            tracking._withUnsafeGuaranteedRef { $0.access(self, keyPathAt: layout.trackingAddresses[slot]) }
         } else {
-            tracking = .passUnretained(makeObservationTracking())
+            reportFirstObservationAccess(slot: slot)
         }
-        tracking._withUnsafeGuaranteedRef { box in
-            layout.trackingKeyPaths.unretainedPath(slot)._withUnsafeGuaranteedRef { keyPath in
-                box.access(self, keyPath: keyPath)
-            }
-        }
-        if _slowPath(KeyPathProbe.isProbing) { recordProbedRead(slot: slot) }
     }
 
-    /// Makes the object's registrar (at its first typed read).
+    /// The object's registrar box, unretained (the object keeps it). The strong reference read
+    /// here goes out of scope before the caller's call into Observation: one held across it
+    /// would be retained and released around it.
+    @inline(__always)
+    private var unretainedObservationTracking: Unmanaged<ObservationTrackingBox>? {
+        guard let existing = observationTracking else { return nil }
+        return .passUnretained(existing)
+    }
+
+    /// Makes the object's registrar (at its first typed read) and reports the read to it.
     @inline(never)
-    private func makeObservationTracking() -> ObservationTrackingBox {
+    private func reportFirstObservationAccess(slot: Int) {
         let tracking = ObservationTrackingBox()
         observationTracking = tracking
-        return tracking
+        tracking.access(self, keyPathAt: layout.trackingAddresses[slot])
     }
-
-    /// Whether typed reads report to Observation: the registrar cannot say whether anyone
-    /// tracks, so every read does unless the class opts out.
-    @inlinable @inline(__always)
-    var tracksObservationAccess: Bool { reportsObservationAccess }
 
     /// Tells Observation that `event`'s key will change, unless nothing can be tracking it.
     ///
@@ -106,10 +115,13 @@ package final class ObservationTrackingBox {
         registrar.deallocate()
     }
 
-    /// Reports a read of `keyPath` of `object` (Observation records it while tracking).
+    /// Reports a read of the key path at `address` (a slot's key path, which its layout keeps)
+    /// of `object`: Observation records it while tracking.
     @inline(__always)
-    func access(_ object: ManagedObject, keyPath: KeyPath<ManagedObject, Int>) {
-        Self.access(&registrar.pointee, object, keyPath)
+    func access(_ object: ManagedObject, keyPathAt address: UnsafeRawPointer) {
+        Unmanaged<KeyPath<ManagedObject, Int>>.fromOpaque(address)._withUnsafeGuaranteedRef {
+            Self.access(&registrar.pointee, object, $0)
+        }
     }
 
     /// Tells Observation that `keyPath` of `object` will change.
