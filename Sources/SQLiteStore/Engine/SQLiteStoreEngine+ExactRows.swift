@@ -46,24 +46,20 @@ struct ExactRowReading {
         guard sqlite3_column_type(handle, 0) == SQLITE_INTEGER else { return nil }
         let key = sqlite3_column_int64(handle, 0)
         let version = statement.value(at: 1).integerValue ?? 0
-        var complete = true
-        let values = ContiguousArray<Any?>(unsafeUninitializedCapacity: positionOfSlot.count) { buffer, count in
-            let base = buffer.baseAddress!
-            for slot in positionOfSlot.indices {
-                let position = positionOfSlot[slot]
-                // Each value is moved into its place (no `Any?` copied and destroyed per slot).
-                if position >= 0 && complete {
-                    if let read = Self.value(handle, column: Int32(2 + position), type: types[position]) {
-                        (base + slot).initialize(to: read)
-                        continue
-                    }
-                    complete = false
-                }
-                (base + slot).initialize(to: nil)
+        // Allocated by `reserveCapacity` (code specialised for `Any?`; the storage class of
+        // `init(unsafeUninitializedCapacity:)` is looked up at run time, about a sixth of a row's
+        // reading), then each value moved in by an append (no `Any?` copied or destroyed).
+        var values = ContiguousArray<Any?>()
+        values.reserveCapacity(positionOfSlot.count)
+        for slot in positionOfSlot.indices {
+            let position = positionOfSlot[slot]
+            guard position >= 0 else {
+                values.append(nil)
+                continue
             }
-            count = positionOfSlot.count
+            guard let read = Self.value(handle, column: Int32(2 + position), type: types[position]) else { return nil }
+            values.append(read)
         }
-        guard complete else { return nil }
         return StoreRow(objectID: template.withPrimaryKey(key), version: version,
                         columns: StoreRowColumns(shape: shape, exactSlotValues: values))
     }
