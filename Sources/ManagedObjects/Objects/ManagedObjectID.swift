@@ -101,6 +101,11 @@ public struct ManagedObjectID: Sendable, Hashable {
         return ManagedObjectID(scope: .shared(entityName: entityName, storeIdentifier: storeIdentifier, form: .integer), key: key)
     }
 
+    /// Whether both IDs have one scope object, and so the same entity, store and form (an
+    /// identity test: IDs of one entity and store made apart may have equal scopes that are
+    /// not one object).
+    package func sharesScope(with other: ManagedObjectID) -> Bool { scope === other.scope }
+
     /// Whether both name the same object: same entity, store and reference.
     ///
     /// - Complexity: O(1) for IDs sharing a scope (those a store makes for one entity); else
