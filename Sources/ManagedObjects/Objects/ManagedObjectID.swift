@@ -101,9 +101,9 @@ public struct ManagedObjectID: Sendable, Hashable {
         return ManagedObjectID(scope: .shared(entityName: entityName, storeIdentifier: storeIdentifier, form: .integer), key: key)
     }
 
-    /// Whether this ID and `other` share their scope (the same entity and store, the IDs
-    /// made from one template: ``withPrimaryKey(_:)``): then they have the same entity name
-    /// and store identifier. `false` says nothing.
+    /// Whether both IDs have one scope object, and so the same entity, store and form (an
+    /// identity test: IDs of one entity and store made apart may have equal scopes that are
+    /// not one object).
     package func sharesScope(with other: ManagedObjectID) -> Bool { scope === other.scope }
 
     /// Whether both name the same object: same entity, store and reference.

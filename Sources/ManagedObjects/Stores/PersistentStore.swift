@@ -151,10 +151,11 @@ public struct StoreRow: Sendable, Hashable {
             columns = nil
         }
     }
-    /// The attributes of a row made with a dictionary.
-    private var storedAttributes: [String: KeyValueConstant]
+    /// The attributes of a row made with a dictionary. (Usable from inline code: the packed
+    /// row's initialiser is inlined into the stores that make a row per fetched object.)
+    @usableFromInline var storedAttributes: [String: KeyValueConstant]
     /// The packed values of a row a store read (`nil` for a row made with a dictionary).
-    package private(set) var columns: StoreRowColumns?
+    @usableFromInline package internal(set) var columns: StoreRowColumns?
     /// Relationships by name: the related objects' IDs (none or one for a to-one), in order for
     /// an ordered relationship. A store may leave a relationship out: a to-many one left out
     /// becomes a relationship fault, whose members the context asks
@@ -173,6 +174,10 @@ public struct StoreRow: Sendable, Hashable {
     }
 
     /// A packed row (see ``StoreRowColumns``).
+    ///
+    /// Inlinable: a store makes one per row it reads, and called across modules the row was
+    /// built apart and then copied into place (a copy and a destruction of the whole row).
+    @inlinable
     package init(objectID: ManagedObjectID, version: Int64, columns: StoreRowColumns,
                  relationships: [String: [ManagedObjectID]] = [:]) {
         self.objectID = objectID

@@ -96,7 +96,7 @@ package final class StoreRowShape: Sendable {
 /// attribute types that are `Sendable` values (integers, `Double`, `Float`, `Bool`, `String`,
 /// `Date`, `Decimal`, `Data`, `UUID`, `URL`) there, and nothing changes them after the row is
 /// made (both arrays are `let`).
-package struct StoreRowColumns: @unchecked Sendable {
+@usableFromInline package struct StoreRowColumns: @unchecked Sendable {
     /// The shape shared by the entity's rows.
     package let shape: StoreRowShape
     /// The constants given to ``init(shape:constants:slotValues:)``; `nil` for a row made

@@ -46,22 +46,22 @@ struct ExactRowReading {
         guard sqlite3_column_type(handle, 0) == SQLITE_INTEGER else { return nil }
         let key = sqlite3_column_int64(handle, 0)
         let version = statement.value(at: 1).integerValue ?? 0
-        var complete = true
-        let values = ContiguousArray<Any?>(unsafeUninitializedCapacity: positionOfSlot.count) { buffer, count in
+        // Allocated by `reserveCapacity` and appends of `nil` (code specialised for `Any?`;
+        // `init(unsafeUninitializedCapacity:)` looks the storage class up at run time, about a
+        // sixth of a row's reading), then each value moved over its `nil`, which holds nothing
+        // to release (appending the values themselves copied each `Any?` once more).
+        var values = ContiguousArray<Any?>()
+        values.reserveCapacity(positionOfSlot.count)
+        for _ in positionOfSlot.indices { values.append(nil) }
+        let complete = values.withUnsafeMutableBufferPointer { buffer -> Bool in
             let base = buffer.baseAddress!
             for slot in positionOfSlot.indices {
                 let position = positionOfSlot[slot]
-                // Each value is moved into its place (no `Any?` copied and destroyed per slot).
-                if position >= 0 && complete {
-                    if let read = Self.value(handle, column: Int32(2 + position), type: types[position]) {
-                        (base + slot).initialize(to: read)
-                        continue
-                    }
-                    complete = false
-                }
-                (base + slot).initialize(to: nil)
+                guard position >= 0 else { continue }
+                guard let read = Self.value(handle, column: Int32(2 + position), type: types[position]) else { return false }
+                (base + slot).initialize(to: read)
             }
-            count = positionOfSlot.count
+            return true
         }
         guard complete else { return nil }
         return StoreRow(objectID: template.withPrimaryKey(key), version: version,

@@ -147,6 +147,28 @@ final class ScriptedAnswerStore: PersistentStore {
         #expect(context.registeredObjects.isEmpty)
     }
 
+    /// Rows after the first are checked too: those sharing an ID scope with a checked row pass
+    /// as it did, and a later row of another entity or store is still refused.
+    @Test(arguments: [("Crate", StoreAnswerCheckTests.storeID), ("Stand", "0C0FFEE0-0000-4000-8000-000000000000")])
+    func aLaterRowOfAnotherEntityOrStoreIsAThrownError(entity: String, store: String) throws {
+        var script = ScriptedAnswerStore.Script()
+        let good = Self.id("Stand", 1)
+        script.rows = [StoreRow(objectID: good, version: 1), StoreRow(objectID: good.withPrimaryKey(2), version: 1),
+                       StoreRow(objectID: Self.id(entity, 3, store: store), version: 1)]
+        script.filtersByEntity = false
+        let context = try Self.context(script)
+        #expect(throws: ManagedObjectContextError.self) { try context.fetch(EntityFetchRequest(entityName: "Stand")) }
+        #expect(context.registeredObjects.isEmpty)
+    }
+
+    @Test func rowsSharingAScopeAfterACheckedRowAreFetched() throws {
+        var script = ScriptedAnswerStore.Script()
+        let first = Self.id("Stand", 1)
+        script.rows = (1...3).map { StoreRow(objectID: first.withPrimaryKey($0), version: 1) }
+        #expect(script.rows[2].objectID.sharesScope(with: first))
+        #expect(try Self.context(script).fetch(EntityFetchRequest(entityName: "Stand")).count == 3)
+    }
+
     @Test func rowsOfSubentitiesAreAnswersToTheirParent() throws {
         var script = ScriptedAnswerStore.Script()
         script.rows = [StoreRow(objectID: Self.id("Apple", 1), version: 1, attributes: ["radius": .double(1)]),
