@@ -110,7 +110,14 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
         let lowered = key.lowercased()
         if let same = properties.first(where: { $0.lowercased() == lowered }) { return " (did you mean '\(same)'?)" }
         let allowed = max(1, key.count / 3)
-        let closest = properties.map { (name: $0, distance: editDistance(lowered, $0.lowercased())) }
+        let keyLength = lowered.count
+        // A length difference above `allowed` is more edits than allowed already: such a
+        // property is not compared (a very long key would otherwise cost its length times each
+        // property's).
+        let closest = properties.lazy
+            .map { (name: $0, lowered: $0.lowercased()) }
+            .filter { abs($0.lowered.count - keyLength) <= allowed }
+            .map { (name: $0.name, distance: editDistance(lowered, $0.lowered)) }
             .filter { $0.distance <= allowed }
             .min { $0.distance < $1.distance }
         if let closest { return " (did you mean '\(closest.name)'?)" }

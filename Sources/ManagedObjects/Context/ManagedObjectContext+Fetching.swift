@@ -338,9 +338,20 @@ extension ManagedObjectContext {
     ///   cannot read the object (for the SQLite store, a damaged file or rows of an entity the
     ///   model does not have).
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        let wasRegistered = registered[id] != nil
         let object = try self.object(with: id)
         if inserted.contains(object) { return object }
-        guard let row = try sourceRow(for: id) else { throw ManagedObjectContextError.objectNotFound(id) }
+        // A fault made here for an ID the store does not have leaves again: left registered,
+        // it would stand for the ID (undoing the object's delete could not register it back).
+        let row: StoreRow?
+        do { row = try sourceRow(for: id) } catch {
+            if !wasRegistered { unregister(object) }
+            throw error
+        }
+        guard let row else {
+            if !wasRegistered { unregister(object) }
+            throw ManagedObjectContextError.objectNotFound(id)
+        }
         if object.faultFlag { fill(object, from: row) }
         return object
     }
