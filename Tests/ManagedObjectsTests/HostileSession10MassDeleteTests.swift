@@ -177,3 +177,44 @@ extension HostileSession10MassDeleteTests {
         #expect(try context.count(for: EntityFetchRequest(entityName: "Item")) == doomed.count + stay.count)
     }
 }
+
+extension HostileSession10MassDeleteTests {
+    /// Two stores (added by `StoreDescription.inMemory(configuration:)`): a mass delete across
+    /// both makes one registry anew; undo brings every object back to its own store.
+    @Test func aMassDeleteAcrossTwoStoresAndItsUndo() throws {
+        let coordinator = PersistentStoreCoordinator(model: try HostileLeanSaveTests.model())
+        try coordinator.addStore(with: .inMemory(configuration: "Notes"))
+        try coordinator.addStore(with: .inMemory(configuration: "Tags"))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.undoManager = UndoHistory()
+        let notes = try (0..<100).map { _ in try context.insertNewObject(forEntityNamed: "Note") }
+        let tags = try (0..<100).map { _ in try context.insertNewObject(forEntityNamed: "Tag") }
+        try context.save()
+        context.processPendingChanges()
+        let doomed = Array(notes.prefix(80) + tags.prefix(80))
+        for object in doomed { context.delete(object) }
+        context.processPendingChanges()
+        try context.save()
+        #expect(context.registeredObjects == Set(notes.suffix(20) + tags.suffix(20)))
+        #expect(try HostileLeanSaveTests.fetchAll(coordinator, "Note").count == 20)
+        #expect(try HostileLeanSaveTests.fetchAll(coordinator, "Tag").count == 20)
+        try context.undo()
+        try context.save()
+        #expect(doomed.allSatisfy { $0.managedObjectContext === context })
+        #expect(try HostileLeanSaveTests.fetchAll(coordinator, "Note").count == 100)
+        #expect(try HostileLeanSaveTests.fetchAll(coordinator, "Tag").count == 100)
+        #expect(context.registeredObjects.count == 200)
+    }
+
+    /// An in-memory description naming a configuration the model does not have is refused
+    /// when added, with the configuration's name in the message.
+    @Test func anInMemoryDescriptionWithAnUnknownConfigurationIsRefused() throws {
+        let coordinator = PersistentStoreCoordinator(model: try HostileLeanSaveTests.model())
+        do {
+            try coordinator.addStore(with: .inMemory(configuration: "Notse"))
+            Issue.record("a store of an unknown configuration was added")
+        } catch {
+            #expect("\(error)".contains("Notse"), "\(error)")
+        }
+    }
+}
