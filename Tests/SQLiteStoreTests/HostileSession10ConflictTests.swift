@@ -206,3 +206,48 @@ extension HostileSession10ConflictTests {
         }
     }
 }
+
+extension HostileSession10ConflictTests {
+    /// Fixed: the rival's thing 1 kept naming box 0 (the follow found no store row and left
+    /// it). The first writer moves thing 1 to box 1 and then deletes box 1 (cascading to thing 1);
+    /// the stale rival reorders box 0, still listing thing 1. After any policy the store has
+    /// no dangling box, and the rival's graph agrees (thing 1, gone from the store, is not
+    /// left pointing at box 0 while box 0 no longer lists it).
+    @Test(arguments: H8Kind.allCases)
+    func theFollowedRowIsGone(kind: H8Kind) throws {
+        for (policy, _) in HostileSession9ConflictTests.policies {
+            let (stack, things, boxes, _, rival) = try HostileSession9ConflictTests.setUp(kind)
+            try things[1].setValue(boxes[1], forKey: "box")
+            try stack.context.save()
+            stack.context.delete(boxes[1])
+            try stack.context.save()
+            // Loaded by the rival before both saves (setUp): its stale objects.
+            let theirThings = try things.map { try #require(rival.registeredObject(for: $0.objectID)) }
+            let theirBox = try #require(rival.registeredObject(for: boxes[0].objectID))
+            try theirBox.setValue([theirThings[2], theirThings[1], theirThings[0]], forKey: "things")
+            try theirBox.setValue("reordered", forKey: "label")
+            rival.mergePolicy = policy
+            var failure = ""
+            do { try rival.save() } catch { failure = "\(error)" }
+            let label = "\(kind) \(policy) saved \(failure.isEmpty)"
+            try Self.noDanglingBox(stack, label)
+            try HostileSession9ConflictTests.bothSidesAgree(try stack.fresh(), label + " store")
+            guard failure.isEmpty else { continue }
+            let check = {
+                let box = try theirThings[1].value(forKey: "box") as? ManagedObject
+                let members = try theirBox.value(forKey: "things") as? [ManagedObject] ?? []
+                #expect(box !== theirBox || members.contains { $0 === theirThings[1] }, "\(label): the rival's thing 1 names box 0, which does not list it")
+            }
+            if "\(policy)".contains("overwrite") {
+                // Overwrite writes the rival's box 0 without thing 1 (gone from the store) and
+                // mends no inverse: the rival's thing 1 (deleted elsewhere, still registered)
+                // keeps naming box 0.
+                withKnownIssue("after an overwrite, a stale object another writer deleted keeps naming the box that no longer lists it") {
+                    try check()
+                }
+            } else {
+                try check()
+            }
+        }
+    }
+}

@@ -108,15 +108,28 @@ extension ManagedObjectContext {
     /// Puts the value the object's current store row gives one slot into it, quietly (observers
     /// are told, nothing is recorded, the object's version stays), where the slot is loaded and
     /// unchanged in this context: how a stale destination follows the store's row during a
-    /// resolution. The row is read from the store, not from the row cache.
+    /// resolution. The row is read from the store, not from the row cache. An object the store
+    /// no longer has (another writer deleted it) lets go of its to-one destination, which no
+    /// longer lists it.
     ///
     /// - Returns: The slot's value afterwards (`nil` also when it was left alone).
     @discardableResult
     private func followStoreRow(of object: ManagedObject, slot: Int) -> Any? {
         guard object.managedObjectContext === self, !object.faultFlag, !inserted.contains(object), !deleted.contains(object),
-              !object.isRelationshipFaulted(slot: slot), !hasCommittedValue(of: object, slot: slot),
-              let row = try? currentStoreRow(for: object.objectID),
-              let rowValue = value(of: row, for: object.layout.properties[slot]) else { return nil }
+              !object.isRelationshipFaulted(slot: slot), !hasCommittedValue(of: object, slot: slot) else { return nil }
+        // A store that cannot answer leaves the slot alone (`try?` would not tell that from a
+        // row that is gone).
+        let found: StoreRow?
+        do { found = try currentStoreRow(for: object.objectID) } catch { return nil }
+        let property = object.layout.properties[slot]
+        let rowValue: Any?
+        if let row = found {
+            guard let value = value(of: row, for: property) else { return nil }
+            rowValue = value
+        } else {
+            guard case .relationship(let relationship) = property, relationship.cardinality == .toOne else { return nil }
+            rowValue = nil
+        }
         if !ManagedObject.sameValue(object.slotValue(slot), rowValue) {
             let wasRestoring = isRestoring
             isRestoring = true
