@@ -39,6 +39,18 @@ import UndoManagement
         }
     }
 
+    /// Saves the rival with `policy`, expecting success and both sides agreeing in the store and
+    /// in the rival.
+    static func saveAndExpectAgreement(_ stack: H8Stack, _ rival: ManagedObjectContext, _ policy: MergePolicy,
+                                       _ label: String) throws {
+        rival.mergePolicy = policy
+        var failure = ""
+        do { try rival.save() } catch { failure = "\(error)" }
+        #expect(failure.isEmpty, "\(label): \(failure)")
+        try HostileSession9ConflictTests.bothSidesAgree(try stack.fresh(), label + " store")
+        try HostileSession9ConflictTests.bothSidesAgree(rival, label + " rival")
+    }
+
     @Test(arguments: H8Kind.allCases)
     func theDestinationsOwnInverseChangedByTheRival(kind: H8Kind) throws {
         for (policy, _) in HostileSession9ConflictTests.policies {
@@ -46,13 +58,7 @@ import UndoManagement
             // The rival also puts thing 2 into its (stale, empty) box 1: box 1's things change
             // in the rival, so following the store's row leaves box 1 alone.
             try theirThings[2].setValue(theirBoxes[1], forKey: "box")
-            rival.mergePolicy = policy
-            var failure = ""
-            do { try rival.save() } catch { failure = "\(error)" }
-            let label = "\(kind) \(policy)"
-            #expect(failure.isEmpty, "\(label): \(failure)")
-            try HostileSession9ConflictTests.bothSidesAgree(try stack.fresh(), label + " store")
-            try HostileSession9ConflictTests.bothSidesAgree(rival, label + " rival")
+            try Self.saveAndExpectAgreement(stack, rival, policy, "\(kind) \(policy)")
         }
     }
 
@@ -166,13 +172,7 @@ import UndoManagement
             let theirThings = try things.map { try rival.existingObject(with: $0.objectID) }
             try theirTag.setValue(Set([theirThings[1], theirThings[2]]), forKey: "things")
             try theirTag.setValue("two", forKey: "name")
-            rival.mergePolicy = policy
-            var failure = ""
-            do { try rival.save() } catch { failure = "\(error)" }
-            let label = "\(kind) \(policy)"
-            #expect(failure.isEmpty, "\(label): \(failure)")
-            try HostileSession9ConflictTests.bothSidesAgree(try stack.fresh(), label + " store")
-            try HostileSession9ConflictTests.bothSidesAgree(rival, label + " rival")
+            try Self.saveAndExpectAgreement(stack, rival, policy, "\(kind) \(policy)")
         }
     }
 }
