@@ -218,3 +218,31 @@ extension HostileSession10MassDeleteTests {
         }
     }
 }
+
+extension HostileSession10MassDeleteTests {
+    /// After a mass delete, observers of kept objects are still told, kept faults still fire,
+    /// and a child context that held deleted objects sees them gone once it refreshes.
+    @Test(arguments: keptCounts)
+    func keptObjectsObserversFaultsAndAChildAfterAMassDelete(kept: Int) throws {
+        let context = try Self.stack()
+        let (doomed, stay) = try Self.items(context, kept: kept)
+        let child = ManagedObjectContext(concurrencyType: .confinement, parent: context)
+        let theirDoomed = try child.existingObject(with: doomed[0].objectID)
+        context.refresh(stay[0], mergeChanges: false)
+        #expect(stay[0].isFault)
+        var seen: [Int64] = []
+        let observation = try stay[1 % stay.count].observe("rank", options: [.new]) { _, change in
+            seen.append(change.newValue as? Int64 ?? -1)
+        }
+        for item in doomed { context.delete(item) }
+        try context.save()
+        #expect(stay[0].isFault && stay[0].managedObjectContext === context)
+        #expect(try stay[0].value(forKey: "rank") as? Int64 == Int64(Self.deletes))
+        try stay[1 % stay.count].setValue(Int64(-5), forKey: "rank")
+        #expect(seen == [-5])
+        child.refresh(theirDoomed, mergeChanges: false)
+        #expect(throws: (any Error).self) { _ = try child.existingObject(with: doomed[0].objectID) }
+        #expect(child.registeredObject(for: doomed[0].objectID) == nil || theirDoomed.managedObjectContext === child)
+        observation.invalidate()
+    }
+}
