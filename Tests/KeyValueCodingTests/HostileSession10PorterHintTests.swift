@@ -19,7 +19,9 @@ import KeyValueCoding
         let properties = (0..<2_000).map { "property\($0)" }
         let clock = ContinuousClock()
         let elapsed = clock.measure { _ = message(key, properties) }
-        #expect(elapsed < .seconds(1), "the hint took \(elapsed)")
+        // A hang guard, not a timing: comparing every property took 18 s; skipping those whose
+        // length alone rules them out takes milliseconds, so the bound is far from both.
+        #expect(elapsed < .seconds(8), "the hint took \(elapsed)")
         #expect(message(key, properties).hasSuffix(", …)"))
     }
 
