@@ -78,14 +78,7 @@ extension ManagedObjectContext {
             case .orderedToMany: return including ? others + [source] : others
             }
         }
-        func quietly(include: Bool) {
-            let wasRestoring = isRestoring
-            isRestoring = true
-            target.willChangeValue(forKey: inverseName)
-            target.storeLoadedSlotValue(value(including: include), slot)
-            target.didChangeValue(forKey: inverseName)
-            isRestoring = wasRestoring
-        }
+        func quietly(include: Bool) { storeQuietly(value(including: include), into: target, slot: slot, key: inverseName) }
         if current.contains(where: { $0 === source }) == holds {
             guard storeHolds != holds, !changed else { return }
             quietly(include: storeHolds)
@@ -131,14 +124,19 @@ extension ManagedObjectContext {
             rowValue = nil
         }
         if !ManagedObject.sameValue(object.slotValue(slot), rowValue) {
-            let wasRestoring = isRestoring
-            isRestoring = true
-            let key = object.layout.keys[slot]
-            object.willChangeValue(forKey: key)
-            object.storeLoadedSlotValue(rowValue, slot)
-            object.didChangeValue(forKey: key)
-            isRestoring = wasRestoring
+            storeQuietly(rowValue, into: object, slot: slot, key: object.layout.keys[slot])
         }
         return rowValue
+    }
+
+    /// Puts `value` into `slot` (key `key`) of `object` as the store's side of it: observers
+    /// are told, nothing is recorded as a change, the object's version stays.
+    func storeQuietly(_ value: Any?, into object: ManagedObject, slot: Int, key: String) {
+        let wasRestoring = isRestoring
+        isRestoring = true
+        object.willChangeValue(forKey: key)
+        object.storeLoadedSlotValue(value, slot)
+        object.didChangeValue(forKey: key)
+        isRestoring = wasRestoring
     }
 }

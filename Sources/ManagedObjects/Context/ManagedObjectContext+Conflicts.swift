@@ -159,12 +159,7 @@ extension ManagedObjectContext {
         }
         let value: Any? = relationship.cardinality == .orderedToMany ? merged : Set(merged)
         guard !ManagedObject.sameValue(object.slotValue(slot), value) else { return true }
-        let wasRestoring = isRestoring
-        isRestoring = true
-        object.willChangeValue(forKey: property.name)
-        object.storeLoadedSlotValue(value, slot)
-        object.didChangeValue(forKey: property.name)
-        isRestoring = wasRestoring
+        storeQuietly(value, into: object, slot: slot, key: property.name)
         return true
     }
 }

@@ -341,19 +341,16 @@ extension ManagedObjectContext {
         let wasRegistered = registered[id] != nil
         let object = try self.object(with: id)
         if inserted.contains(object) { return object }
-        // A fault made here for an ID the store does not have leaves again: left registered,
-        // it would stand for the ID (undoing the object's delete could not register it back).
-        let row: StoreRow?
-        do { row = try sourceRow(for: id) } catch {
+        do {
+            guard let row = try sourceRow(for: id) else { throw ManagedObjectContextError.objectNotFound(id) }
+            if object.faultFlag { fill(object, from: row) }
+            return object
+        } catch {
+            // A fault made here for an ID the store does not have leaves again: left registered,
+            // it would stand for the ID (undoing the object's delete could not register it back).
             if !wasRegistered { unregister(object) }
             throw error
         }
-        guard let row else {
-            if !wasRegistered { unregister(object) }
-            throw ManagedObjectContextError.objectNotFound(id)
-        }
-        if object.faultFlag { fill(object, from: row) }
-        return object
     }
 
 }

@@ -379,7 +379,7 @@ extension ManagedObjectContext {
             // Taken out of the run first, so that the save's list takes it without a copy.
             guard let store = run?.store, var entries = run?.entries, !entries.isEmpty else { return }
             run?.entries = []
-            add(store) { if $0.deleted.isEmpty { swap(&$0.deleted, &entries) } else { $0.deleted += entries } }
+            add(store) { $0.deleted.append(taking: &entries) }
         }
         for object in deleted {
             guard let store = store(of: object.objectID) else { continue }
@@ -408,9 +408,6 @@ extension ManagedObjectContext {
             storeChanges.transactionAuthor = transactionAuthor
             storeChanges.contextName = name
             let store = stores[key]!
-            // Whether the updated objects were walked already (each object's row now holds its
-            // values: its next save may write only the changed columns).
-            var objectsMarked = false
             if let uniform = store as? any UniformInsertVersionStore {
                 // The new rows' version is one number: set on the store's new objects
                 // directly, not looked up per object; likewise the updated rows' versions
@@ -420,13 +417,7 @@ extension ManagedObjectContext {
                 if let updatedVersions = saved.updated {
                     for (id, version) in updatedVersions { registered[id]?.storeVersion = version }
                 } else {
-                    // One walk of the objects for both: the version, and the row now holding
-                    // every value.
-                    for object in updatedObjects[key] ?? [] {
-                        object.storeVersion += 1
-                        object.hasUnrecordedValues = false
-                    }
-                    objectsMarked = true
+                    for object in updatedObjects[key] ?? [] { object.storeVersion += 1 }
                 }
                 coordinator.rowCache.store(saved: &storeChanges, insertedVersion: saved.inserted, versions: saved.updated ?? [:],
                                            updatedByOne: saved.updated == nil)
@@ -435,9 +426,9 @@ extension ManagedObjectContext {
                 for (id, version) in versions { registered[id]?.storeVersion = version }
                 coordinator.rowCache.store(saved: &storeChanges, versions: versions)
             }
-            if !objectsMarked {
-                for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
-            }
+            // Each updated object's row now holds its values: its next save may write only the
+            // changed columns.
+            for object in updatedObjects[key] ?? [] { object.hasUnrecordedValues = false }
             savedStores.insert(key)
         }
     }

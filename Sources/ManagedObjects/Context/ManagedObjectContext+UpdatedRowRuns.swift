@@ -40,15 +40,8 @@ extension ManagedObjectContext {
         /// Adds the run's rows, masks and names to `changes` (taken without a copy into a
         /// save that has no updated rows yet), leaving the run without them.
         mutating func moveRows(into changes: inout StoreSaveChanges) {
-            if changes.updated.isEmpty {
-                swap(&changes.updated, &rows)
-                swap(&changes.updatedSlotMasks, &masks)
-            } else {
-                changes.updated += rows
-                changes.updatedSlotMasks += masks
-            }
-            rows = []
-            masks = []
+            changes.updated.append(taking: &rows)
+            changes.updatedSlotMasks.append(taking: &masks)
             if !names.isEmpty {
                 changes.updatedPropertyNames.merge(names) { _, new in new }
                 names = [:]
@@ -58,8 +51,16 @@ extension ManagedObjectContext {
         /// Adds the run's objects to `list` (taken without a copy into an empty one), leaving
         /// the run without them.
         mutating func moveObjects(into list: inout [ManagedObject]) {
-            if list.isEmpty { swap(&list, &objects) } else { list += objects }
-            objects = []
+            list.append(taking: &objects)
         }
+    }
+}
+
+extension Array {
+    /// Appends `other`'s elements and leaves `other` empty: an empty array takes `other`'s
+    /// storage without a copy.
+    mutating func append(taking other: inout [Element]) {
+        if isEmpty { swap(&self, &other) } else { self += other }
+        other = []
     }
 }
