@@ -62,12 +62,12 @@ import UndoManagement
         }
     }
 
-    /// Known issue (predates the follow; see ``aDeletedDestinationWithoutAReorder(kind:)``): the
-    /// rival deletes its stale box 1, which the store's row of box 1 (saved by the first writer)
-    /// says holds thing 1. With mergeByPropertyObjectTrump the rival's delete wins, yet box 1's
-    /// cascade (or a nullify) never reaches thing 1: the store keeps thing 1 → the deleted box 1,
-    /// and thing 1 (followed to box 1 in the rival) is listed by no box, in the rival and the
-    /// store. Expected: thing 1 deleted by the cascade (or its box nil), and no dangling box.
+    /// Fixed in session 11 (see ``aDeletedDestinationWithoutAReorder(kind:)``): the rival
+    /// deletes its stale box 1, which the store's row of box 1 (saved by the first writer) says
+    /// holds thing 1. With mergeByPropertyObjectTrump the rival's delete wins, and box 1's
+    /// cascade used never to reach thing 1: the store kept thing 1 → the deleted box 1. Now the
+    /// delete rules apply to the store's row of box 1: thing 1 is deleted by the cascade, and
+    /// no box dangles.
     @Test(arguments: H8Kind.allCases)
     func theDestinationDeletedByTheRival(kind: H8Kind) throws {
         for (policy, _) in HostileSession9ConflictTests.policies {
@@ -84,13 +84,7 @@ import UndoManagement
                 try Self.noDanglingBox(stack, label)
                 if failure.isEmpty { try HostileSession9ConflictTests.bothSidesAgree(rival, label + " rival") }
             }
-            if "\(policy)".contains("ObjectTrump") {
-                withKnownIssue("a box deleted by the winning side of a resolution, whose store row lists a thing the deleting context never loaded in it, leaves that thing pointing at the deleted box (no cascade, no nullify)") {
-                    try check()
-                }
-            } else {
-                try check()
-            }
+            try check()
         }
     }
 
@@ -149,15 +143,13 @@ import UndoManagement
             var failure = ""
             do { try rival.save() } catch { failure = "\(error)" }
             let label = "\(kind) \(policy) undo saved \(failure.isEmpty)"
-            // Undo puts box 0's recorded members back ([thing 0, thing 1, thing 2]), but the
-            // resolution moved thing 1 to box 1 outside the undo history, so nothing moves thing
-            // 1 back: box 0 lists thing 1 while thing 1 is in box 1 (in the rival; the in-memory
-            // store saves that too). Expected: undo leaves both sides agreeing (or the
-            // resolution clears the undo history it invalidated).
-            withKnownIssue("undo after a save whose conflict resolution changed relationships replays members the resolution moved elsewhere: a box lists a thing that is in another box") {
-                try HostileSession9ConflictTests.bothSidesAgree(rival, label + " rival")
-                try HostileSession9ConflictTests.bothSidesAgree(try stack.fresh(), label + " store")
-            }
+            // Undo used to put box 0's recorded members back ([thing 0, thing 1, thing 2]) while
+            // the resolution had moved thing 1 to box 1 outside the undo history: box 0 listed
+            // thing 1 while thing 1 was in box 1. A resolution that moves relationships now
+            // removes the context's undo actions (fixed in session 11): nothing to undo.
+            #expect(rival.undoManager?.canUndo == false, "\(label): the resolution left undo actions")
+            try HostileSession9ConflictTests.bothSidesAgree(rival, label + " rival")
+            try HostileSession9ConflictTests.bothSidesAgree(try stack.fresh(), label + " store")
         }
     }
 
@@ -178,11 +170,11 @@ import UndoManagement
 }
 
 extension HostileSession10ConflictTests {
-    /// Known issue, without any follow (no reorder, so box 0 is not resolved): the first
-    /// writer moves thing 1 into box 1; the stale rival (box 1 empty there) deletes box 1. With
-    /// mergeByPropertyObjectTrump and overwrite the save succeeds and the store's thing 1 still
-    /// names box 1, which is gone. Expected: the delete's cascade (Box.things is cascade) or a
-    /// nullify reaches thing 1, or the save fails with the conflict.
+    /// Fixed in session 11, without any follow (no reorder, so box 0 is not resolved): the
+    /// first writer moves thing 1 into box 1; the stale rival (box 1 empty there) deletes box
+    /// 1. With mergeByPropertyObjectTrump and overwrite the save succeeded and the store's
+    /// thing 1 still named box 1, which was gone. Now the delete's cascade (Box.things is
+    /// cascade) reaches thing 1 through the store's row of box 1.
     @Test(arguments: H8Kind.allCases)
     func aDeletedDestinationWithoutAReorder(kind: H8Kind) throws {
         for (policy, _) in HostileSession9ConflictTests.policies {
@@ -196,13 +188,32 @@ extension HostileSession10ConflictTests {
                 do { try rival.save() } catch { failure = "\(error)" }
                 try Self.noDanglingBox(stack, "\(kind) \(policy) saved \(failure.isEmpty)")
             }
-            if "\(policy)".contains("ObjectTrump") || "\(policy)".contains("overwrite") {
-                withKnownIssue("a delete that wins a resolution leaves a thing the store's row of the deleted box lists pointing at it") {
-                    try check()
-                }
-            } else {
-                try check()
-            }
+            try check()
+        }
+    }
+
+    /// Session 11, the nullify rule (Tag.things): the first writer adds thing 1 to tag 1; the
+    /// stale rival (tag 1 empty there) deletes tag 1. When the delete wins, thing 1 stays and
+    /// no longer lists tag 1, in the store and in the rival; when the store wins, tag 1 is
+    /// back with thing 1.
+    @Test(arguments: H8Kind.allCases)
+    func aDeletedManyToManyDestinationIsNullified(kind: H8Kind) throws {
+        for (policy, rivalWins) in HostileSession9ConflictTests.policies {
+            let (stack, things, _, tags, rival) = try HostileSession9ConflictTests.setUp(kind)
+            try things[1].setValue(Set([tags[0], tags[1]]), forKey: "tags")
+            try stack.context.save()
+            rival.delete(try rival.existingObject(with: tags[1].objectID))
+            rival.mergePolicy = policy
+            try rival.save()
+            let label = "\(kind) \(policy)"
+            let fresh = try stack.fresh()
+            let thing = try fresh.existingObject(with: things[1].objectID)
+            let names = Set((try thing.value(forKey: "tags") as? Set<ManagedObject> ?? []).map(\.objectID))
+            #expect(names == (rivalWins ? [tags[0].objectID] : [tags[0].objectID, tags[1].objectID]), "\(label): \(names)")
+            let tagIDs = Set(try fresh.fetch(EntityFetchRequest(entityName: "Tag")).map(\.objectID))
+            #expect(names.isSubset(of: tagIDs), "\(label): thing 1 names a deleted tag")
+            try HostileSession9ConflictTests.bothSidesAgree(fresh, label + " store")
+            try HostileSession9ConflictTests.bothSidesAgree(rival, label + " rival")
         }
     }
 }
@@ -238,16 +249,10 @@ extension HostileSession10ConflictTests {
                 let members = try theirBox.value(forKey: "things") as? [ManagedObject] ?? []
                 #expect(box !== theirBox || members.contains { $0 === theirThings[1] }, "\(label): the rival's thing 1 names box 0, which does not list it")
             }
-            if "\(policy)".contains("overwrite") {
-                // Overwrite writes the rival's box 0 without thing 1 (gone from the store) and
-                // mends no inverse: the rival's thing 1 (deleted elsewhere, still registered)
-                // keeps naming box 0.
-                withKnownIssue("after an overwrite, a stale object another writer deleted keeps naming the box that no longer lists it") {
-                    try check()
-                }
-            } else {
-                try check()
-            }
+            // Overwrite writes the rival's box 0 without thing 1 (gone from the store): the
+            // rival's thing 1 (deleted elsewhere) used to keep naming box 0; fixed in session 11
+            // (an object whose row is gone lets go of its destinations as it leaves).
+            try check()
         }
     }
 }

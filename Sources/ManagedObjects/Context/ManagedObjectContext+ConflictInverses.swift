@@ -18,6 +18,17 @@ extension ManagedObjectContext {
         return members
     }
 
+    /// Whether two ``inverseMembers(of:)`` answers of one object differ (a slot's members, in
+    /// order, are other objects).
+    package func inverseMembersDiffer(_ before: [Int: [ManagedObject]], _ after: [Int: [ManagedObject]]) -> Bool {
+        guard before.count == after.count else { return true }
+        for (slot, members) in before {
+            guard let others = after[slot], others.count == members.count,
+                  zip(members, others).allSatisfy({ $0 === $1 }) else { return true }
+        }
+        return false
+    }
+
     /// Puts the inverses of a resolved object's relationships in step with the values the
     /// resolution left it (Apple's merge policies do the same), as recorded changes, so the save
     /// writes both sides: a destination the object left (one the store's row holds, or one the
@@ -91,6 +102,7 @@ extension ManagedObjectContext {
             }
             return
         }
+        resolutionMovedRelationships = true
         if holds {
             link(source, to: target, inverseName: inverseName, relationshipName: relationshipName)
         } else {
@@ -132,6 +144,7 @@ extension ManagedObjectContext {
     /// Puts `value` into `slot` (key `key`) of `object` as the store's side of it: observers
     /// are told, nothing is recorded as a change, the object's version stays.
     func storeQuietly(_ value: Any?, into object: ManagedObject, slot: Int, key: String) {
+        if case .relationship = object.layout.properties[slot] { resolutionMovedRelationships = true }
         let wasRestoring = isRestoring
         isRestoring = true
         object.willChangeValue(forKey: key)

@@ -25,6 +25,15 @@ extension ManagedObjectContext {
         // The stores that took their part of this save in an earlier round (a later store
         // reported conflicts): their rows are committed, so a retry leaves them out.
         var savedStores: Set<ObjectIdentifier> = []
+        resolutionMovedRelationships = false
+        defer {
+            if resolutionMovedRelationships {
+                // Undo would replay relationship changes over members the resolution moved,
+                // leaving the two sides apart: the context's actions go (saved or not).
+                resolutionMovedRelationships = false
+                undoManager?.removeAllActions(withTarget: self)
+            }
+        }
         for round in 1...Self.conflictRounds {
             defer { sortedInserted = nil }
             let constraintConflicts = try self.constraintConflicts(coordinator: coordinator)
@@ -89,6 +98,7 @@ extension ManagedObjectContext {
         guard kind != .error, let object = registered[conflict.objectID] else { return }
         guard let persisted = conflict.persistedSnapshot else {
             // The store deleted the row: it stays deleted, whatever the policy.
+            letGoOfDestinations(ofGone: object)
             forgetObjectDeletedElsewhere(object)
             return
         }
@@ -96,8 +106,10 @@ extension ManagedObjectContext {
             switch kind {
             case .mergeByPropertyObjectTrump, .overwrite, .error:
                 object.storeVersion = persisted.version              // the delete wins
+                applyDeleteRules(ofDeleted: object, toStoreRow: persisted)
             case .mergeByPropertyStoreTrump, .rollback:
                 deleted.remove(object)                                // the store's row wins
+                resolutionMovedRelationships = true
                 let before = inverseMembers(of: object)
                 forgetCommittedValues(of: object)
                 takeValues(of: persisted, into: object, keeping: [])
@@ -130,6 +142,9 @@ extension ManagedObjectContext {
         }
         takeValues(of: persisted, into: object, keeping: keeping)
         mendInverses(of: object, before: before, persisted: persisted)
+        if !resolutionMovedRelationships, inverseMembersDiffer(before, inverseMembers(of: object)) {
+            resolutionMovedRelationships = true
+        }
         pendingEvent.refreshed.insert(object)
     }
 

@@ -142,7 +142,7 @@ extension ManagedObjectContext {
 
     /// Removes `object` from the inverse relationships of the loaded objects it is related to,
     /// telling their observers, without recording changes.
-    private func detachFromRelatedObjects(_ object: ManagedObject) {
+    package func detachFromRelatedObjects(_ object: ManagedObject) {
         let wasRestoring = isRestoring
         isRestoring = true
         defer { isRestoring = wasRestoring }

@@ -47,6 +47,10 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) package var pendingOldValues: [(object: ObjectIdentifier, slot: Int, value: Any?)] = []
     /// Depth of relationship maintenance in progress: changes made by it do not maintain again.
     @exclusivity(unchecked) package var maintenanceDepth = 0
+    /// Whether a merge policy's resolution during the current save changed relationships in
+    /// the context (quietly or as changes of its own): the undo actions recorded before it no
+    /// longer fit the graph, and the save removes them.
+    @exclusivity(unchecked) package var resolutionMovedRelationships = false
     /// The entity ``insertNewObject(forEntityNamed:)`` made an object of last and its class,
     /// kept while the model is in use (no longer editable: its class bindings are fixed), so
     /// that a run of inserts looks the class up once.
