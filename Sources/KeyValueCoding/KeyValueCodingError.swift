@@ -66,7 +66,8 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
             return "\(type) is not key-value coding-compliant for the key '\(key)' (a computed property "
                 + "is a key only when the class lists it in computedKeys)"
         case let .typeMismatch(key, type, expected, actual):
-            return "cannot set a value of type \(actual) for the key '\(key)' of \(type): expected \(expected)"
+            return "cannot set a value of type \(Self.plainTypeName(actual)) for the key '\(key)' of "
+                + "\(Self.plainTypeName(type)): expected \(Self.plainTypeName(expected))"
         case let .valueOutOfRange(key, type, value):
             return "the value \(value) is out of range for the key '\(key)' of \(type)"
         case let .nilNotAllowed(key, type):
@@ -103,10 +104,40 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
     /// The same text as ``description``, so that `localizedDescription` names the culprit too.
     public var errorDescription: String? { description }
 
+    /// A type's name as a message shows it, without the module (or enclosing type) of each
+    /// name in it, as `String(describing:)` prints a type: `Swift.Optional<Swift.String>` is
+    /// `Optional<String>`; a metatype keeps its `.Type` (`Int.Type`).
+    static func plainTypeName(_ name: String) -> String {
+        var result = ""
+        var start = name.startIndex
+        /// Appends the dotted name that ends before `end`, its last component only.
+        func flush(_ end: String.Index) {
+            let parts = name[start..<end].split(separator: ".", omittingEmptySubsequences: false)
+            if let last = parts.last, parts.count > 1, last == "Type" || last == "Protocol" {
+                result += parts[parts.count - 2] + "." + last
+            } else if let last = parts.last {
+                result += last
+            }
+        }
+        var index = name.startIndex
+        while index < name.endIndex {
+            let character = name[index]
+            if !(character.isLetter || character.isNumber || character == "_" || character == ".") {
+                flush(index)
+                result.append(character)
+                start = name.index(after: index)
+            }
+            index = name.index(after: index)
+        }
+        flush(name.endIndex)
+        return result
+    }
+
     /// ` (did you mean 'title'?)` for the closest of `properties` to `key` (the same letters in
-    /// another case, or at most a third of them different or swapped), otherwise the first few properties.
-    static func propertyHint(for key: String, among properties: [String]) -> String {
-        guard !properties.isEmpty else { return " (it has no properties)" }
+    /// another case, or at most a third of them different or swapped), otherwise the first few
+    /// properties; `noun` names them (`properties`, `relationships`).
+    package static func propertyHint(for key: String, among properties: [String], noun: String = "properties") -> String {
+        guard !properties.isEmpty else { return " (it has no \(noun))" }
         let lowered = key.lowercased()
         if let same = properties.first(where: { $0.lowercased() == lowered }) { return " (did you mean '\(same)'?)" }
         let allowed = max(1, key.count / 3)
@@ -122,7 +153,7 @@ extension KeyValueCodingError: CustomStringConvertible, LocalizedError {
             .min { $0.distance < $1.distance }
         if let closest { return " (did you mean '\(closest.name)'?)" }
         let shown = properties.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
-        return " (its properties: " + shown + (properties.count > 8 ? ", …)" : ")")
+        return " (its \(noun): " + shown + (properties.count > 8 ? ", …)" : ")")
     }
 
     /// The fewest insertions, deletions, substitutions and swaps of neighbouring characters that

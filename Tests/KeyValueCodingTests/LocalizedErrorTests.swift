@@ -30,6 +30,20 @@ struct LocalizedErrorTests {
         #expect(message.contains("String"))
     }
 
+    /// A new user's trial: the message named `Swift.String` and `Swift.Int` (and the module of
+    /// the class); a message shows plain type names, as Swift prints a type.
+    @Test func typeMismatchShowsPlainTypeNames() throws {
+        let employee = Employee()
+        let message = try localizedMessage { try employee.setValue("old", forKey: "age") }
+        #expect(message == "cannot set a value of type String for the key 'age' of Employee: expected Int", "\(message)")
+        #expect(!message.contains("Swift."))
+        let nested = KeyValueCodingError.typeMismatch(
+            key: "k", type: "Module.Outer.Inner", expected: "Swift.Optional<Swift.Dictionary<Swift.String, Swift.Int>>",
+            actual: "(Swift.Int, Foundation.Date) -> Swift.Int.Type")
+        #expect(nested.description == "cannot set a value of type (Int, Date) -> Int.Type for the key 'k' of Inner: "
+                + "expected Optional<Dictionary<String, Int>>")
+    }
+
     @Test func readOnlyKeyNamesKeyAndType() throws {
         let employee = Employee()
         let message = try localizedMessage { try employee.setValue("x", forKey: "fullTitle") }
