@@ -167,6 +167,33 @@ import Testing
             """))
         #expect(error.code == .unknownInverse("missing"))
         #expect(error.line == 4 && error.property == "b")
+        #expect(error.description.hasSuffix("does not exist on the destination 'B' (it has no relationships)"), "\(error)")
+    }
+
+    /// A new user's trial: a misspelt inverse named only the missing name; the message names the
+    /// destination and suggests its closest relationship (or lists them).
+    @Test func aMisspeltInverseSuggestsTheDestinationsRelationship() throws {
+        func error(inverse: String) throws -> ManagedObjectModelError {
+            try #require(throws: ManagedObjectModelError.self) {
+                _ = try ManagedObjectModel(entities: [
+                    EntityDescription(name: "Shelf", properties: [
+                        .attribute("label", .string), .toMany("books", "Book", inverse: inverse),
+                    ]),
+                    EntityDescription(name: "Book", properties: [
+                        .attribute("shelve", .string), .toOne("shelf", "Shelf", inverse: "books"),
+                        .toMany("readers", "Reader", inverse: "books"),
+                    ]),
+                    EntityDescription(name: "Reader", properties: [.toMany("books", "Book", inverse: "readers")]),
+                ])
+            }
+        }
+        let misspelt = try error(inverse: "shelff")
+        #expect(misspelt.code == .unknownInverse("shelff"))
+        #expect(misspelt.description.hasSuffix("the inverse relationship 'shelff' does not exist on the destination 'Book' (did you mean 'shelf'?)"),
+                "\(misspelt)")
+        // An attribute is not suggested; a name far from every relationship lists them.
+        let unlike = try error(inverse: "owner")
+        #expect(unlike.description.hasSuffix("on the destination 'Book' (its relationships: 'shelf', 'readers')"), "\(unlike)")
     }
 
     @Test func anInheritanceCycle() throws {

@@ -79,6 +79,9 @@ public struct ManagedObjectModelError: Error, Sendable, Hashable {
     public var file: String?
     /// The 1-based line in ``file``, if known.
     public var line: Int?
+    /// Text that follows the problem in ``description``: for an unknown inverse, the
+    /// destination entity and the relationship it probably meant (or its relationships).
+    package var hint = ""
 
     /// Creates an error.
     ///
@@ -101,7 +104,7 @@ public struct ManagedObjectModelError: Error, Sendable, Hashable {
 extension ManagedObjectModelError: CustomStringConvertible, LocalizedError {
     /// A sentence naming the place (file and line, entity, property) and the problem.
     public var description: String {
-        modelPlacePrefix(file: file, line: line, entity: entity, property: property) + problem
+        modelPlacePrefix(file: file, line: line, entity: entity, property: property) + problem + hint
     }
 
     /// The same text as ``description``.

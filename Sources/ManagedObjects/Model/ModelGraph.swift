@@ -1,5 +1,6 @@
 // The resolved, immutable form of a model's entities: hierarchy filled in and checked.
 import Foundation
+import KeyValueCoding
 import Synchronization
 
 /// A model's entities with their hierarchy resolved: inherited properties and subentity names
@@ -235,7 +236,11 @@ package final class ModelGraph: Sendable {
         // A search, not `relationshipsByName`, which would build a dictionary per relationship.
         guard let inverse = findRelationship(named: inverseName, in: destination.properties)
                 ?? findRelationship(named: inverseName, in: destination.inheritedProperties) else {
-            throw ManagedObjectModelError(.unknownInverse(inverseName), entity: entity.name, property: relationship.name)
+            var error = ManagedObjectModelError(.unknownInverse(inverseName), entity: entity.name, property: relationship.name)
+            let names = (destination.inheritedProperties + destination.properties).compactMap { $0.relationship?.name }
+            error.hint = " '\(destination.name)'"
+                + KeyValueCodingError.propertyHint(for: inverseName, among: names, noun: "relationships")
+            throw error
         }
         // The inverse must come back to this entity (or an ancestor or descendant of it, since
         // a relationship declared on a parent serves its subentities), and name this one back.
