@@ -18,13 +18,13 @@ extension ManagedObjectContext {
         return members
     }
 
-    /// Whether two ``inverseMembers(of:)`` answers of one object differ (a slot's members, in
-    /// order, are other objects).
+    /// Whether two ``inverseMembers(of:)`` answers of one object differ: a slot holds other
+    /// objects (an order alone, which moves nothing between objects, is no difference).
     package func inverseMembersDiffer(_ before: [Int: [ManagedObject]], _ after: [Int: [ManagedObject]]) -> Bool {
         guard before.count == after.count else { return true }
         for (slot, members) in before {
-            guard let others = after[slot], others.count == members.count,
-                  zip(members, others).allSatisfy({ $0 === $1 }) else { return true }
+            guard let others = after[slot], others.count == members.count else { return true }
+            if Set(members.map(ObjectIdentifier.init)) != Set(others.map(ObjectIdentifier.init)) { return true }
         }
         return false
     }
