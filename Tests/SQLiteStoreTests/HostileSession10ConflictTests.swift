@@ -256,3 +256,28 @@ extension HostileSession10ConflictTests {
         }
     }
 }
+
+extension HostileSession10ConflictTests {
+    /// Session 11: a resolution that changes attributes only keeps the context's undo actions
+    /// (only moved relationships remove them), and undo then sets the attribute back.
+    @Test(arguments: H8Kind.allCases)
+    func undoAfterAnAttributeOnlyResolutionIsKept(kind: H8Kind) throws {
+        let (stack, things, _, _, rival) = try HostileSession9ConflictTests.setUp(kind)
+        rival.undoManager = UndoHistory()
+        try things[1].setValue(Int64(7), forKey: "large")
+        try stack.context.save()
+        let theirs = try rival.existingObject(with: things[1].objectID)
+        rival.processPendingChanges()
+        try theirs.setValue("mine", forKey: "name")
+        rival.processPendingChanges()
+        rival.mergePolicy = .mergeByPropertyObjectTrump
+        try rival.save()
+        #expect(try theirs.value(forKey: "large") as? Int64 == 7, "the store's change is taken")
+        #expect(rival.undoManager?.canUndo == true, "\(kind): an attribute-only resolution removed the undo actions")
+        try rival.undo()
+        #expect(try theirs.value(forKey: "name") == nil)
+        try rival.save()
+        #expect(try stack.fresh().existingObject(with: things[1].objectID).value(forKey: "name") == nil)
+        try HostileSession9ConflictTests.bothSidesAgree(rival, "\(kind) rival")
+    }
+}
