@@ -4,34 +4,20 @@ import KeyValueCoding
 import KeyValueObserving
 @testable import ManagedObjects
 
-// Classes of this file only (key-path names are cached per process).
-final class OldValueStand: ManagedObject {
-    override class var entityName: String { "Stand" }
-    @Managed var name: String
-}
-
-final class OldValueCrate: ManagedObject {
-    override class var entityName: String { "Crate" }
-    @Managed var capacity: Int16
-}
-
 /// A new user's trial: typed observation of a non-optional attribute, first set. The old value
 /// is what the object held before, as Apple's change record carries it: the model's default
 /// value, or none (nil) for an attribute without one.
 @Suite struct TypedOldValueTests {
     static func context() throws -> ManagedObjectContext {
-        let model = TypedFixtures.unboundModel()
-        try model.setManagedObjectClass(OldValueStand.self, forEntityNamed: "Stand")
-        try model.setManagedObjectClass(OldValueCrate.self, forEntityNamed: "Crate")
-        return ManagedObjectContext(model: model)
+        ManagedObjectContext(model: try TypedFixtures.model())
     }
 
     /// The old values of the first sets, typed and untyped: the default (12) for `capacity`;
     /// none for `name`, which has no default, although the non-optional property reads "".
     @Test func theFirstSetsOldValueIsTheDefaultOrNone() throws {
         let context = try Self.context()
-        let stand = try #require(try context.insertNewObject(forEntityNamed: "Stand") as? OldValueStand)
-        let crate = try #require(try context.insertNewObject(forEntityNamed: "Crate") as? OldValueCrate)
+        let stand = try #require(try context.insertNewObject(forEntityNamed: "Stand") as? TypedStand)
+        let crate = try #require(try context.insertNewObject(forEntityNamed: "Crate") as? TypedCrate)
         #expect(stand.name == "" && crate.capacity == 12)
         var names: [[String?]] = []
         let typed = try stand.observe(\.name, options: [.old, .new]) { _, change in
@@ -58,16 +44,14 @@ final class OldValueCrate: ManagedObject {
 
     /// A saved and refetched object's first change carries the stored value as old.
     @Test func aFetchedObjectsOldValueIsTheStoredOne() throws {
-        let model = TypedFixtures.unboundModel()
-        try model.setManagedObjectClass(OldValueStand.self, forEntityNamed: "Stand")
-        let coordinator = PersistentStoreCoordinator(model: model)
+        let coordinator = PersistentStoreCoordinator(model: try TypedFixtures.model())
         try coordinator.addStore(InMemoryStore())
         let writer = ManagedObjectContext(coordinator: coordinator)
-        let stand = try #require(try writer.insertNewObject(forEntityNamed: "Stand") as? OldValueStand)
+        let stand = try #require(try writer.insertNewObject(forEntityNamed: "Stand") as? TypedStand)
         stand.name = "Corner"
         try writer.save()
         let reader = ManagedObjectContext(coordinator: coordinator)
-        let fetched = try #require(try reader.existingObject(with: stand.objectID) as? OldValueStand)
+        let fetched = try #require(try reader.existingObject(with: stand.objectID) as? TypedStand)
         var names: [[String?]] = []
         let token = try fetched.observe(\.name, options: [.old, .new]) { _, change in names.append([change.oldValue, change.newValue]) }
         fetched.name = "Market"
