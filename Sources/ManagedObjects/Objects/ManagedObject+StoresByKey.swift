@@ -82,6 +82,12 @@ extension ManagedObject {
         }
         guard fits else { return false }
         if storesQuietly(slot: slot) {
+            // The hooks of the generic class tell only Swift's Observation, which has nothing to
+            // hear before the object's first typed read made its registrar: no call, no event.
+            if type(of: self) == ManagedObject.self, observationTracking == nil {
+                writeArraySlot(value, slot, direct)
+                return true
+            }
             keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
             writeArraySlot(value, slot, direct)
             keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
