@@ -71,7 +71,12 @@ extension ManagedObject {
     ///   a first change to record…
     @inline(__always)
     func storedByKeyDirectly(_ value: Any?, slot: Int, key: String) -> Bool {
-        guard AnyContainerMetadata.isReadable, !faultFlag, faultedRelationshipSlots == 0 else { return false }
+        // First what the object alone tells: a store that cannot be quiet into an object that
+        // was ever registered (an undo manager, observers, a first change to record) leaves at
+        // once, for a few loads.
+        let mayBeQuiet = slot < 64 && quietSlots & (1 &<< UInt64(truncatingIfNeeded: slot)) != 0
+        guard mayBeQuiet || registrationSequence == 0, AnyContainerMetadata.isReadable,
+              !faultFlag, faultedRelationshipSlots == 0 else { return false }
         let direct = layout.directStore(slot)
         guard direct.word != 0 else { return false }
         let fits = withUnsafePointer(to: value) { container -> Bool in
@@ -81,7 +86,7 @@ extension ManagedObject {
             return !direct.isDate || raw.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite
         }
         guard fits else { return false }
-        if storesQuietly(slot: slot) {
+        if mayBeQuiet, storesQuietly(slot: slot) {
             // The hooks of the generic class tell only Swift's Observation, which has nothing to
             // hear before the object's first typed read made its registrar: no call, no event.
             if type(of: self) == ManagedObject.self, observationTracking == nil {
