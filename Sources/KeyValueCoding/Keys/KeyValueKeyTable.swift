@@ -197,7 +197,7 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     }
 
     @usableFromInline
-    func position(ofKey key: String) -> Int? {
+    package func position(ofKey key: String) -> Int? {
         guard keys.count <= 16 else { return index[key] }
         // Keys of another length are passed over without a string comparison (the length of
         // a native string is stored in it).
@@ -226,6 +226,12 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     package func unmanagedProperty(forKey key: String) -> Unmanaged<KeyValueProperty>? {
         guard let position = position(ofKey: key) else { return nil }
         return properties.withUnsafeBufferPointer { Unmanaged.passUnretained($0[position]) }
+    }
+
+    /// The property at `position` (as ``position(ofKey:)`` gives), unretained.
+    @inline(__always)
+    package func unmanagedProperty(at position: Int) -> Unmanaged<KeyValueProperty> {
+        properties.withUnsafeBufferPointer { Unmanaged.passUnretained($0[position]) }
     }
 
     /// ``property(forKeyBytes:)``, unretained (properties live as long as their table).

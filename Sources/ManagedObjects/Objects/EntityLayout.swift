@@ -31,6 +31,10 @@ package final class EntityLayout: Sendable {
     package let hasFields: Bool
     /// The entity's keys for key-value coding.
     package let keyTable: KeyValueKeyTable
+    /// Per slot (the position of its key in ``keyTable``), how a store by key of a value of
+    /// exactly the attribute's type may reach it directly (ManagedObject+StoresByKey.swift);
+    /// empty when the table's keys are not the slots' names in slot order.
+    package let directStores: [DirectStore]
     /// The key paths that name each slot to Swift's Observation.
     package let trackingKeyPaths: TrackingKeyPaths
     /// ``trackingKeyPaths``' buffer and count, kept here so that the checks of every change
@@ -177,6 +181,11 @@ package final class EntityLayout: Sendable {
         keyTable = KeyValueKeyTable(properties: properties.enumerated().map { slot, property in
             Self.keyValueProperty(for: property, slot: slot, field: fields[slot], kinds: kinds, notifies: notifies[slot])
         })
+        var direct: [DirectStore] = []
+        if keyTable.allKeys == keys {
+            for slot in properties.indices { direct.append(DirectStore.of(properties[slot], field: fields[slot])) }
+        }
+        directStores = direct
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
         trackingBase = trackingKeyPaths.base
         trackingAddresses = trackingKeyPaths.addresses

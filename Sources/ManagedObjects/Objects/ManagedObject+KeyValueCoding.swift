@@ -44,10 +44,15 @@ extension ManagedObject {
     /// - Complexity: A short scan of the entity's keys, then the store and its change tracking.
     /// - Thread safety: Confined to the object's context's queue, as every change.
     public final func setValue(_ value: Any?, forKey key: String) throws {
-        if let property = unmanagedKeyValueKeyTable._withUnsafeGuaranteedRef({ $0.unmanagedProperty(forKey: key) }) {
-            return try property._withUnsafeGuaranteedRef { try $0.setValue(value, on: self) }
+        let table = unmanagedKeyValueKeyTable
+        guard let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key) }) else {
+            return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
         }
-        try ManagedObject.protocolSetValue(value, of: self, forKey: key)
+        // A value the property would keep as given, into an object only its hooks hear about
+        // (a new object's stores): straight to the slot (ManagedObject+StoresByKey.swift).
+        if storedByKeyDirectly(value, slot: position, key: key) { return }
+        let property = table._withUnsafeGuaranteedRef { $0.unmanagedProperty(at: position) }
+        try property._withUnsafeGuaranteedRef { try $0.setValue(value, on: self) }
     }
 
     /// The protocol's `value(forKey:)` (for keys the entity does not have): called through a

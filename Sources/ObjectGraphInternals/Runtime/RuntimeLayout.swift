@@ -7,8 +7,8 @@
 ///
 /// The facts (Swift ABI, checked on Swift 6.3.1):
 /// - ``Fact/anyContainer``: an `Any` is three words of inline buffer followed by the stored
-///   type's metadata; an `Int`, a word-aligned bitwise-takable value of up to three words, and
-///   a class reference are stored inline. `loadInline(_:as:)` (KeyValueCoding's `ValueKind.swift`)
+///   type's metadata; an `Int`, a word-aligned bitwise-takable value of up to three words, a
+///   `String` (its two words first) and a class reference are stored inline. `loadInline(_:as:)` (KeyValueCoding's `ValueKind.swift`)
 ///   reads values this way.
 /// - ``Fact/optionalAnyContainer``: an `Optional<Any>` has the same layout, with null metadata
 ///   for `nil`. `codableObject(in:)` (`KeyValuePath.swift`) reads objects this way.
@@ -85,6 +85,16 @@ package enum RuntimeLayout {
         check(.anyContainer, threeWords[0...2] == [11, 22, 33],
               "a three-word struct is not inline (words \(threeWords[0...2]))")
         check(.anyContainer, threeWords[3] == metadata(ThreeWords.self), "word 3 is not the struct's metadata")
+
+        // A string is inline too: its two words first (ManagedObject's direct stores by key
+        // write a string's container as memory and retain its storage).
+        let text = String(repeating: "a heap string, not a small one ", count: 2)
+        let textWords = withUnsafeBytes(of: text) { ($0.load(as: UInt.self), $0.load(fromByteOffset: wordSize, as: UInt.self)) }
+        let boxedText: Any = text
+        let boxedTextWords = words(of: boxedText)
+        check(.anyContainer, boxedTextWords[0] == textWords.0 && boxedTextWords[1] == textWords.1,
+              "a String is not inline in the first two words")
+        check(.anyContainer, boxedTextWords[3] == metadata(String.self), "word 3 is not String's metadata")
 
         let object = LayoutBase()
         withExtendedLifetime(object) {

@@ -1,0 +1,132 @@
+// Stores by key that go straight to the slot: a value of exactly an attribute's Swift type, into
+// an object whose change nothing but its own hooks would hear (a new object's stores, an object
+// outside any context).
+import Foundation
+import KeyValueCoding
+import ObjectGraphInternals
+
+extension EntityLayout {
+    /// How `setValue(_:forKey:)` may store a value into one slot without the key's property
+    /// (``ManagedObject/storedByKeyDirectly(_:slot:key:)``): when the value is of exactly the
+    /// attribute's Swift type, which the property would keep as given.
+    package struct DirectStore: Sendable {
+        /// How the value is copied into the slot's container.
+        package enum Copy: UInt8, Sendable {
+            /// Through the value witnesses (`values[slot] = value`).
+            case generic
+            /// As memory: a value with no references (numbers, flags, dates).
+            case bitwise
+            /// As memory, then the string's storage retained.
+            case string
+        }
+
+        /// The metadata word of the attribute's Swift type (what an `Any?` container holding a
+        /// value of exactly that type holds); 0: the slot takes the key's property.
+        package let word: UInt
+        /// How a value is copied in.
+        package let copy: Copy
+        /// Whether the value is a date, which must be a finite number of seconds.
+        package let isDate: Bool
+
+        /// No direct store: the key's property stores.
+        static let none = DirectStore(word: 0, copy: .generic, isDate: false)
+
+        /// The direct store of `property` in slot `slot`: attributes of plain value types kept in
+        /// the value array (``EntityLayout/valueSlotProperty(_:_:slot:field:notifies:)`` and
+        /// ``EntityLayout/dateSlotProperty(_:slot:notifies:)`` store such values as given).
+        static func of(_ property: PropertyDescription, field: ManagedLayoutField?) -> DirectStore {
+            guard field == nil, AnyContainerMetadata.isReadable, case .attribute(let attribute) = property else { return .none }
+            let type = attribute.attributeType
+            let copy: Copy
+            switch type {
+            case .integer16, .integer32, .integer64, .double, .float, .boolean, .date: copy = .bitwise
+            case .string: copy = .string
+            case .decimal, .binaryData, .uuid, .uri: copy = .generic
+            case .objectID, .transformable, .composite, .undefined: return .none
+            }
+            return DirectStore(word: AnyContainerMetadata.word(of: type.valueType), copy: copy, isDate: type == .date)
+        }
+    }
+}
+
+extension EntityLayout {
+    /// The direct store of `slot` (the position of its key in ``keyTable``); none past the
+    /// slots.
+    @inline(__always)
+    func directStore(_ slot: Int) -> DirectStore {
+        directStores.withUnsafeBufferPointer { slot < $0.count ? $0[slot] : .none }
+    }
+}
+
+extension ManagedObject {
+    /// Stores `value` into `slot` (the position of `key` in the entity's key table) the short
+    /// way when that is all the key's property would do: the slot keeps values of exactly the
+    /// value's type as given (``EntityLayout/DirectStore``), the object's values are loaded, and
+    /// either the context has recorded the slot's change already (``storesQuietly(slot:)``: a
+    /// new object's stores in the event of its insert; the object's change hooks still run, so
+    /// Swift's Observation hears) or the change reaches nobody (``changesReachNobody``).
+    ///
+    /// - Returns: Whether the value was stored; `false` (nothing done) sends the store through
+    ///   the key's property: a conversion, `nil`, a refused value, observers, an undo manager,
+    ///   a first change to record…
+    @inline(__always)
+    func storedByKeyDirectly(_ value: Any?, slot: Int, key: String) -> Bool {
+        // First what the object alone tells: a store that cannot be quiet into an object that
+        // was ever registered (an undo manager, observers, a first change to record) leaves at
+        // once, for a few loads.
+        let mayBeQuiet = slot < 64 && quietSlots & (1 &<< UInt64(truncatingIfNeeded: slot)) != 0
+        guard mayBeQuiet || registrationSequence == 0, AnyContainerMetadata.isReadable,
+              !faultFlag, faultedRelationshipSlots == 0 else { return false }
+        let direct = layout.directStore(slot)
+        guard direct.word != 0 else { return false }
+        let fits = withUnsafePointer(to: value) { container -> Bool in
+            let raw = UnsafeRawPointer(container)
+            guard AnyContainerMetadata.word(at: raw) == direct.word else { return false }
+            // A date that is not a finite number of seconds is refused by the property.
+            return !direct.isDate || raw.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite
+        }
+        guard fits else { return false }
+        if mayBeQuiet, storesQuietly(slot: slot) {
+            // The hooks of the generic class tell only Swift's Observation, which has nothing to
+            // hear before the object's first typed read made its registrar: no call, no event.
+            if type(of: self) == ManagedObject.self, observationTracking == nil {
+                writeArraySlot(value, slot, direct)
+                return true
+            }
+            keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
+            writeArraySlot(value, slot, direct)
+            keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
+            return true
+        }
+        guard changesReachNobody else { return false }
+        writeArraySlot(value, slot, direct)
+        return true
+    }
+
+    /// Writes `value` (of exactly the type `direct` names) into value-array slot `slot`: as
+    /// memory when the value has no references or is a string and the slot holds `nil` or a
+    /// value without references (nothing to release), else through the value witnesses.
+    @inline(__always)
+    private func writeArraySlot(_ value: Any?, _ slot: Int, _ direct: EntityLayout.DirectStore) {
+        if direct.copy != .generic {
+            let written = values.withUnsafeMutableBufferPointer { buffer -> Bool in
+                let target = UnsafeMutableRawPointer(buffer.baseAddress! + slot)
+                let old = AnyContainerMetadata.word(at: target)
+                guard old == 0 || (old == direct.word && direct.copy == .bitwise) else { return false }
+                withUnsafePointer(to: value) { container in
+                    let source = UnsafeRawPointer(container)
+                    target.copyMemory(from: source, byteCount: MemoryLayout<Any?>.size)
+                    if direct.copy == .string {
+                        // The copy holds the string's storage too: one more reference to it (the
+                        // caller's value keeps its own).
+                        let string = source.load(as: String.self)
+                        target.initializeMemory(as: String.self, repeating: string, count: 1)
+                    }
+                }
+                return true
+            }
+            if written { return }
+        }
+        values[slot] = value
+    }
+}
