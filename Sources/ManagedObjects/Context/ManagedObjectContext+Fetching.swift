@@ -144,6 +144,8 @@ extension ManagedObjectContext {
                 // The store holds one row per ID and selects each row once: into an empty
                 // result, a registered object is appended without asking `seen`.
                 let firstAnswer = objects.isEmpty
+                // Faults the store matched hold the values it matched: not evaluated again.
+                let notesFaultMatches = faultsOnly && request.predicate != nil && selection.appliedPredicate && passesPredicate
                 try selection.forEachRow { row in
                     guard let known = registered[row.pointee.objectID] else {
                         if !reservedFilled {
@@ -154,7 +156,9 @@ extension ManagedObjectContext {
                         if faultsOnly {
                             // A fault of the row's version: its values are read where they
                             // lie when it fires.
-                            objects.append(try newFault(for: row.pointee.objectID, version: row.pointee.version, classes: &classes))
+                            let fault = try newFault(for: row.pointee.objectID, version: row.pointee.version, classes: &classes)
+                            objects.append(fault)
+                            if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(fault)) }
                             return
                         }
                         // Made here: in the result once, as no other row or ID made it.
@@ -164,6 +168,7 @@ extension ManagedObjectContext {
                     }
                     if known.faultFlag && faultsOnly {
                         known.storeVersion = row.pointee.version
+                        if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(known)) }
                     } else if known.faultFlag {
                         _ = try filledObject(for: row.pointee, known: known, classes: &classes)
                         filled.append(row.pointee)
@@ -199,6 +204,8 @@ extension ManagedObjectContext {
             // `awakeFromFetch`), which the registration count shows. Until then each row
             // makes its object without a look-up (registering it is the one hash probe).
             var unregisteredWhileCount = result.rowsNameEachObjectOnce && registered.isEmpty ? registrationCount : nil
+            // Faults the store matched hold the values it matched: not evaluated again.
+            let notesFaultMatches = faultsOnly && request.predicate != nil && result.appliedPredicate && passesPredicate
             try result.rows.withUnsafeBufferPointer { rows in
                 for index in rows.indices {
                     let known: ManagedObject?
@@ -215,9 +222,13 @@ extension ManagedObjectContext {
                         // Made here: in the result once, as no other row or ID made it. (Rows a
                         // store gave although values were not asked for make faults, and are
                         // cached for them.)
-                        objects.append(faultsOnly
-                            ? try newFault(for: rows[index].objectID, version: rows[index].version, classes: &classes)
-                            : try newFilledObject(at: rows.baseAddress! + index, classes: &classes))
+                        if faultsOnly {
+                            let fault = try newFault(for: rows[index].objectID, version: rows[index].version, classes: &classes)
+                            objects.append(fault)
+                            if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(fault)) }
+                        } else {
+                            objects.append(try newFilledObject(at: rows.baseAddress! + index, classes: &classes))
+                        }
                         if let count = unregisteredWhileCount { unregisteredWhileCount = count &+ 1 }
                         if !everyRowFilled { filled.append(rows[index]) }
                         continue
@@ -230,6 +241,7 @@ extension ManagedObjectContext {
                     } else {
                         if faultsOnly {
                             known.storeVersion = rows[index].version
+                            if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(known)) }
                         } else {
                             _ = try filledObject(for: rows[index], known: known, classes: &classes)
                         }
