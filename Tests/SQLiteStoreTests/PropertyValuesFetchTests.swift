@@ -33,12 +33,7 @@ import Predicates
     @Test func onlyKeysAndVersionsAreRead() throws {
         try Self.run { factory, _ in
             let coordinator = try PropertyValuesFetch.stocked(factory)
-            let store = try #require(coordinator.stores.first)
-            var request = StoreFetchRequest(entityNames: ["Entry"], predicate: try KeyValuePredicate(format: "rank >= 3"))
-            request.includesPropertyValues = false
-            let answer = try store.fetch(request)
-            #expect(answer.rows.isEmpty && answer.objectIDs.count == 2 && answer.objectVersions == [1, 1])
-            #expect(answer.appliedPredicate)
+            try PropertyValuesFetch.storeAnswersWithKeysAndVersions(coordinator)
             // A coordinator of its own: the save above left its rows in the first one's cache.
             let fresh = PersistentStoreCoordinator(model: coordinator.model)
             try fresh.addStore(try factory.open())

@@ -44,6 +44,17 @@ package enum PropertyValuesFetch {
             .map { try #require($0.value(forKey: "name") as? String) }
     }
 
+    /// A store asked for faults, whose query decides the predicate, answers with the matching
+    /// IDs and their versions alone.
+    package static func storeAnswersWithKeysAndVersions(_ coordinator: PersistentStoreCoordinator) throws {
+        let store = try #require(coordinator.stores.first)
+        var request = StoreFetchRequest(entityNames: ["Entry"], predicate: try KeyValuePredicate(format: "rank >= 3"))
+        request.includesPropertyValues = false
+        let answer = try store.fetch(request)
+        #expect(answer.rows.isEmpty && answer.objectIDs.count == 2 && answer.objectVersions == [1, 1])
+        #expect(answer.appliedPredicate)
+    }
+
     /// The objects are faults until read; reading one loads its values; a predicate and an
     /// order still apply; an object already loaded keeps its values (and unsaved change).
     package static func objectsAreFaultsUntilRead(_ factory: TestStoreFactory) throws {
