@@ -57,6 +57,22 @@ import Predicates
         #expect(answer.rows.isEmpty && answer.objectIDs == Array(ids[1...]) && answer.objectVersions == [2, 3])
     }
 
+    /// A dictionary fetch reads values whatever the request says: its objects are filled from
+    /// the store's rows, no fault loaded one by one.
+    @Test func aDictionaryFetchReadsTheValues() throws {
+        // A store answering with rows; a context that never loads a fault from the row cache.
+        let store = KeyedTestStore(seed: "dictionaries-\(UUID().uuidString)", answersWithRows: true)
+        let context = ManagedObjectContext(coordinator: try PropertyValuesFetch.stocked(TestStoreFactory("user store") { store }))
+        context.stalenessInterval = 0
+        store.resetCalls()
+        var request = PropertyValuesFetch.faultsRequest()
+        request.resultType = .dictionaries
+        request.propertiesToFetch = ["name"]
+        let names = try context.fetchDictionaries(request).compactMap { $0["name"] as? String }
+        #expect(names == ["e0", "e1", "e2", "e3", "e4"])
+        #expect(store.calls.fetches == 1 && store.calls.rows.isEmpty, "\(store.calls)")
+    }
+
     /// A store answering with versions that do not match its IDs is refused, naming the store.
     @Test func versionsNotMatchingTheIDsAreRefused() throws {
         let context = ManagedObjectContext(coordinator: try PropertyValuesFetch.stocked(TestStoreFactory("memory") { InMemoryStore() }))
