@@ -66,7 +66,8 @@ public struct EntityFetchRequest: Sendable, Hashable {
     /// cannot skip the values may return them anyway (see
     /// ``StoreFetchRequest/includesPropertyValues``); the objects are faults all the same. A
     /// predicate or sort order the store cannot apply is evaluated on the objects, which loads
-    /// their values. Ignored by ID, count and dictionary fetches and in a child context (whose
+    /// their values. Ignored by ID, count and dictionary fetches, by a fetch with a
+    /// ``fetchBatchSize`` (whose objects are faults anyway) and in a child context (whose
     /// values come from its parent).
     public var includesPropertyValues: Bool
     /// Whether dictionary results drop duplicates (default `false`).
