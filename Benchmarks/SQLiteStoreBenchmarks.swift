@@ -296,23 +296,24 @@ func registerSQLiteStoreWriteBenchmarks(in suite: BenchmarkSuite) {
     })
 
     // store_delete_20k: each iteration copies a 20,000-row file (both sides), then deletes
-    // every row: fetched objects deleted in a context and saved, or DELETE by key.
+    // every row: objects fetched without their values (`includesPropertyValues = false`, Core
+    // Data's idiom for a fetch to delete: keys and versions read, faults made) deleted in a
+    // context and saved, or DELETE by key. store_delete_20k_values: the same with every value
+    // fetched (the request's default), reported beside it.
     let template = LazyStoreFixture { StoreBench.storeFile(rows: count, model: model.wrapped, name: "delete") }
-    suite.add("store_delete_20k", baseline: "raw_sqlite_delete", operationsPerIteration: count, target: .ratio(3),
-              note: "copy a \(count)-row file, fetch and delete every object, save (both sides copy), per object",
-              body: { iterations in
-        for _ in 0..<iterations {
-            let url = copyOfStore(template.wrapped, "delete-copy")
-            defer { StoreBench.remove(url) }
-            let coordinator = PersistentStoreCoordinator(model: model.wrapped)
-            try! coordinator.addStore(SQLitePersistentStore(url: url))
-            let context = ManagedObjectContext(coordinator: coordinator)
-            var request = EntityFetchRequest(entityName: "Record")
-            request.returnsObjectsAsFaults = true
-            for object in try! context.fetch(request) { context.delete(object) }
-            try! context.save()
-        }
-    }, baseline: { iterations in
+    func deleteEveryObject(includingValues: Bool) {
+        let url = copyOfStore(template.wrapped, "delete-copy")
+        defer { StoreBench.remove(url) }
+        let coordinator = PersistentStoreCoordinator(model: model.wrapped)
+        try! coordinator.addStore(SQLitePersistentStore(url: url))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = EntityFetchRequest(entityName: "Record")
+        request.returnsObjectsAsFaults = true
+        request.includesPropertyValues = includingValues
+        for object in try! context.fetch(request) { context.delete(object) }
+        try! context.save()
+    }
+    func rawDelete(iterations: Int) {
         for _ in 0..<iterations {
             let url = copyOfStore(template.wrapped, "delete-raw")
             defer { StoreBench.remove(url) }
@@ -322,7 +323,17 @@ func registerSQLiteStoreWriteBenchmarks(in suite: BenchmarkSuite) {
                 for key in keys { try connection.run("DELETE FROM ZRECORD WHERE Z_PK = ?", [.integer(key)]) }
             }
         }
-    })
+    }
+    suite.add("store_delete_20k", baseline: "raw_sqlite_delete", operationsPerIteration: count, target: .ratio(3),
+              note: "copy a \(count)-row file, fetch every object with includesPropertyValues = false (Core Data's fetch-to-delete idiom: keys and versions only), delete each, save (both sides copy), per object",
+              body: { iterations in
+        for _ in 0..<iterations { deleteEveryObject(includingValues: false) }
+    }, baseline: rawDelete)
+    suite.add("store_delete_20k_values", baseline: "raw_sqlite_delete", operationsPerIteration: count, target: .none,
+              note: "store_delete_20k with every value fetched (includesPropertyValues = true, the default): the row cache filled and emptied again; compare with store_delete_20k",
+              body: { iterations in
+        for _ in 0..<iterations { deleteEveryObject(includingValues: true) }
+    }, baseline: rawDelete)
 
     // store_fetch_pred: `i1 > %@ AND t1 BEGINSWITH 'a'` over 200,000 rows, indexed, sorted by i1.
     let fetchCount = 200_000

@@ -32,10 +32,14 @@ extension PostgreSQLPersistentStore {
             if exact, request.resultType == .count {
                 return StoreFetchResult(count: try count(queries, request, limited: limited, schema: schema, connection: connection))
             }
-            if exact, request.resultType == .objectIDs {
-                let ids = try objectIDs(queries, request, ordered: ordered, limited: limited, schema: schema,
-                                        connection: connection, identifier: identifier)
-                return StoreFetchResult(rows: [], objectIDs: ids, appliedPredicate: true, appliedOrderAndLimits: ordered)
+            // IDs alone for an ID fetch; IDs with their rows' versions for a fetch of faults
+            // (the context's `includesPropertyValues` turned off).
+            let faults = request.resultType == .rows && !request.includesPropertyValues
+            if exact, request.resultType == .objectIDs || faults {
+                let (ids, versions) = try objectIDs(queries, request, ordered: ordered, limited: limited, schema: schema,
+                                                    connection: connection, identifier: identifier, versions: faults)
+                return StoreFetchResult(rows: [], objectIDs: ids, objectVersions: versions,
+                                        appliedPredicate: true, appliedOrderAndLimits: ordered)
             }
             var rows: [StoreRow] = []
             for query in queries {
@@ -152,17 +156,22 @@ extension PostgreSQLPersistentStore {
 
     /// The IDs of the rows the exact conditions select, in order with limits when `ordered`.
     private func objectIDs(_ queries: [EntityQuery], _ request: StoreFetchRequest, ordered: Bool, limited: Bool,
-                           schema: PostgreSQLSchema, connection: PostgreSQLConnection, identifier: String) throws -> [ManagedObjectID] {
+                           schema: PostgreSQLSchema, connection: PostgreSQLConnection, identifier: String,
+                           versions withVersions: Bool) throws -> (ids: [ManagedObjectID], versions: [Int64]) {
         var ids: [ManagedObjectID] = []
+        var versions: [Int64] = []
         for query in queries {
-            let (sql, arguments) = select(query, request, ordered: ordered, limited: limited, schema: schema, columns: ["Z_PK"])
+            let (sql, arguments) = select(query, request, ordered: ordered, limited: limited, schema: schema,
+                                          columns: withVersions ? ["Z_PK", "Z_OPT"] : ["Z_PK"])
             // Every ID shares the template's scope.
             let template = ManagedObjectID(entityName: query.entity.name, storeIdentifier: identifier, primaryKey: 0)
             for row in try connection.execute(sql, arguments).rows {
-                if let key = PostgreSQLRows.integer(row[0]) { ids.append(template.withPrimaryKey(key)) }
+                guard let key = PostgreSQLRows.integer(row[0]) else { continue }
+                ids.append(template.withPrimaryKey(key))
+                if withVersions { versions.append(PostgreSQLRows.integer(row[1]) ?? 0) }
             }
         }
-        return ids
+        return (ids, versions)
     }
 }
 

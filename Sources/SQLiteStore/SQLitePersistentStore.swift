@@ -109,7 +109,9 @@ public final class SQLitePersistentStore: PersistentStore {
     /// narrowing when part of it cannot be compiled; `appliedPredicate` says which), and for a
     /// fetch of one entity with an exact predicate the sort descriptors, offset and limit
     /// become `ORDER BY`/`LIMIT` (`appliedOrderAndLimits`). A `resultType` of `.objectIDs` or
-    /// `.count` is answered without rows when the predicate is exact. To-many relationships are
+    /// `.count` is answered without rows when the predicate is exact, and so is a fetch of
+    /// faults (``StoreFetchRequest/includesPropertyValues`` `false`: each ID with its row's
+    /// `Z_OPT`, nothing else read). To-many relationships are
     /// left out of the rows: they become relationship faults, read by
     /// ``objectIDs(forRelationship:of:)`` on first access.
     ///
@@ -131,6 +133,7 @@ public final class SQLitePersistentStore: PersistentStore {
             result.rowsNameEachObjectOnce = true
             if let ids = selection.objectIDs {
                 result.objectIDs = ids
+                result.objectVersions = selection.objectVersions
             } else if let count = selection.count {
                 result.count = count
             }

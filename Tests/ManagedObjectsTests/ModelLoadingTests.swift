@@ -233,8 +233,11 @@ import Testing
             <entity name="Article"><attribute name="words" attributeType="Integer 32"/></entity>
             <fetchRequest name="long" entity="Article" predicateString="words &gt; $MIN" fetchLimit="5" fetchBatchSize="20" returnObjectsAsFaults="NO" includeSubentities="NO" returnDistinctResults="YES" resultType="2" includePropertyValues="YES"/>
             <fetchRequest name="all" entity="Article"/>
+            <fetchRequest name="ids" entity="Article" includePropertyValues="NO"/>
             """))
         let long = try #require(model.fetchRequestTemplatesByName["long"])
+        #expect(long.includesPropertyValues)
+        #expect(model.fetchRequestTemplatesByName["ids"]?.includesPropertyValues == false)
         #expect(long.entityName == "Article")
         #expect(long.predicate == (try KeyValuePredicate(format: "words > $MIN")))
         #expect(long.fetchLimit == 5 && long.fetchBatchSize == 20)

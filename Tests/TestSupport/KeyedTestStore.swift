@@ -29,8 +29,14 @@ package final class KeyedTestStore: PersistentStore {
     }
     private let state = Mutex(State())
     package let seed: String
+    /// Whether fetches answer with rows (values included, whatever the request asks) instead
+    /// of IDs and versions.
+    package let answersWithRows: Bool
 
-    package init(seed: String) { self.seed = seed }
+    package init(seed: String, answersWithRows: Bool = false) {
+        self.seed = seed
+        self.answersWithRows = answersWithRows
+    }
 
     package var identifier: String { state.withLock { $0.identifier } }
     package var storeType: String { Self.type }
@@ -57,7 +63,11 @@ package final class KeyedTestStore: PersistentStore {
             }
             return (rows, state.model)
         }
-        return try request.evaluate(over: rows, in: model!, returningFaults: true)
+        guard answersWithRows else { return try request.evaluate(over: rows, in: model!, returningFaults: true) }
+        // A store that cannot skip values: every request answered as one for values.
+        var valuesRequest = request
+        valuesRequest.includesPropertyValues = true
+        return try valuesRequest.evaluate(over: rows, in: model!)
     }
 
     package func row(for id: ManagedObjectID) throws -> StoreRow? {

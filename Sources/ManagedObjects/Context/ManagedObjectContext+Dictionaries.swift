@@ -27,6 +27,7 @@ extension ManagedObjectContext {
         var objectRequest = request
         objectRequest.fetchOffset = 0
         objectRequest.fetchLimit = 0
+        objectRequest.includesPropertyValues = true   // the dictionaries are made of the values
         let objects = try fetch(objectRequest)
         let entity = model.entity(named: request.entityName)
         let columns: [PropertyToFetch] = request.propertiesToFetch.isEmpty

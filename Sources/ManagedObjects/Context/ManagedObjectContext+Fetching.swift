@@ -101,6 +101,10 @@ extension ManagedObjectContext {
         var storeRequest = StoreFetchRequest(entityNames: names,
                                              predicate: passesPredicate ? request.predicate.map(storePredicate) : nil,
                                              resultType: storeResultType)
+        // Objects without their values (`includesPropertyValues` off): new ones are made as
+        // faults holding their rows' versions; a store may answer with IDs and versions.
+        let faultsOnly = storeResultType == .rows && !request.includesPropertyValues && parent == nil
+        storeRequest.includesPropertyValues = !faultsOnly
         // The store's order counts only without unsaved changes (a changed related object may
         // move an object the store would order by its saved values).
         if clean { storeRequest.sortDescriptors = request.sortDescriptors }
@@ -140,19 +144,32 @@ extension ManagedObjectContext {
                 // The store holds one row per ID and selects each row once: into an empty
                 // result, a registered object is appended without asking `seen`.
                 let firstAnswer = objects.isEmpty
+                // Faults the store matched hold the values it matched: not evaluated again.
+                let notesFaultMatches = faultsOnly && request.predicate != nil && selection.appliedPredicate && passesPredicate
                 try selection.forEachRow { row in
                     guard let known = registered[row.pointee.objectID] else {
                         if !reservedFilled {
                             reservedFilled = true
                             registered.reserveCapacity(registered.count + selection.count)
-                            filled.reserveCapacity(filled.count + selection.count)
+                            if !faultsOnly { filled.reserveCapacity(filled.count + selection.count) }
+                        }
+                        if faultsOnly {
+                            // A fault of the row's version: its values are read where they
+                            // lie when it fires.
+                            let fault = try newFault(for: row.pointee.objectID, version: row.pointee.version, classes: &classes)
+                            objects.append(fault)
+                            if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(fault)) }
+                            return
                         }
                         // Made here: in the result once, as no other row or ID made it.
                         objects.append(try newFilledObject(at: row, classes: &classes))
                         filled.append(row.pointee)
                         return
                     }
-                    if known.faultFlag {
+                    if known.faultFlag && faultsOnly {
+                        known.storeVersion = row.pointee.version
+                        if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(known)) }
+                    } else if known.faultFlag {
                         _ = try filledObject(for: row.pointee, known: known, classes: &classes)
                         filled.append(row.pointee)
                     } else if known.storeVersion != row.pointee.version {
@@ -187,6 +204,8 @@ extension ManagedObjectContext {
             // `awakeFromFetch`), which the registration count shows. Until then each row
             // makes its object without a look-up (registering it is the one hash probe).
             var unregisteredWhileCount = result.rowsNameEachObjectOnce && registered.isEmpty ? registrationCount : nil
+            // Faults the store matched hold the values it matched: not evaluated again.
+            let notesFaultMatches = faultsOnly && request.predicate != nil && result.appliedPredicate && passesPredicate
             try result.rows.withUnsafeBufferPointer { rows in
                 for index in rows.indices {
                     let known: ManagedObject?
@@ -200,8 +219,16 @@ extension ManagedObjectContext {
                         stale.insert(ObjectIdentifier(known))
                     }
                     guard let known else {
-                        // Made here: in the result once, as no other row or ID made it.
-                        objects.append(try newFilledObject(at: rows.baseAddress! + index, classes: &classes))
+                        // Made here: in the result once, as no other row or ID made it. (Rows a
+                        // store gave although values were not asked for make faults, and are
+                        // cached for them.)
+                        if faultsOnly {
+                            let fault = try newFault(for: rows[index].objectID, version: rows[index].version, classes: &classes)
+                            objects.append(fault)
+                            if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(fault)) }
+                        } else {
+                            objects.append(try newFilledObject(at: rows.baseAddress! + index, classes: &classes))
+                        }
                         if let count = unregisteredWhileCount { unregisteredWhileCount = count &+ 1 }
                         if !everyRowFilled { filled.append(rows[index]) }
                         continue
@@ -212,17 +239,42 @@ extension ManagedObjectContext {
                             filled.append(contentsOf: rows[..<index])
                         }
                     } else {
-                        _ = try filledObject(for: rows[index], known: known, classes: &classes)
+                        if faultsOnly {
+                            known.storeVersion = rows[index].version
+                            if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(known)) }
+                        } else {
+                            _ = try filledObject(for: rows[index], known: known, classes: &classes)
+                        }
                         if !everyRowFilled { filled.append(rows[index]) }
                     }
                     _ = appendIfNew(known)
                 }
             }
             if everyRowFilled && !result.rows.isEmpty { filledAnswers.append(result.rows) }
-            for id in result.objectIDs {
-                let object = try registered[id] ?? fault(for: id)
-                guard appendIfNew(object) else { continue }
-                if result.appliedPredicate && passesPredicate { matchedByStore.insert(ObjectIdentifier(object)) }
+            // With each ID's version (a fetch of faults), a registered fault takes it and a loaded
+            // object at another version is stale, as for rows.
+            let versions = result.objectVersions.count == result.objectIDs.count ? result.objectVersions : nil
+            // Only a predicate filter below asks which objects the store matched.
+            let notesMatches = request.predicate != nil && result.appliedPredicate && passesPredicate
+            for index in result.objectIDs.indices {
+                let id = result.objectIDs[index]
+                let object: ManagedObject
+                if let known = registered[id] {
+                    object = known
+                    if let versions {
+                        if known.faultFlag {
+                            known.storeVersion = versions[index]
+                        } else if known.storeVersion != versions[index] {
+                            stale.insert(ObjectIdentifier(known))
+                        }
+                    }
+                    guard appendIfNew(object) else { continue }
+                } else {
+                    // Made here: in the result once (a repeated ID finds it registered).
+                    object = try versions.map { try newFault(for: id, version: $0[index], classes: &classes) } ?? fault(for: id)
+                    objects.append(object)
+                }
+                if notesMatches { matchedByStore.insert(ObjectIdentifier(object)) }
             }
         }
         // The rows that filled objects are cached (rows of loaded objects are not looked at);

@@ -57,6 +57,7 @@ extension ManagedObjectContext {
     package func sourceRows(for request: StoreFetchRequest) throws -> [StoreRow] {
         var request = request
         request.resultType = .rows   // a child needs the values: they are what it fetches from
+        request.includesPropertyValues = true
         if let parent {
             return try parent.performAndWait { () throws -> [StoreRow] in try parent.visibleRows(for: request) }
         }

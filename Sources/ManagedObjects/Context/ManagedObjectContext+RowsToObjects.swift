@@ -104,6 +104,20 @@ extension ManagedObjectContext {
         return object
     }
 
+    /// A registered fault for `id`, made by a fetch without property values: `version` is the
+    /// version of its row the store gave (checked when the fault is saved or deleted unloaded).
+    func newFault(for id: ManagedObjectID, version: Int64, classes: inout ObjectClassCache) throws -> ManagedObject {
+        // A store (possibly a user's own) may hand back an ID of an entity the model lacks.
+        let name = id.entityName
+        let object = try classes.objectClass(of: name, in: model).init(entityName: name, in: model)
+        object.objectID = id
+        object.clearSlotValues()
+        object.faultFlag = true
+        object.storeVersion = version
+        register(object)
+        return object
+    }
+
     /// A registered fault for `id`.
     package func fault(for id: ManagedObjectID) throws -> ManagedObject {
         guard model.entity(named: id.entityName) != nil else { throw ManagedObjectContextError.unknownEntity(id.entityName) }

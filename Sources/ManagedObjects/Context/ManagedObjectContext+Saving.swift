@@ -387,7 +387,11 @@ extension ManagedObjectContext {
                 flushRun()
                 run = (store, [])
             }
-            run!.entries.append((object.objectID, object.storeVersion))
+            // A fault made from an ID alone (no version known) is checked against the version
+            // its row has now.
+            let version = object.storeVersion == 0 && object.faultFlag
+                ? try storeRow(for: object.objectID)?.version ?? 0 : object.storeVersion
+            run!.entries.append((object.objectID, version))
         }
         flushRun()
         for object in conflictChecked where object.managedObjectContext === self && !object.objectID.isTemporaryID

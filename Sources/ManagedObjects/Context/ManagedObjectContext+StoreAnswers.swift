@@ -92,6 +92,13 @@ extension ManagedObjectContext {
             try check(result.rows[index].objectID)
             checked = result.rows[index].objectID
         }
-        for id in result.objectIDs { try check(id) }
+        for id in result.objectIDs {
+            if let checked, id.sharesScope(with: checked) { continue }
+            try check(id)
+            checked = id
+        }
+        if !result.objectVersions.isEmpty && result.objectVersions.count != result.objectIDs.count {
+            throw wrong("a fetch returned \(result.objectIDs.count) object IDs with \(result.objectVersions.count) versions")
+        }
     }
 }

@@ -44,6 +44,32 @@ public struct EntityFetchRequest: Sendable, Hashable {
     public var includesPendingChanges: Bool
     /// Whether objects come back as faults (default `true`).
     public var returnsObjectsAsFaults: Bool
+    /// Whether the fetch reads the objects' property values (Apple: `includesPropertyValues`;
+    /// default `true`).
+    ///
+    /// With `false`, a managed-object fetch asks its stores only for the matching objects'
+    /// IDs and row versions: objects not yet registered come back as faults, no row data is
+    /// read or cached for them, and the first access to one loads its values (from the
+    /// coordinator's row cache when it has the row, otherwise from the store). This is Core
+    /// Data's idiom for fetching objects only to delete them:
+    ///
+    /// ```swift
+    /// var request = EntityFetchRequest(entityName: "Record")
+    /// request.includesPropertyValues = false
+    /// for record in try context.fetch(request) { context.delete(record) }
+    /// try context.save()
+    /// ```
+    ///
+    /// The versions read with the IDs keep optimistic locking exact: deleting (or changing)
+    /// such a fault and saving is a merge conflict when another writer changed the row after
+    /// the fetch. Objects already registered with their values stay as they are. A store that
+    /// cannot skip the values may return them anyway (see
+    /// ``StoreFetchRequest/includesPropertyValues``); the objects are faults all the same. A
+    /// predicate or sort order the store cannot apply is evaluated on the objects, which loads
+    /// their values. Ignored by ID, count and dictionary fetches, by a fetch with a
+    /// ``fetchBatchSize`` (whose objects are faults anyway) and in a child context (whose
+    /// values come from its parent).
+    public var includesPropertyValues: Bool
     /// Whether dictionary results drop duplicates (default `false`).
     public var returnsDistinctResults: Bool
     /// What the fetch returns.
@@ -74,6 +100,7 @@ public struct EntityFetchRequest: Sendable, Hashable {
         self.includesSubentities = true
         self.includesPendingChanges = true
         self.returnsObjectsAsFaults = true
+        self.includesPropertyValues = true
         self.returnsDistinctResults = false
         self.resultType = .managedObjects
         self.propertiesToFetch = []

@@ -186,6 +186,7 @@ extension ModelXMLReader {
         request.includesPendingChanges = try flag(attributes["includesPendingChanges"] != nil ? "includesPendingChanges" : "includePendingChanges",
                                                   attributes, property: property, default: true)
         request.returnsObjectsAsFaults = try flag("returnObjectsAsFaults", attributes, property: property, default: true)
+        request.includesPropertyValues = try flag("includePropertyValues", attributes, property: property, default: true)
         request.returnsDistinctResults = try flag("returnDistinctResults", attributes, property: property)
         if let text = attributes["resultType"] {
             guard let type = ModelXMLValue.resultType(text) else {

@@ -233,6 +233,14 @@ public struct StoreFetchRequest: Sendable {
     /// What the context needs: rows (values) or only the IDs of the matching objects (for an
     /// ID or count fetch). Either way a store may answer with rows or IDs.
     public var resultType: ResultType
+    /// For ``ResultType/rows``: whether the context wants the objects' values now (default
+    /// `true`). With `false` (``EntityFetchRequest/includesPropertyValues``) the context makes
+    /// faults of the objects, and a store need return only their IDs, each with its row's
+    /// current version (``StoreFetchResult/objectIDs`` and ``StoreFetchResult/objectVersions``),
+    /// so that a save of a fault it never loaded still checks the row's version. A store may
+    /// ignore it and return rows: the context then makes faults of them all the same, and keeps
+    /// the rows in the coordinator's row cache.
+    public var includesPropertyValues: Bool
 
     /// What a store fetch is for (Apple: the request's `resultType`, as an incremental store
     /// sees it).
@@ -258,6 +266,7 @@ public struct StoreFetchRequest: Sendable {
         self.fetchOffset = fetchOffset
         self.fetchLimit = fetchLimit
         self.resultType = resultType
+        self.includesPropertyValues = true
     }
 }
 
@@ -275,6 +284,12 @@ public struct StoreFetchResult: Sendable {
     /// faults of them, whose values it asks ``PersistentStore/row(for:)`` for on first access
     /// (Apple: an incremental store returning faults from `execute(_:with:)`).
     public var objectIDs: [ManagedObjectID]
+    /// The current row version of each of ``objectIDs``, in the same order, or empty when the
+    /// store does not give them. A fault made from an ID with its version is checked against
+    /// that version when it is saved or deleted without having been loaded (optimistic
+    /// locking, as for a loaded object); one without a version is checked against the version
+    /// it has when the save reads it.
+    public var objectVersions: [Int64]
     /// For a ``StoreFetchRequest/ResultType/count`` request: how many objects match, when the
     /// store answers with the number alone (``rows`` and ``objectIDs`` are then ignored); the
     /// number counts only when ``appliedPredicate`` is `true` or there is no predicate.
@@ -289,12 +304,16 @@ public struct StoreFetchResult: Sendable {
     /// - Parameters:
     ///   - rows: The matching objects with their values.
     ///   - objectIDs: Matching objects without their values (faults); default none.
+    ///   - objectVersions: The row version of each of `objectIDs`, in the same order; default
+    ///     none (unknown).
     ///   - appliedPredicate: Whether the store returned only matching objects.
     ///   - appliedOrderAndLimits: Whether the store ordered the objects (rows first, then IDs)
     ///     and applied the offset and limit.
-    public init(rows: [StoreRow], objectIDs: [ManagedObjectID] = [], appliedPredicate: Bool, appliedOrderAndLimits: Bool) {
+    public init(rows: [StoreRow], objectIDs: [ManagedObjectID] = [], objectVersions: [Int64] = [],
+                appliedPredicate: Bool, appliedOrderAndLimits: Bool) {
         self.rows = rows
         self.objectIDs = objectIDs
+        self.objectVersions = objectVersions
         self.count = nil
         self.appliedPredicate = appliedPredicate
         self.appliedOrderAndLimits = appliedOrderAndLimits

@@ -9,6 +9,8 @@ extension SQLiteStoreEngine {
         var rows: [StoreRow] = []
         /// For an object-ID fetch SQL decided exactly.
         var objectIDs: [ManagedObjectID]?
+        /// For a fetch of faults (values not included) SQL decided exactly: each ID's version.
+        var objectVersions: [Int64] = []
         /// For a count SQL decided exactly.
         var count: Int?
         /// Exactly the rows matching the predicate (not a superset).
@@ -28,7 +30,9 @@ extension SQLiteStoreEngine {
         var rows: [StoreRow] = []
         var exact = true
         var ordered = names.count <= 1
-        // IDs and counts without rows only when SQL decides the whole predicate.
+        // IDs (with versions, for faults) and counts without rows only when SQL decides the
+        // whole predicate.
+        let keysOnly = request.resultType != .rows || !request.includesPropertyValues
         var compiled: [(entity: SQLiteSchema.Entity, condition: String, arguments: [SQLiteValue], order: String)] = []
         for name in names {
             let entity = try entity(name)
@@ -60,7 +64,7 @@ extension SQLiteStoreEngine {
             } else {
                 ordered = false
             }
-            if request.resultType != .rows {
+            if keysOnly {
                 compiled.append((entity, condition, arguments, order))
                 continue
             }
@@ -69,10 +73,11 @@ extension SQLiteStoreEngine {
             guard !selected.isEmpty else { continue }
             if rows.isEmpty { rows = selected } else { rows += selected }
         }
-        if request.resultType != .rows {
+        if keysOnly {
             guard exact else {
                 var rowsRequest = request
                 rowsRequest.resultType = .rows
+                rowsRequest.includesPropertyValues = true
                 return try self.rows(for: rowsRequest, compilesPredicate: compilesPredicate)
             }
             return try identifiers(compiled, request, ordered: ordered)
@@ -125,14 +130,18 @@ extension SQLiteStoreEngine {
             return selection
         }
         var ids: [ManagedObjectID] = []
+        // A fetch of faults reads each row's version with its key (optimistic locking).
+        let withVersions = request.resultType == .rows
+        let columns = withVersions ? "t0.Z_PK, t0.Z_OPT" : "t0.Z_PK"
         for part in compiled {
             let table = SQLiteSchema.tableName(root: part.entity.rootName)
-            let statement = try connection.statement("SELECT t0.Z_PK FROM \(table) t0 WHERE \(part.condition)\(part.order)\(limits)")
+            let statement = try connection.statement("SELECT \(columns) FROM \(table) t0 WHERE \(part.condition)\(part.order)\(limits)")
             try statement.bind(part.arguments + limitArguments)
             defer { statement.reset() }
             let template = objectID(part.entity.name, 0)
             while try statement.step() {
                 ids.append(template.withPrimaryKey(statement.integer(at: 0)))
+                if withVersions { selection.objectVersions.append(statement.integer(at: 1)) }
             }
         }
         selection.objectIDs = ids

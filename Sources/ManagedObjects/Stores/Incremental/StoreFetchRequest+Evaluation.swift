@@ -26,9 +26,10 @@ extension StoreFetchRequest {
     /// - Parameters:
     ///   - rows: Every row of the request's entities (rows of other entities are left out).
     ///   - model: The model the store was loaded for.
-    ///   - returningFaults: Whether to answer with the matching objects' IDs only
-    ///     (``StoreFetchResult/objectIDs``; the context asks for values when an object is
-    ///     used) rather than the rows.
+    ///   - returningFaults: Whether to answer with the matching objects' IDs and versions
+    ///     only (``StoreFetchResult/objectIDs`` and ``StoreFetchResult/objectVersions``; the
+    ///     context asks for values when an object is used) rather than the rows. A request
+    ///     whose ``includesPropertyValues`` is `false` is answered so either way.
     /// - Returns: The matching rows or IDs, and what of the request was applied; for a
     ///   ``StoreFetchRequest/ResultType/count`` request whose predicate could be applied, the
     ///   number alone.
@@ -75,8 +76,8 @@ extension StoreFetchRequest {
             if fetchOffset > 0 { matching = Array(matching.dropFirst(fetchOffset)) }
             if fetchLimit > 0 && matching.count > fetchLimit { matching = Array(matching.prefix(fetchLimit)) }
         }
-        if returningFaults {
-            return StoreFetchResult(rows: [], objectIDs: matching.map(\.objectID),
+        if returningFaults || (resultType == .rows && !includesPropertyValues) {
+            return StoreFetchResult(rows: [], objectIDs: matching.map(\.objectID), objectVersions: matching.map(\.version),
                                     appliedPredicate: appliedPredicate, appliedOrderAndLimits: appliedOrder)
         }
         return StoreFetchResult(rows: matching, appliedPredicate: appliedPredicate, appliedOrderAndLimits: appliedOrder)
