@@ -123,7 +123,7 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Important: Thread safety: safe from any thread (the store's lock).
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try withEngine { engine in
-            try engine.checkEntityNumbers(inTablesOf: request.entityNames)
+            try engine.checkEntityNumbers(inTablesOf: request.entityNames, queriesGuarded: true)
             let selection = try engine.rows(for: request, compilesPredicate: evaluatesPredicatesInSQL)
             var result = StoreFetchResult(rows: selection.rows, appliedPredicate: selection.isExact,
                                           appliedOrderAndLimits: selection.isOrdered)
@@ -148,7 +148,7 @@ public final class SQLitePersistentStore: PersistentStore {
     ///   of an entity the model does not have.
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
         try withEngine { engine in
-            try engine.checkEntityNumbers(inTablesOf: CollectionOfOne(id.entityName))
+            try engine.checkEntityNumbers(inTablesOf: CollectionOfOne(id.entityName), queriesGuarded: true)
             return try engine.cachedRows(for: [id]).first
         }
     }
@@ -162,7 +162,7 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Complexity: One query per entity, for the rows not in the cache.
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
         try withEngine { engine in
-            try engine.checkEntityNumbers(inTablesOf: Set(ids.map(\.entityName)))
+            try engine.checkEntityNumbers(inTablesOf: Set(ids.map(\.entityName)), queriesGuarded: true)
             return try engine.cachedRows(for: ids)
         }
     }

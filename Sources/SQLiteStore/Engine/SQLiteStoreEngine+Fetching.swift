@@ -32,8 +32,7 @@ extension SQLiteStoreEngine {
         var compiled: [(entity: SQLiteSchema.Entity, condition: String, arguments: [SQLiteValue], order: String)] = []
         for name in names {
             let entity = try entity(name)
-            var condition = "t0.Z_ENT = ?"
-            var arguments: [SQLiteValue] = [.integer(entity.number)]
+            var (condition, arguments) = entityCondition(of: entity)
             let compiler = SQLitePredicateCompiler(entity: entity, schema: schema, storeIdentifier: identifier)
             if let predicate = request.predicate {
                 if compilesPredicate, let compiled = compiler.compile(predicate) {
@@ -151,8 +150,9 @@ extension SQLiteStoreEngine {
         for (name, keys) in keysByEntity {
             guard let entity = schema.entities[name] else { continue }
             let list: SQLiteValue = .text("[" + keys.map(String.init).joined(separator: ",") + "]")
-            rows += try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND t0.Z_ENT = ?",
-                                 [list, .integer(entity.number)])
+            let condition = entityCondition(of: entity)
+            rows += try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND " + condition.sql,
+                                 [list] + condition.arguments)
         }
         return rows
     }
