@@ -44,15 +44,22 @@ import Predicates
         defer { directory.remove() }
         let url = try Self.store(directory)
         let (_, context) = try openStack(try Models.library(), at: url)
-        // The whole table, the stranger's own value, an integer order (read without ORDER BY),
-        // and a window whose offset passes over the stranger (it sorts first).
+        // The whole table, the stranger's own value, and an integer order (read without ORDER BY).
         for request in [try Self.request(), try Self.request("small == 0"), try Self.request("small < 2"),
-                        try Self.request(sortedBy: "small"), try Self.request(sortedBy: "small", limit: 1, offset: 1),
-                        try Self.request("small >= 0", sortedBy: "small", limit: 2)] {
+                        try Self.request(sortedBy: "small")] {
             #expect { try context.fetch(request) } throws: { Self.isUnknownNumber($0, path: url.path) }
             #expect { try context.count(for: request) } throws: { Self.isUnknownNumber($0, path: url.path) }
             #expect { try context.fetchObjectIDs(request) } throws: { Self.isUnknownNumber($0, path: url.path) }
         }
+        // Windows whose order (the stranger sorts first) reaches it. (A count of a window reads
+        // rows in key order, whatever the sort: it stops before the stranger, at key 4, and
+        // counts known rows only.)
+        for request in [try Self.request(sortedBy: "small", limit: 1, offset: 1),
+                        try Self.request("small >= 0", sortedBy: "small", limit: 2)] {
+            #expect { try context.fetch(request) } throws: { Self.isUnknownNumber($0, path: url.path) }
+            #expect { try context.fetchObjectIDs(request) } throws: { Self.isUnknownNumber($0, path: url.path) }
+        }
+        #expect(try context.count(for: try Self.request("small >= 0", sortedBy: "small", limit: 2)) == 2)
         #expect { try context.fetchBatched(try Self.request()) } throws: { Self.isUnknownNumber($0, path: url.path) }
         #expect(context.registeredObjects.isEmpty)
     }
