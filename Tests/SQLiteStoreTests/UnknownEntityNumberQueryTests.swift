@@ -25,10 +25,7 @@ import Predicates
     }
 
     static func isUnknownNumber(_ error: any Error, path: String) -> Bool {
-        guard let error = error as? SQLiteStoreError, case .unknownEntityNumber(let table, let number) = error.code else { return false }
-        let text = error.localizedDescription
-        return table == "ZITEM" && number == 77 && error.path == path
-            && text.contains(path) && text.contains("ZITEM") && text.contains("77")
+        UnknownEntityNumberTests.isUnknownNumber(error, path: path, table: "ZITEM")
     }
 
     static func request(_ format: String? = nil, sortedBy key: String? = nil, limit: Int = 0, offset: Int = 0) throws -> EntityFetchRequest {
