@@ -26,10 +26,11 @@ extension SQLiteConnection {
     /// the comparison it already made.
     package static let unknownEntityFunction = "og_unknown_entity"
 
-    /// Registers `og_unknown_entity` on the connection, reporting to `sighting`.
+    /// Registers `og_unknown_entity` on the connection, reporting to `sighting`. Direct only:
+    /// a view or trigger written into a file cannot call it.
     func registerUnknownEntityFunction(_ handle: OpaquePointer, sighting: UnknownEntitySighting) {
         let report = Unmanaged.passUnretained(sighting).toOpaque()
-        sqlite3_create_function_v2(handle, Self.unknownEntityFunction, 2, SQLITE_UTF8, report, { context, count, arguments in
+        sqlite3_create_function_v2(handle, Self.unknownEntityFunction, 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, report, { context, count, arguments in
             guard let context, let arguments, count == 2 else { return }
             let table = sqlite3_value_text(arguments[0]).map { String(cString: $0) } ?? ""
             let number = sqlite3_value_int64(arguments[1])
