@@ -53,16 +53,18 @@ extension SQLiteStoreEngine {
     /// `readdir`: a store opens in a folder such as `/tmp` that may hold thousands of files,
     /// and only the few names that match become strings. Empty when the folder cannot be read.
     private static func names(in folder: String, startingWith prefix: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name),
+              let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
-        let wanted = Array(prefix.utf8)
+        let length = prefix.utf8.count
         var names: [String] = []
-        while let entry = readdir(directory) {
-            let name: String? = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
-                guard bytes.count > wanted.count, bytes.starts(with: wanted) else { return nil }
-                return String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
+        prefix.withCString { wanted in
+            while let entry = readdir(directory) {
+                // The entry's name in place (an entry is only as long as its name): `strncmp`
+                // stops at the name's end.
+                let name = (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self)
+                if strncmp(name, wanted, length) == 0 { names.append(String(cString: name)) }
             }
-            if let name { names.append(name) }
         }
         return names
     }
