@@ -204,7 +204,10 @@ extension SQLiteStoreEngine {
     /// the `-wal` and `-shm` files.
     static func readOnlyReason(path: String, exists: Bool) -> String? {
         func isReadOnly(_ item: String) -> Bool {
-            let permissions = (try? FileManager.default.attributesOfItem(atPath: item))?[.posixPermissions] as? Int
+            // The mode bits from stat(2) alone: `attributesOfItem` would also look up the
+            // owner's and group's names (the user and group databases) on every store opened.
+            var status = stat()
+            let permissions = stat(item, &status) == 0 ? Int(status.st_mode) & 0o7777 : nil
             return !FileManager.default.isWritableFile(atPath: item) || permissions.map { $0 & 0o222 == 0 } == true
         }
         if exists, isReadOnly(path) { return "the file is read-only (stores open for reading and writing only)" }

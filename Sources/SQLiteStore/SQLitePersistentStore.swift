@@ -119,13 +119,14 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Returns: The rows (by entity, then in the requested order or by primary key), IDs or
     ///   count.
     /// - Throws: ``SQLiteStoreError`` (not loaded, SQLite's errors, a transformer failing,
-    ///   ``SQLiteStoreError/Code/unknownEntityNumber(table:number:)`` for a table holding rows
-    ///   of an entity the model does not have).
+    ///   ``SQLiteStoreError/Code/unknownEntityNumber(table:number:)`` for rows of an entity the
+    ///   model does not have: met by the query in a table whose root has no subentities, found
+    ///   anywhere in the table otherwise).
     /// - Complexity: One query per entity.
     /// - Important: Thread safety: safe from any thread (the store's lock).
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try withEngine { engine in
-            try engine.checkEntityNumbers(inTablesOf: request.entityNames)
+            try engine.checkEntityNumbers(inTablesOf: request.entityNames, queriesGuarded: true)
             let selection = try engine.rows(for: request, compilesPredicate: evaluatesPredicatesInSQL)
             var result = StoreFetchResult(rows: selection.rows, appliedPredicate: selection.isExact,
                                           appliedOrderAndLimits: selection.isOrdered)
@@ -147,11 +148,12 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Parameter id: A permanent ID.
     /// - Returns: The row with its version (`Z_OPT`), attributes and to-one relationships.
     /// - Throws: ``SQLiteStoreError``, among them
-    ///   ``SQLiteStoreError/Code/unknownEntityNumber(table:number:)`` for a table holding rows
-    ///   of an entity the model does not have.
+    ///   ``SQLiteStoreError/Code/unknownEntityNumber(table:number:)`` when the row of `id` is
+    ///   of an entity the model does not have (in a table whose root has subentities, when any
+    ///   row of the table is).
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
         try withEngine { engine in
-            try engine.checkEntityNumbers(inTablesOf: CollectionOfOne(id.entityName))
+            try engine.checkEntityNumbers(inTablesOf: CollectionOfOne(id.entityName), queriesGuarded: true)
             return try engine.cachedRows(for: [id]).first
         }
     }
@@ -165,7 +167,7 @@ public final class SQLitePersistentStore: PersistentStore {
     /// - Complexity: One query per entity, for the rows not in the cache.
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
         try withEngine { engine in
-            try engine.checkEntityNumbers(inTablesOf: Set(ids.map(\.entityName)))
+            try engine.checkEntityNumbers(inTablesOf: Set(ids.map(\.entityName)), queriesGuarded: true)
             return try engine.cachedRows(for: ids)
         }
     }

@@ -35,9 +35,8 @@ extension SQLiteStoreEngine {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let prefix = url.lastPathComponent + creationMarker
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         var removed: [String] = []
-        for name in names where name.hasPrefix(prefix) {
+        for name in names(in: folder, startingWith: prefix) {
             var rest = String(name.dropFirst(prefix.count))
             for suffix in ["-wal", "-shm", "-journal"] where rest.hasSuffix(suffix) {
                 rest = String(rest.dropLast(suffix.count))
@@ -48,6 +47,26 @@ extension SQLiteStoreEngine {
             if (try? FileManager.default.removeItem(atPath: item)) != nil { removed.append(item) }
         }
         return removed
+    }
+
+    /// The names in `folder` that start with `prefix` (byte for byte), listed with
+    /// `readdir`: a store opens in a folder such as `/tmp` that may hold thousands of files,
+    /// and only the few names that match become strings. Empty when the folder cannot be read.
+    private static func names(in folder: String, startingWith prefix: String) -> [String] {
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name),
+              let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        let length = prefix.utf8.count
+        var names: [String] = []
+        prefix.withCString { wanted in
+            while let entry = readdir(directory) {
+                // The entry's name in place (an entry is only as long as its name): `strncmp`
+                // stops at the name's end.
+                let name = (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self)
+                if strncmp(name, wanted, length) == 0 { names.append(String(cString: name)) }
+            }
+        }
+        return names
     }
 
     /// Whether the part of a temporary name after the marker (`<pid>-<UUID>` or `<UUID>`)

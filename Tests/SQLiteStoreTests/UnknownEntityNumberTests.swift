@@ -26,11 +26,12 @@ import Predicates
         return url
     }
 
-    static func isUnknownNumber(_ error: any Error, path: String) -> Bool {
+    /// Whether `error` is the unknown-number error for number 77 in `expected`, naming the file.
+    static func isUnknownNumber(_ error: any Error, path: String, table expected: String = "ZBOOK") -> Bool {
         guard let error = error as? SQLiteStoreError, case .unknownEntityNumber(let table, let number) = error.code else { return false }
         let text = error.localizedDescription
-        return table == "ZBOOK" && number == 77 && error.path == path
-            && text.contains(path) && text.contains("ZBOOK") && text.contains("77")
+        return table == expected && number == 77 && error.path == path
+            && text.contains(path) && text.contains(expected) && text.contains("77")
     }
 
     @Test func aFetchMeetingThemThrowsNamingFileTableAndNumber() throws {

@@ -36,18 +36,24 @@ extension SQLiteStoreEngine {
         var compiled: [(entity: SQLiteSchema.Entity, condition: String, arguments: [SQLiteValue], order: String)] = []
         for name in names {
             let entity = try entity(name)
-            var condition = "t0.Z_ENT = ?"
-            var arguments: [SQLiteValue] = [.integer(entity.number)]
+            // The entity's test comes last: SQLite tests a row's terms in the order written
+            // (index terms first), so a guarded table's number test meets the rows that the
+            // predicate selects rather than every row scanned.
+            var condition = ""
+            var arguments: [SQLiteValue] = []
             let compiler = SQLitePredicateCompiler(entity: entity, schema: schema, storeIdentifier: identifier)
             if let predicate = request.predicate {
                 if compilesPredicate, let compiled = compiler.compile(predicate) {
-                    condition += " AND " + compiled.sql
-                    arguments += compiled.arguments
+                    condition = compiled.sql + " AND "
+                    arguments = compiled.arguments
                     exact = exact && compiled.isExact
                 } else {
                     exact = false
                 }
             }
+            let entityTest = entityCondition(of: entity)
+            condition += entityTest.sql
+            arguments += entityTest.arguments
             var order = " ORDER BY t0.Z_PK"
             var limits = ""
             var limitArguments: [SQLiteValue] = []
@@ -160,8 +166,9 @@ extension SQLiteStoreEngine {
         for (name, keys) in keysByEntity {
             guard let entity = schema.entities[name] else { continue }
             let list: SQLiteValue = .text("[" + keys.map(String.init).joined(separator: ",") + "]")
-            rows += try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND t0.Z_ENT = ?",
-                                 [list, .integer(entity.number)])
+            let condition = entityCondition(of: entity)
+            rows += try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) AND " + condition.sql,
+                                 [list] + condition.arguments)
         }
         return rows
     }

@@ -81,8 +81,9 @@ struct SQLiteStoreEngine: @unchecked Sendable {
     func row(for id: ManagedObjectID) throws -> StoreRow? {
         guard id.storeIdentifier == identifier, case .integer(let key) = id.referenceObject,
               let entity = schema.entities[id.entityName] else { return nil }
-        let sql = selectSQL(of: entity) + " WHERE t0.Z_PK = ? AND t0.Z_ENT = ?"
-        return try readRows(of: entity, sql, [.integer(key), .integer(entity.number)]).first
+        let condition = entityCondition(of: entity)
+        return try readRows(of: entity, selectSQL(of: entity) + " WHERE t0.Z_PK = ? AND " + condition.sql,
+                            [.integer(key)] + condition.arguments).first
     }
 
     func objectID(_ entityName: String, _ key: Int64) -> ManagedObjectID {

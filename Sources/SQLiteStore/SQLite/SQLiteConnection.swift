@@ -25,6 +25,8 @@ package final class SQLiteConnection {
     package let path: String
     private var statements: [String: SQLiteStatement] = [:]
     private var transactionDepth = 0
+    /// What `og_unknown_entity` met, for the failing statement's error.
+    private let unknownEntitySighting = UnknownEntitySighting()
 
     /// Opens a database file.
     ///
@@ -54,6 +56,7 @@ package final class SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeout)
         registerPredicateFunctions(handle)
+        registerUnknownEntityFunction(handle, sighting: unknownEntitySighting)
     }
 
     /// The name of the collation that orders text as Swift's `String` does (canonical
@@ -65,8 +68,12 @@ package final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// An error with SQLite's current message for `code`.
+    /// An error with SQLite's current message for `code`; for a statement that
+    /// `og_unknown_entity` failed, ``SQLiteStoreError/Code/unknownEntityNumber(table:number:)``.
     package func lastError(code: Int32, sql: String?) -> SQLiteStoreError {
+        if let sighting = unknownEntitySighting.take() {
+            return SQLiteStoreError(.unknownEntityNumber(table: sighting.table, number: sighting.number), path: path)
+        }
         let message = sqlite3_errmsg(handle).map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
         return SQLiteStoreError(.sqlite(resultCode: code, message: message), path: path, sql: sql)
     }
