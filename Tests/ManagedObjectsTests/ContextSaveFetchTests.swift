@@ -160,5 +160,8 @@ import Predicates
         let context = ManagedObjectContext(model: try Self.fruitModel())
         try context.insertNewObject(forEntityNamed: "Stand")
         #expect(throws: ManagedObjectContextError.noStore("Stand")) { try context.save() }
+        // The message says what to do (a porter's first save often has no store).
+        let message = ManagedObjectContextError.noStore("Stand").localizedDescription
+        #expect(message.contains("'Stand'") && message.contains("addStore") && message.contains("init(model:)"))
     }
 }

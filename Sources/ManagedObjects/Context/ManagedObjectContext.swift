@@ -418,7 +418,10 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .objectInAnotherContext(let id): return "the object \(id) is registered in another context"
         case .objectOfAnotherModel(let id): return "the object \(id) belongs to another model than the context's"
         case .abstractEntity(let name): return "the entity '\(name)' is abstract and cannot have objects of its own"
-        case .noStore(let name): return "no store holds objects of the entity '\(name)'"
+        case .noStore(let name):
+            return "no store holds objects of the entity '\(name)': add a store to the context's coordinator "
+                + "(coordinator.addStore(_:), or a container's loadPersistentStores()); a context made with "
+                + "init(model:) has no coordinator: its objects are scratch objects that cannot be saved"
         case .unknownConfiguration(let name): return "the model has no configuration '\(name)'"
         case .objectNotFound(let id) where id.isTemporaryID:
             return "the object \(id) is not registered in this context: a temporary ID names an object only in the "
