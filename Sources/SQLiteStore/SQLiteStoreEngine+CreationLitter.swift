@@ -26,7 +26,8 @@ extension SQLiteStoreEngine {
     /// creations of the store at `path` left behind when their process died: only files named
     /// `<store file name>.creating-<process ID>-<UUID>` whose process is gone, or
     /// `<store file name>.creating-<UUID>` (the earlier name) untouched for
-    /// ``staleCreationAge``. A creation still running is left alone. Failures are ignored:
+    /// ``staleCreationAge``, and only regular files: a folder or a symbolic link of such a name
+    /// is left alone, with what it holds or points to. A creation still running is left alone. Failures are ignored:
     /// litter never stops a store from opening.
     ///
     /// - Returns: The paths removed.
@@ -43,8 +44,9 @@ extension SQLiteStoreEngine {
                 break
             }
             let item = folder + "/" + name
-            guard isLeftBehind(rest, item: item) else { continue }
-            if (try? FileManager.default.removeItem(atPath: item)) != nil { removed.append(item) }
+            // Only a regular file is a creation's: a folder or link of that name is someone's.
+            guard isRegularFile(item), isLeftBehind(rest, item: item) else { continue }
+            if unlink(item) == 0 { removed.append(item) }
         }
         return removed
     }
@@ -67,6 +69,12 @@ extension SQLiteStoreEngine {
             }
         }
         return names
+    }
+
+    /// Whether `item` is a regular file itself (not a folder, and not a link to anything).
+    private static func isRegularFile(_ item: String) -> Bool {
+        var info = stat()
+        return lstat(item, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Whether the part of a temporary name after the marker (`<pid>-<UUID>` or `<UUID>`)

@@ -44,6 +44,29 @@ import ManagedObjects
         #expect(left.contains("Litter.sqlite"))
     }
 
+    @Test func aFolderOrLinkNamedLikeLitterIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = directory.file("Kept.sqlite").path
+        let dead = try Self.deadProcessID()
+        let folder = store + ".creating-\(dead)-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let precious = folder + "/precious.txt"
+        #expect(FileManager.default.createFile(atPath: precious, contents: Data("precious".utf8)))
+        let target = directory.file("target.txt").path
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("target".utf8)))
+        let link = store + ".creating-\(dead)-" + UUID().uuidString
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+
+        let (_, context) = try openStack(try Models.library(), at: directory.file("Kept.sqlite"))
+        _ = try context.insertNewObject(forEntityNamed: "Tag")
+        try context.save()
+
+        #expect(FileManager.default.contents(atPath: precious) == Data("precious".utf8))
+        #expect(FileManager.default.contents(atPath: target) == Data("target".utf8))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == target)
+    }
+
     @Test func aStoreCreatedNowLeavesNoTemporaryFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
