@@ -222,7 +222,7 @@ public final class FetchedResultsController {
     }
 
     /// Each component of the section key path must be a property of the entity it is read
-    /// from; every component but the last a to-one relationship.
+    /// from; every component but the last a to-one relationship, and the last no to-many one.
     private static func checkSectionKeyPath(_ path: String, from entity: EntityDescription, in model: ManagedObjectModel) throws {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var current = entity
@@ -232,7 +232,13 @@ public final class FetchedResultsController {
                 throw FetchedResultsError.invalidSectionKeyPath(
                     path, entity: entity.name, reason: "'\(component)' is not a property of '\(current.name)'")
             }
-            guard !isLast else { return }
+            if isLast {
+                if case .relationship(let relationship) = property, relationship.isToMany {
+                    throw FetchedResultsError.invalidSectionKeyPath(
+                        path, entity: entity.name, reason: "'\(component)' of '\(current.name)' is to-many (a section needs one value)")
+                }
+                return
+            }
             guard case .relationship(let relationship) = property else {
                 throw FetchedResultsError.invalidSectionKeyPath(
                     path, entity: entity.name, reason: "'\(component)' of '\(current.name)' is not a relationship")

@@ -152,6 +152,14 @@ extension FetchedResultsChecks {
         #expect(throws: FetchedResultsError.self) {
             try FetchedResultsController(fetchRequest: theaters, context: context, sectionNameKeyPath: "movies.title")
         }
+        // A to-many relationship as the last step: a set of objects is no section name.
+        for path in ["movies", "theater.movies"] {
+            let request = path == "movies" ? theaters : movies
+            #expect(throws: FetchedResultsError.invalidSectionKeyPath(
+                path, entity: request.entityName, reason: "'movies' of 'Theater' is to-many (a section needs one value)")) {
+                try FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: path)
+            }
+        }
         // Sections split by the order: an error at fetch, naming both keys; the results stay unset.
         try stack.movie("A", rank: 1, genre: "drama")
         try stack.movie("B", rank: 2, genre: "comedy")
