@@ -132,6 +132,13 @@ struct EvaluationTests {
         #expect(try holds("SUBQUERY(children, $c, $c.age > 100).@count == 0", person))
         let names = try KeyValueExpression(format: "SUBQUERY(children, $c, $c.age > 10).name").expressionValue(with: person)
         #expect(names as? [Any] != nil)
+        // A nil collection has no elements (SQL's answer through a nil to-one); a number is no collection.
+        let childless = ["children": nil as Any?]
+        #expect(try holds("SUBQUERY(children, $c, $c.age > 10).@count == 0", childless))
+        #expect(try !holds("SUBQUERY(children, $c, $c.age > 10).@count > 0", childless))
+        #expect(throws: PredicateEvaluationError.notACollection(operation: "SUBQUERY", valueType: "Int")) {
+            try holds("SUBQUERY(age, $c, $c > 10).@count == 0", ["age": 3])
+        }
     }
 
     @Test func functionsAndArithmetic() throws {

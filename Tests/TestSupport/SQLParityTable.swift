@@ -127,6 +127,7 @@ package enum SQLParityTable {
         ("tags.@min.serial == 0", true), ("tags.@max.serial < 4", true),
         ("SUBQUERY(tags, $t, $t.weight > 3).@count > 0", true),
         ("SUBQUERY(tags, $t, $t.label BEGINSWITH[c] 's' AND $t.weight < 5).@count == 1", true),
+        ("SUBQUERY(stand.fruits, $f, $f.count > 1).@count > 0", true), ("SUBQUERY(stand.fruits, $f, $f.count > 1).@count == 0", true),
         ("stand.fruits.@count > 9", true), ("ANY stand.fruits.name == 'kiwi'", false), ("ANY tags.label == nil", true), ("ANY tags.fruits.serial == 3", false),
         // compounds, constants
         ("count > 0 AND (name BEGINSWITH[c] 'a' OR ANY tags.label == 'local')", true),

@@ -104,7 +104,10 @@ enum ExpressionCompiler {
         let source = try compile(collection)
         let test = try PredicateCompiler.compile(predicate)
         return { object, scope in
-            let elements = try ValueCollections.requireElements(of: try source(object, scope), for: "SUBQUERY")
+            // A nil collection (a to-many read through a nil to-one) has no elements, as SQL's
+            // EXISTS over no rows; any other value that is not a collection is an error.
+            guard let collection = ValueEquality.normalize(try source(object, scope)) else { return [AnyObject]() }
+            let elements = try ValueCollections.requireElements(of: collection, for: "SUBQUERY")
             let inner = VariableScope(scope?.values ?? [:])
             var result: [Any?] = []
             for element in elements {
