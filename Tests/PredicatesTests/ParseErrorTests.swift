@@ -77,6 +77,8 @@ struct ParseErrorTests {
         #expect(error(minus).map { if case .nestingTooDeep = $0.kind { true } else { false } } == true)
         let chain = "a == " + Array(repeating: "1", count: depth).joined(separator: " + ")
         #expect(error(chain).map { if case .nestingTooDeep = $0.kind { true } else { false } } == true)
+        // The message says that a flat chain counts, so a long sum is not a mystery.
+        #expect(error(chain)?.localizedDescription.contains("a chain of operators") == true)
         let powers = "a == " + Array(repeating: "2", count: depth).joined(separator: " ** ")
         #expect(error(powers).map { if case .nestingTooDeep = $0.kind { true } else { false } } == true)
         let braces = "a IN " + String(repeating: "{", count: depth) + String(repeating: "}", count: depth)

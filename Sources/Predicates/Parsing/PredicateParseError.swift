@@ -193,7 +193,9 @@ extension PredicateParseError: CustomStringConvertible, LocalizedError {
         case let .invalidCharacter(_, character):
             return "unexpected character '\(character)'"
         case let .nestingTooDeep(_, limit):
-            return "nesting deeper than \(limit) levels"
+            return "nesting deeper than \(limit) levels (brackets, NOT, calls and subqueries nest; so does a chain "
+                + "of operators such as a + b + ..., one level per term: split a longer chain, or use a collection "
+                + "and @sum)"
         case let .missingArgument(_, index, specifier):
             return "no argument for %\(specifier) (argument \(index))"
         case let .argumentTypeMismatch(_, index, specifier, expected, actual):
