@@ -68,6 +68,32 @@ import Predicates
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("migrating") }.isEmpty)
     }
 
+    @Test func aMigrationRemovesTheHiddenCopiesOfKilledMigrationsOnly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try Self.v1Store(directory)
+        let prefix = directory.url.path + "/.Library.sqlite.migrating-"
+        let dead = try CreationLitterTests.deadProcessID()
+        let killed = prefix + "\(dead)-" + UUID().uuidString
+        let running = prefix + "\(ProcessInfo.processInfo.processIdentifier)-" + UUID().uuidString
+        let folder = prefix + "\(dead)-" + UUID().uuidString
+        for file in [killed, killed + "-wal", killed + "-shm", running] {
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("half".utf8)))
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: folder + "/kept.txt", contents: Data("kept".utf8)))
+
+        let coordinator = PersistentStoreCoordinator(model: try Self.v2())
+        try coordinator.addStore(with: Self.migrating(url), sourceModels: [try Self.v1()])
+
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path))
+        let name = { (path: String) in URL(fileURLWithPath: path).lastPathComponent }
+        for gone in [killed, killed + "-wal", killed + "-shm"] { #expect(!left.contains(name(gone)), "\(gone)") }
+        #expect(left.contains(name(running)), "a migration of a live process is left alone")
+        #expect(FileManager.default.contents(atPath: folder + "/kept.txt") == Data("kept".utf8))
+        #expect(left.filter { $0.contains("migrating") }.count == 2, "\(left)")
+    }
+
     @Test func refusedMigrationsLeaveEveryFileByteForByte() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,5 +1,6 @@
 // Lightweight migration and store management on the coordinator.
 import Foundation
+import ObjectGraphInternals
 
 extension StoreDescription {
     /// `"NSMigratePersistentStoresAutomaticallyOption"`: migrate a store written with an
@@ -204,7 +205,9 @@ extension PersistentStoreCoordinator {
     }
 
     /// Builds the migrated store beside `description.url` from the store at `copyingFrom`
-    /// (default: the same location), then renames it over `description.url`.
+    /// (default: the same location), under the hidden name
+    /// `.<name>.migrating-<process ID>-<UUID>`, then renames it over `description.url`. Hidden
+    /// copies of migrations whose process died (killed midway) are removed first.
     private static func migrateInPlace(_ description: StoreDescription, factory: StoreFactory,
                                        from sourceModel: ManagedObjectModel, to destinationModel: ManagedObjectModel,
                                        mapping: MappingModel, copyingFrom sourceDescription: StoreDescription? = nil) throws {
@@ -215,7 +218,12 @@ extension PersistentStoreCoordinator {
         if let uuid = try factory(sourceDescription ?? description).savedMetadata()?[StoreMetadata.storeUUIDKey] as? String {
             temporary.options[StoreDescription.newStoreUUIDOption] = uuid
         }
-        let temporaryURL = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).migrating-\(UUID().uuidString)")
+        // A migration killed midway leaves its hidden copy behind: sweep those of dead
+        // processes, then build under a name that records this process.
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).migrating-"
+        LeftBehindFiles.removeDeadProcessFiles(in: folder.path, prefix: prefix)
+        let temporaryURL = folder.appendingPathComponent(LeftBehindFiles.temporaryName(prefix: prefix))
         temporary.url = temporaryURL
         do {
             try buildCopy(from: sourceDescription ?? description, sourceModel: sourceModel, into: temporary,
