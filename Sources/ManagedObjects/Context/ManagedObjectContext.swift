@@ -406,8 +406,10 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     /// was not asked for, a negative count. The store's type and identifier, and what is wrong.
     case invalidStoreAnswer(store: String, reason: String)
     /// A child context's save changes or relates objects its parent no longer has: objects
-    /// the parent had inserted and then dropped (`reset()`, `rollback()`) before the child
-    /// saved. Nothing reaches the parent; the child keeps its changes.
+    /// the parent deleted (saved or not) or its store no longer has, and objects the parent
+    /// had inserted and then dropped (`reset()`, `rollback()`) before the child saved.
+    /// Nothing reaches the parent; the child keeps its changes (Apple's child save fails on an
+    /// object its parent deleted, where it cannot fulfill the object's fault).
     case objectsGoneFromParent([ManagedObjectID])
 }
 
@@ -430,8 +432,9 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .invalidDictionaryFetch(let why): return "the dictionary fetch cannot be answered: \(why)"
         case .invalidStoreAnswer(let store, let reason): return "the store \(store) answered wrongly: \(reason)"
         case .objectsGoneFromParent(let ids):
-            return "the child context's save changes or relates objects its parent no longer has (dropped by the parent's "
-                + "reset() or rollback() after it inserted them): " + ids.map(\.description).joined(separator: ", ")
+            return "the child context's save changes or relates objects its parent no longer has (deleted in the parent or "
+                + "its store, or dropped by the parent's reset() or rollback() after it inserted them): "
+                + ids.map(\.description).joined(separator: ", ")
         }
     }
 

@@ -1,0 +1,230 @@
+// Changes that were lost in silence (session 11's hostile trial, findings F5–F7): each body
+// takes a store factory, so the same cases run on the in-memory store (ManagedObjectsTests) and
+// the SQLite store (SQLiteStoreTests).
+import Foundation
+import KeyValueCoding
+import ManagedObjects
+import Predicates
+import Testing
+
+/// A typed class of LostChangeMatrix's Author entity.
+package final class LostChangeAuthor: ManagedObject {
+    override package class var entityName: String { "Author" }
+    @Managed package var name: String?
+}
+
+/// Shared test bodies: a child's save onto an object its parent deleted, changes of objects
+/// whose rows do not exist, faults that cannot be fulfilled.
+package enum LostChangeMatrix {
+    /// Authors with books; deleting an author deletes its books.
+    package static func model() throws -> ManagedObjectModel {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Author", properties: [
+                .attribute("name", .string), .toMany("books", "Book", inverse: "author", deleteRule: .cascade),
+            ]),
+            EntityDescription(name: "Book", properties: [.attribute("title", .string), .toOne("author", "Author", inverse: "books")]),
+        ])
+        try model.setManagedObjectClasses([LostChangeAuthor.self])
+        return model
+    }
+
+    /// A coordinator on a store of `factory` holding authors A0 and A1, with books B0 and B1.
+    package static func stocked(_ factory: TestStoreFactory) throws -> PersistentStoreCoordinator {
+        let coordinator = PersistentStoreCoordinator(model: try model())
+        try coordinator.addStore(try factory.open())
+        let setup = ManagedObjectContext(coordinator: coordinator)
+        for index in 0..<2 {
+            let author = try setup.insertNewObject(forEntityNamed: "Author")
+            try author.setValue("A\(index)", forKey: "name")
+            let book = try setup.insertNewObject(forEntityNamed: "Book")
+            try book.setValue("B\(index)", forKey: "title")
+            try book.setValue(author, forKey: "author")
+        }
+        try setup.save()
+        return coordinator
+    }
+
+    /// The author named `name`, fetched in `context`.
+    package static func author(_ context: ManagedObjectContext, _ name: String) throws -> ManagedObject {
+        try #require(try context.fetch(EntityFetchRequest(entityName: "Author", predicate: KeyValuePredicate(format: "name == %@", name))).first)
+    }
+
+    /// What the store holds, read by a new context: author names, and book titles with their
+    /// author's name (`"?"` for an author the store does not have: a dangling reference).
+    package static func stored(_ coordinator: PersistentStoreCoordinator) throws -> (authors: [String], books: [String]) {
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        let authors = try reader.fetch(EntityFetchRequest(entityName: "Author")).map { try $0.value(forKey: "name") as? String ?? "" }
+        let authorIDs = Set(try reader.fetchObjectIDs(EntityFetchRequest(entityName: "Author")))
+        let books = try reader.fetch(EntityFetchRequest(entityName: "Book")).map { book -> String in
+            let title = try book.value(forKey: "title") as? String ?? ""
+            guard let author = try book.value(forKey: "author") as? ManagedObject else { return title }
+            return authorIDs.contains(author.objectID) ? "\(title)->\(try author.value(forKey: "name") as? String ?? "")" : "\(title)->?"
+        }
+        return (authors.sorted(), books.sorted())
+    }
+
+    /// Whether `error` is a child save's refusal naming exactly `ids`.
+    package static func isGoneFromParent(_ error: any Error, _ ids: [ManagedObjectID]) -> Bool {
+        guard case ManagedObjectContextError.objectsGoneFromParent(let gone) = error else { return false }
+        let text = (error as? any LocalizedError)?.errorDescription ?? ""
+        return gone == ids && ids.allSatisfy { text.contains($0.description) }
+    }
+
+    /// F5: a child changes an author and adds a book to it; its parent deletes the author and
+    /// saves (or only deletes it). The child's save throws naming the author, the parent
+    /// receives nothing, the child keeps its changes, and the store never gets a book whose
+    /// author row does not exist.
+    package static func childSaveOntoAnObjectItsParentDeleted(_ factory: TestStoreFactory, parentSaves: Bool) throws {
+        let coordinator = try stocked(factory)
+        let parent = ManagedObjectContext(coordinator: coordinator)
+        let a0 = try author(parent, "A0")
+        let id = a0.objectID
+        let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let childA0 = try child.existingObject(with: id)
+        try childA0.setValue("child-edit", forKey: "name")
+        let book = try child.insertNewObject(forEntityNamed: "Book")
+        try book.setValue("child-book", forKey: "title")
+        try book.setValue(childA0, forKey: "author")
+        parent.delete(a0)
+        if parentSaves { try parent.save() }
+        #expect { try child.save() } throws: { isGoneFromParent($0, [id]) }
+        #expect(parent.hasChanges == !parentSaves)
+        #expect(parent.insertedObjects.isEmpty && parent.updatedObjects.isEmpty)
+        #expect(child.hasChanges && child.insertedObjects.count == 1 && childA0.isUpdated)
+        try parent.save()
+        #expect(try stored(coordinator) == (["A1"], ["B1->A1"]))
+    }
+
+    /// F5 without a change of the author itself: a child only relates a new book to an author
+    /// its parent deleted and saved.
+    package static func childRelatesToAnObjectItsParentDeleted(_ factory: TestStoreFactory) throws {
+        let coordinator = try stocked(factory)
+        let parent = ManagedObjectContext(coordinator: coordinator)
+        let a0 = try author(parent, "A0")
+        let id = a0.objectID
+        let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let childA0 = try child.existingObject(with: id)
+        parent.delete(a0)
+        try parent.save()
+        let book = try child.insertNewObject(forEntityNamed: "Book")
+        try book.setValue("late-book", forKey: "title")
+        try book.setValue(childA0, forKey: "author")
+        #expect { try child.save() } throws: { isGoneFromParent($0, [id]) }
+        #expect(!parent.hasChanges)
+        #expect(try stored(coordinator) == (["A1"], ["B1->A1"]))
+    }
+
+    /// F5's control: a child whose objects all still exist in its parent saves as before.
+    package static func childSaveOntoLiveObjects(_ factory: TestStoreFactory) throws {
+        let coordinator = try stocked(factory)
+        let parent = ManagedObjectContext(coordinator: coordinator)
+        let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+        let childA0 = try author(child, "A0")
+        try childA0.setValue("renamed", forKey: "name")
+        let book = try child.insertNewObject(forEntityNamed: "Book")
+        try book.setValue("new", forKey: "title")
+        try book.setValue(childA0, forKey: "author")
+        try child.save()
+        try parent.save()
+        #expect(try stored(coordinator) == (["A1", "renamed"], ["B0->renamed", "B1->A1", "new->renamed"]))
+    }
+
+    /// The ID of a row the store does not have: A0's, after another context deleted A0.
+    package static func deletedAuthorID(_ coordinator: PersistentStoreCoordinator) throws -> ManagedObjectID {
+        let other = ManagedObjectContext(coordinator: coordinator)
+        let a0 = try author(other, "A0")
+        other.delete(a0)
+        try other.save()
+        return a0.objectID
+    }
+
+    /// The ID of a row that never existed: A0's URI with another key.
+    package static func neverStoredAuthorID(_ coordinator: PersistentStoreCoordinator) throws -> ManagedObjectID {
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        let uri = try author(reader, "A0").objectID.uriRepresentation().absoluteString
+        let key = try #require(uri.split(separator: "/").last)
+        let ghost = try #require(URL(string: uri.dropLast(key.count) + "p424242"))
+        return try #require(coordinator.managedObjectID(forURIRepresentation: ghost))
+    }
+
+    /// F6: an object reached by ID whose row does not exist (never stored, or deleted and
+    /// saved by another context), changed and saved: the change or the save throws, naming
+    /// the object; nothing is written and no row appears.
+    package static func changeOfAMissingRowThrows(_ factory: TestStoreFactory, neverStored: Bool) throws {
+        let coordinator = try stocked(factory)
+        let id = neverStored ? try neverStoredAuthorID(coordinator) : try deletedAuthorID(coordinator)
+        let before = try stored(coordinator)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let ghost = try context.object(with: id)
+        var refused = false
+        do { try ghost.setValue("ghost", forKey: "name") } catch { refused = true }
+        if !refused {
+            #expect { try context.save() } throws: { error in
+                (error as? any LocalizedError)?.errorDescription?.contains(id.description) == true
+            }
+        }
+        #expect(try stored(coordinator) == before)
+    }
+
+    /// F6 at the store: an updated row the store does not have is a conflict even when the save
+    /// expects version 0 (an object reached by ID alone), and a locked one too; nothing is
+    /// written.
+    package static func storeRefusesAnUpdateOfAMissingRow(_ factory: TestStoreFactory) throws {
+        let coordinator = try stocked(factory)
+        let id = try neverStoredAuthorID(coordinator)
+        let store = try #require(coordinator.stores.first)
+        for locked in [false, true] {
+            var changes = StoreSaveChanges()
+            if locked {
+                changes.locked = [(id, 0)]
+            } else {
+                changes.updated = [StoreRow(objectID: id, version: 0, attributes: ["name": .string("ghost")])]
+            }
+            #expect(throws: StoreSaveError.conflicts([StoreConflict(objectID: id, expectedVersion: 0, storeVersion: 0)])) {
+                _ = try store.save(changes)
+            }
+        }
+        #expect(try store.row(for: id) == nil)
+        #expect(try stored(coordinator).authors == ["A0", "A1"])
+    }
+
+    /// Whether `error` names `id` in its text.
+    package static func names(_ error: any Error, _ id: ManagedObjectID) -> Bool {
+        ((error as? any LocalizedError)?.errorDescription ?? "\(error)").contains(id.description)
+    }
+
+    /// F7: a fault whose row is gone (deleted by another context, or never stored) cannot be
+    /// fulfilled: key-value reads and writes throw naming the object, where they read nil
+    /// (Apple raises "could not fulfill a fault"); nothing is saved.
+    package static func faultOfAMissingRowThrows(_ factory: TestStoreFactory, neverStored: Bool) throws {
+        let coordinator = try stocked(factory)
+        let id = neverStored ? try neverStoredAuthorID(coordinator) : try deletedAuthorID(coordinator)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let ghost = try context.object(with: id)
+        #expect(ghost.isFault)
+        #expect { try ghost.value(forKey: "name") } throws: { names($0, id) }
+        #expect { try ghost.value(forKey: "books") } throws: { names($0, id) }
+        #expect { try ghost.setValue("ghost", forKey: "name") } throws: { names($0, id) }
+        #expect(!context.hasChanges)
+    }
+
+    /// F7: a fault whose context was released cannot be fulfilled either: key-value reads
+    /// throw naming the object.
+    package static func faultOfAReleasedContextThrows(_ factory: TestStoreFactory) throws {
+        let coordinator = try stocked(factory)
+        var book: ManagedObject?
+        var author: ManagedObject?
+        do {
+            let context = ManagedObjectContext(coordinator: coordinator)
+            book = try context.fetch(EntityFetchRequest(entityName: "Book", predicate: KeyValuePredicate(format: "title == 'B0'"))).first
+            author = try book?.value(forKey: "author") as? ManagedObject
+            context.refreshAllObjects()
+        }
+        let fault = try #require(book)
+        let authorFault = try #require(author)
+        #expect(fault.managedObjectContext == nil)
+        #expect { try fault.value(forKey: "title") } throws: { names($0, fault.objectID) }
+        #expect { try authorFault.value(forKey: "name") } throws: { names($0, authorFault.objectID) }
+        #expect { try authorFault.value(forKey: "books") } throws: { names($0, authorFault.objectID) }
+    }
+}
