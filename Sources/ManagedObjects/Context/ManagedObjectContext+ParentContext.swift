@@ -245,7 +245,9 @@ extension ManagedObjectContext {
                 guard registered[id] == nil, permanentIDsOfSavedObjects[id] == nil, objectForChild(id) == nil else { return }
                 gone.append(id)
             } else if let object = registered[id] {
-                if deleted.contains(object) || (object.faultFlag && (try sourceRow(for: id)) == nil) {
+                if deleted.contains(object) {
+                    gone.append(id)
+                } else if object.faultFlag, try sourceRow(for: id) == nil {
                     gone.append(id)
                 }
             } else if try sourceRow(for: id) == nil {
