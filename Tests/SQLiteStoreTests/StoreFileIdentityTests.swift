@@ -22,6 +22,12 @@ import ManagedObjects
 
     static func text(_ error: any Error) -> String { (error as? any LocalizedError)?.errorDescription ?? "\(error)" }
 
+    /// A coordinator on a stocked store file `name` in `directory`.
+    static func stocked(_ directory: TemporaryDirectory, _ name: String) throws -> (URL, PersistentStoreCoordinator) {
+        let url = directory.file(name)
+        return (url, try LostChangeMatrix.stocked(TestStoreFactory("sqlite") { SQLitePersistentStore(url: url) }))
+    }
+
     // MARK: F8
 
     @Test func loadingTheStoresTwiceThrowsAndKeepsOneStore() throws {
@@ -41,14 +47,15 @@ import ManagedObjects
     @Test func theSameFileByAnotherPathThrows() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let url = directory.file("Same.sqlite")
-        let coordinator = try LostChangeMatrix.stocked(TestStoreFactory("sqlite") { SQLitePersistentStore(url: url) })
+        let (url, coordinator) = try Self.stocked(directory, "Same.sqlite")
         let link = directory.file("Link.sqlite")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: url)
         let dotted = directory.url.appendingPathComponent("sub/../Same.sqlite")
         try FileManager.default.createDirectory(at: directory.file("sub"), withIntermediateDirectories: true)
         for other in [url, dotted, link] {
-            #expect(throws: (any Error).self) { try coordinator.addStore(SQLitePersistentStore(url: other)) }
+            #expect(throws: StoreManagementError.storeAlreadyAdded(PersistentStoreCoordinator.resolvedPath(of: url))) {
+                try coordinator.addStore(SQLitePersistentStore(url: other))
+            }
         }
         #expect(coordinator.stores.count == 1)
         #expect(try Self.authorCount(coordinator) == 2)
@@ -57,8 +64,7 @@ import ManagedObjects
     @Test func aCopyOfTheFileWithTheSameIdentifierThrows() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let url = directory.file("Original.sqlite")
-        let coordinator = try LostChangeMatrix.stocked(TestStoreFactory("sqlite") { SQLitePersistentStore(url: url) })
+        let (url, coordinator) = try Self.stocked(directory, "Original.sqlite")
         let copy = directory.file("Copy.sqlite")
         do {
             // A closed, checkpointed file to copy.
@@ -81,8 +87,7 @@ import ManagedObjects
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.file("Open.sqlite")
-        let other = directory.file("Other.sqlite")
-        _ = try LostChangeMatrix.stocked(TestStoreFactory("sqlite") { SQLitePersistentStore(url: other) })
+        let (other, _) = try Self.stocked(directory, "Other.sqlite")
         do { _ = try Self.authorCount(try Self.container(other).coordinator) }   // closed and checkpointed
         let container = try Self.container(url)
         let context = ManagedObjectContext(coordinator: container.coordinator)
@@ -102,7 +107,7 @@ import ManagedObjects
         let replacement = try? Data(contentsOf: url)
         try context.insertNewObject(forEntityNamed: "Author").setValue("after", forKey: "name")
         #expect { try context.save() } throws: { error in
-            guard let error = error as? SQLiteStoreError else { return false }
+            guard let error = error as? SQLiteStoreError, error.code == .fileReplaced else { return false }
             return error.path == url.path && Self.text(error).contains(url.path)
         }
         let after = try? Data(contentsOf: url)

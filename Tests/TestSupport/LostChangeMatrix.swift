@@ -16,6 +16,35 @@ package final class LostChangeAuthor: ManagedObject {
 /// Shared test bodies: a child's save onto an object its parent deleted, changes of objects
 /// whose rows do not exist, faults that cannot be fulfilled.
 package enum LostChangeMatrix {
+    /// The cases, for one parameterised test per store kind.
+    package enum Case: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case childEditsAfterParentSavedDelete, childEditsAfterParentDeleted, childRelatesAfterParentSavedDelete
+        case childSaveOntoLiveObjects, changeOfDeletedRow, changeOfNeverStoredRow, storeRefusesUpdateOfMissingRow
+        case faultOfDeletedRow, faultOfNeverStoredRow, faultOfReleasedContext
+        case typedFaultOfDeletedRow, typedFaultOfNeverStoredRow, fulfillFaultOfReleasedContext
+        package var testDescription: String { rawValue }
+    }
+
+    /// Runs one case on a store of `factory`.
+    package static func run(_ which: Case, _ factory: TestStoreFactory) throws {
+        switch which {
+        case .childEditsAfterParentSavedDelete: try childSaveOntoAnObjectItsParentDeleted(factory, parentSaves: true)
+        case .childEditsAfterParentDeleted: try childSaveOntoAnObjectItsParentDeleted(factory, parentSaves: false)
+        case .childRelatesAfterParentSavedDelete:
+            try childSaveOntoAnObjectItsParentDeleted(factory, parentSaves: true, editsAuthor: false)
+        case .childSaveOntoLiveObjects: try childSaveOntoLiveObjects(factory)
+        case .changeOfDeletedRow: try changeOfAMissingRowThrows(factory, neverStored: false)
+        case .changeOfNeverStoredRow: try changeOfAMissingRowThrows(factory, neverStored: true)
+        case .storeRefusesUpdateOfMissingRow: try storeRefusesAnUpdateOfAMissingRow(factory)
+        case .faultOfDeletedRow: try faultOfAMissingRowThrows(factory, neverStored: false)
+        case .faultOfNeverStoredRow: try faultOfAMissingRowThrows(factory, neverStored: true)
+        case .faultOfReleasedContext: try faultOfAReleasedContextThrows(factory)
+        case .typedFaultOfDeletedRow: try typedAccessOfAnUnfulfillableFault(factory, neverStored: false)
+        case .typedFaultOfNeverStoredRow: try typedAccessOfAnUnfulfillableFault(factory, neverStored: true)
+        case .fulfillFaultOfReleasedContext: try fulfillingAFaultOfAReleasedContextThrows(factory)
+        }
+    }
+
     /// Authors with books; deleting an author deletes its books.
     package static func model() throws -> ManagedObjectModel {
         let model = try ManagedObjectModel(entities: [
@@ -30,8 +59,7 @@ package enum LostChangeMatrix {
 
     /// A coordinator on a store of `factory` holding authors A0 and A1, with books B0 and B1.
     package static func stocked(_ factory: TestStoreFactory) throws -> PersistentStoreCoordinator {
-        let coordinator = PersistentStoreCoordinator(model: try model())
-        try coordinator.addStore(try factory.open())
+        let coordinator = try factory.coordinator(try model())
         let setup = ManagedObjectContext(coordinator: coordinator)
         for index in 0..<2 {
             let author = try setup.insertNewObject(forEntityNamed: "Author")
@@ -70,18 +98,19 @@ package enum LostChangeMatrix {
         return gone == ids && ids.allSatisfy { text.contains($0.description) }
     }
 
-    /// F5: a child changes an author and adds a book to it; its parent deletes the author and
-    /// saves (or only deletes it). The child's save throws naming the author, the parent
-    /// receives nothing, the child keeps its changes, and the store never gets a book whose
-    /// author row does not exist.
-    package static func childSaveOntoAnObjectItsParentDeleted(_ factory: TestStoreFactory, parentSaves: Bool) throws {
+    /// F5: a child relates a new book to an author (and, when `editsAuthor`, renames it); its
+    /// parent deletes the author and saves (or only deletes it). The child's save throws
+    /// naming the author, the parent receives nothing, the child keeps its changes, and the
+    /// store never gets a book whose author row does not exist.
+    package static func childSaveOntoAnObjectItsParentDeleted(_ factory: TestStoreFactory, parentSaves: Bool,
+                                                               editsAuthor: Bool = true) throws {
         let coordinator = try stocked(factory)
         let parent = ManagedObjectContext(coordinator: coordinator)
         let a0 = try author(parent, "A0")
         let id = a0.objectID
         let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
         let childA0 = try child.existingObject(with: id)
-        try childA0.setValue("child-edit", forKey: "name")
+        if editsAuthor { try childA0.setValue("child-edit", forKey: "name") }
         let book = try child.insertNewObject(forEntityNamed: "Book")
         try book.setValue("child-book", forKey: "title")
         try book.setValue(childA0, forKey: "author")
@@ -92,25 +121,6 @@ package enum LostChangeMatrix {
         #expect(parent.insertedObjects.isEmpty && parent.updatedObjects.isEmpty)
         #expect(child.hasChanges && child.insertedObjects.count == 1 && childA0.isUpdated)
         try parent.save()
-        #expect(try stored(coordinator) == (["A1"], ["B1->A1"]))
-    }
-
-    /// F5 without a change of the author itself: a child only relates a new book to an author
-    /// its parent deleted and saved.
-    package static func childRelatesToAnObjectItsParentDeleted(_ factory: TestStoreFactory) throws {
-        let coordinator = try stocked(factory)
-        let parent = ManagedObjectContext(coordinator: coordinator)
-        let a0 = try author(parent, "A0")
-        let id = a0.objectID
-        let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
-        let childA0 = try child.existingObject(with: id)
-        parent.delete(a0)
-        try parent.save()
-        let book = try child.insertNewObject(forEntityNamed: "Book")
-        try book.setValue("late-book", forKey: "title")
-        try book.setValue(childA0, forKey: "author")
-        #expect { try child.save() } throws: { isGoneFromParent($0, [id]) }
-        #expect(!parent.hasChanges)
         #expect(try stored(coordinator) == (["A1"], ["B1->A1"]))
     }
 
@@ -226,5 +236,44 @@ package enum LostChangeMatrix {
         #expect { try fault.value(forKey: "title") } throws: { names($0, fault.objectID) }
         #expect { try authorFault.value(forKey: "name") } throws: { names($0, authorFault.objectID) }
         #expect { try authorFault.value(forKey: "books") } throws: { names($0, authorFault.objectID) }
+    }
+
+    /// F7 with typed properties (which cannot throw): a fault whose row is gone reads empty
+    /// values and stays a fault; `fulfillFault()` throws why; a typed change of it fails the
+    /// save (a conflict naming it: the store has no row) and nothing is written; a loaded
+    /// object's `fulfillFault()` does nothing.
+    package static func typedAccessOfAnUnfulfillableFault(_ factory: TestStoreFactory, neverStored: Bool) throws {
+        let coordinator = try stocked(factory)
+        let id = neverStored ? try neverStoredAuthorID(coordinator) : try deletedAuthorID(coordinator)
+        let before = try stored(coordinator)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let ghost = try #require(try context.object(with: id) as? LostChangeAuthor)
+        #expect(ghost.name == nil)
+        #expect(ghost.isFault, "a fault that could not be fulfilled stays one")
+        #expect(throws: ManagedObjectContextError.faultNotFulfilled(id, reason: .rowGone)) { try ghost.fulfillFault() }
+        ghost.name = "ghost"
+        #expect(ghost.name == "ghost")
+        #expect(context.hasChanges)
+        #expect { try context.save() } throws: { names($0, id) }
+        #expect(try stored(coordinator) == before)
+        let live = try #require(try author(context, "A1") as? LostChangeAuthor)
+        try live.fulfillFault()
+        #expect(live.name == "A1" && !live.isFault)
+    }
+
+    /// F7: `fulfillFault()` of a fault whose context was released throws `.contextGone`; its
+    /// typed reads give empty values.
+    package static func fulfillingAFaultOfAReleasedContextThrows(_ factory: TestStoreFactory) throws {
+        let coordinator = try stocked(factory)
+        var fault: LostChangeAuthor?
+        do {
+            let context = ManagedObjectContext(coordinator: coordinator)
+            fault = try author(context, "A0") as? LostChangeAuthor
+            context.refreshAllObjects()
+        }
+        let author = try #require(fault)
+        #expect(author.isFault && author.managedObjectContext == nil)
+        #expect(throws: ManagedObjectContextError.faultNotFulfilled(author.objectID, reason: .contextGone)) { try author.fulfillFault() }
+        #expect(author.name == nil)
     }
 }
