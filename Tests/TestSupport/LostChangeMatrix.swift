@@ -21,7 +21,7 @@ package enum LostChangeMatrix {
         case childEditsAfterParentSavedDelete, childEditsAfterParentDeleted, childRelatesAfterParentSavedDelete
         case childSaveOntoLiveObjects, changeOfDeletedRow, changeOfNeverStoredRow, storeRefusesUpdateOfMissingRow
         case faultOfDeletedRow, faultOfNeverStoredRow, faultOfReleasedContext
-        case typedFaultOfDeletedRow, typedFaultOfNeverStoredRow, fulfillFaultOfReleasedContext
+        case typedFaultOfDeletedRow, typedFaultOfNeverStoredRow, fulfillFaultOfReleasedContext, staleFetchedResultsCache
         package var testDescription: String { rawValue }
     }
 
@@ -42,6 +42,7 @@ package enum LostChangeMatrix {
         case .typedFaultOfDeletedRow: try typedAccessOfAnUnfulfillableFault(factory, neverStored: false)
         case .typedFaultOfNeverStoredRow: try typedAccessOfAnUnfulfillableFault(factory, neverStored: true)
         case .fulfillFaultOfReleasedContext: try fulfillingAFaultOfAReleasedContextThrows(factory)
+        case .staleFetchedResultsCache: try staleCacheObjectsThrowWhenRead(factory)
         }
     }
 
@@ -275,5 +276,26 @@ package enum LostChangeMatrix {
         #expect(author.isFault && author.managedObjectContext == nil)
         #expect(throws: ManagedObjectContextError.faultNotFulfilled(author.objectID, reason: .contextGone)) { try author.fulfillFault() }
         #expect(author.name == nil)
+    }
+
+    /// F7 through a fetched results controller's named cache (Apple's, too, is not checked
+    /// against changes made outside the controllers that use it): an object the cache still
+    /// lists after another context deleted it reads as a thrown error naming it, not as nil.
+    package static func staleCacheObjectsThrowWhenRead(_ factory: TestStoreFactory) throws {
+        let coordinator = try stocked(factory)
+        let cacheName = "LostChangeMatrix-\(UUID().uuidString)"
+        defer { FetchedResultsController.deleteCache(withName: cacheName) }
+        let request = EntityFetchRequest(entityName: "Author", sortDescriptors: [KeyValueSortDescriptor(key: "name")])
+        let first = try FetchedResultsController(fetchRequest: request, context: ManagedObjectContext(coordinator: coordinator),
+                                                 sectionNameKeyPath: nil, cacheName: cacheName)
+        try first.performFetch()
+        let id = try deletedAuthorID(coordinator)
+        let second = try FetchedResultsController(fetchRequest: request, context: ManagedObjectContext(coordinator: coordinator),
+                                                  sectionNameKeyPath: nil, cacheName: cacheName)
+        try second.performFetch()
+        let objects = try #require(second.fetchedObjects)
+        let gone = try #require(objects.first { $0.objectID == id }, "the cache still lists the deleted author")
+        #expect { try gone.value(forKey: "name") } throws: { names($0, id) }
+        #expect(try objects.filter { $0.objectID != id }.map { try $0.value(forKey: "name") as? String } == ["A1"])
     }
 }
