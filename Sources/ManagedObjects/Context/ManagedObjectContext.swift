@@ -409,7 +409,7 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     /// the parent deleted (saved or not) or its store no longer has, and objects the parent
     /// had inserted and then dropped (`reset()`, `rollback()`) before the child saved.
     /// Nothing reaches the parent; the child keeps its changes (Apple's child save fails on an
-    /// object its parent deleted, where it cannot fulfill the object's fault).
+    /// object its parent deleted and saved, whose fault it cannot fulfill).
     case objectsGoneFromParent([ManagedObjectID])
     /// A fault's values cannot be loaded (Apple raises "CoreData could not fulfill a fault"):
     /// the object and why. Thrown by ``ManagedObject/fulfillFault()`` and key-value coding
