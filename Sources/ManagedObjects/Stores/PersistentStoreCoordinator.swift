@@ -46,15 +46,15 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Loads a store and adds it (Apple: `addPersistentStore(type:configuration:at:options:)`).
     ///
-    /// - Parameters:
-    ///   - store: The store.
-    ///   - configuration: The model configuration whose entities the store holds; `nil` for
-    ///     every entity.
     /// A store can be added once: the same store again, a store on a file already added (by
     /// whatever path: symbolic links and `..` are resolved), or a store whose identifier (the
     /// UUID in its metadata) an added store has, as a copy of its file does, is refused.
     /// Apple's coordinator refuses the same store file twice as well.
     ///
+    /// - Parameters:
+    ///   - store: The store.
+    ///   - configuration: The model configuration whose entities the store holds; `nil` for
+    ///     every entity.
     /// - Throws: ``ManagedObjectContextError/unknownConfiguration(_:)``;
     ///   ``StoreManagementError/storeAlreadyAdded(_:)`` naming the file (checked before the
     ///   store is loaded) or the identifier (checked after); the store's error from loading.
