@@ -19,7 +19,7 @@ package enum LostChangeMatrix {
     /// The cases, for one parameterised test per store kind.
     package enum Case: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case childEditsAfterParentSavedDelete, childEditsAfterParentDeleted, childRelatesAfterParentSavedDelete
-        case childSaveOntoLiveObjects, changeOfDeletedRow, changeOfNeverStoredRow, storeRefusesUpdateOfMissingRow
+        case grandchildEditsAfterRootSavedDelete, childSaveOntoLiveObjects, changeOfDeletedRow, changeOfNeverStoredRow, storeRefusesUpdateOfMissingRow
         case faultOfDeletedRow, faultOfNeverStoredRow, faultOfReleasedContext
         case typedFaultOfDeletedRow, typedFaultOfNeverStoredRow, fulfillFaultOfReleasedContext, staleFetchedResultsCache
         package var testDescription: String { rawValue }
@@ -32,6 +32,7 @@ package enum LostChangeMatrix {
         case .childEditsAfterParentDeleted: try childSaveOntoAnObjectItsParentDeleted(factory, parentSaves: false)
         case .childRelatesAfterParentSavedDelete:
             try childSaveOntoAnObjectItsParentDeleted(factory, parentSaves: true, editsAuthor: false)
+        case .grandchildEditsAfterRootSavedDelete: try grandchildSaveOntoAnObjectTheRootDeleted(factory)
         case .childSaveOntoLiveObjects: try childSaveOntoLiveObjects(factory)
         case .changeOfDeletedRow: try changeOfAMissingRowThrows(factory, neverStored: false)
         case .changeOfNeverStoredRow: try changeOfAMissingRowThrows(factory, neverStored: true)
@@ -122,6 +123,23 @@ package enum LostChangeMatrix {
         #expect(parent.insertedObjects.isEmpty && parent.updatedObjects.isEmpty)
         #expect(child.hasChanges && child.insertedObjects.count == 1 && childA0.isUpdated)
         try parent.save()
+        #expect(try stored(coordinator) == (["A1"], ["B1->A1"]))
+    }
+
+    /// F5 one level down: a grandchild renames an author that the root context deleted and
+    /// saved; the middle context never loaded it. The grandchild's save throws naming it, and
+    /// the middle context receives nothing.
+    package static func grandchildSaveOntoAnObjectTheRootDeleted(_ factory: TestStoreFactory) throws {
+        let coordinator = try stocked(factory)
+        let root = ManagedObjectContext(coordinator: coordinator)
+        let middle = ManagedObjectContext(concurrencyType: .confinement, parent: root)
+        let grandchild = ManagedObjectContext(concurrencyType: .confinement, parent: middle)
+        let a0 = try author(grandchild, "A0")
+        try a0.setValue("grandchild-edit", forKey: "name")
+        root.delete(try author(root, "A0"))
+        try root.save()
+        #expect { try grandchild.save() } throws: { isGoneFromParent($0, [a0.objectID]) }
+        #expect(!middle.hasChanges && grandchild.hasChanges)
         #expect(try stored(coordinator) == (["A1"], ["B1->A1"]))
     }
 
