@@ -221,3 +221,7 @@ public final class SQLitePersistentStore: PersistentStore {
         }
     }
 }
+
+extension SQLitePersistentStore: StoreFileLocating {
+    package var storeFileURL: URL { url }
+}

@@ -33,6 +33,10 @@ public struct SQLiteStoreError: Error, Sendable, Hashable {
         /// the store was opened with (written by another program or another model); a fetch
         /// or lookup that reads the table refuses to skip them silently.
         case unknownEntityNumber(table: String, number: Int64)
+        /// The store file was renamed over, replaced or deleted while the store had it open:
+        /// the path names another file now, or none. A save is refused (it would go to the old
+        /// file, which nothing can open any more, and be lost); open the store again.
+        case fileReplaced
     }
 
     /// What went wrong.
@@ -76,6 +80,9 @@ extension SQLiteStoreError: LocalizedError, CustomStringConvertible {
             problem = "\(id) has the same \(properties.joined(separator: ", ")) as another \(id.entityName) (a uniqueness constraint)"
         case .unknownEntityNumber(let table, let number):
             problem = "table \(table) has rows of entity number \(number) (Z_ENT), which is no entity of the model"
+        case .fileReplaced:
+            problem = "the file was replaced, moved or deleted while the store had it open; nothing was written "
+                + "(a write would go to the old file, which nothing can open any more): open the store again"
         }
         var text = "SQLite store \(path): \(problem)"
         if let sql { text += " in SQL: \(sql)" }

@@ -20,6 +20,13 @@ package struct TestStoreFactory: Sendable, CustomStringConvertible {
         self.description = description
         self.open = open
     }
+
+    /// A new coordinator for `model` with a store of this factory added.
+    package func coordinator(_ model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(try open())
+        return coordinator
+    }
 }
 
 /// Shared test bodies for merging and merge policies (issue 14).
@@ -41,8 +48,7 @@ package enum MergeMatrix {
     /// ("Original", "Plain", 100 pages) and book "2" ("Second") on S1; and two contexts on it.
     package static func stocked(_ factory: TestStoreFactory) throws
         -> (coordinator: PersistentStoreCoordinator, a: ManagedObjectContext, b: ManagedObjectContext) {
-        let coordinator = PersistentStoreCoordinator(model: try model())
-        try coordinator.addStore(try factory.open())
+        let coordinator = try factory.coordinator(try model())
         let setup = ManagedObjectContext(coordinator: coordinator)
         let first = try setup.insertNewObject(forEntityNamed: "Shelf")
         try first.setValue("S1", forKey: "label")

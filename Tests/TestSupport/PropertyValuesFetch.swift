@@ -17,8 +17,7 @@ package enum PropertyValuesFetch {
 
     /// A coordinator on a store of `factory` holding entries "e0"…"e4" (rank 0…4).
     package static func stocked(_ factory: TestStoreFactory) throws -> PersistentStoreCoordinator {
-        let coordinator = PersistentStoreCoordinator(model: try model())
-        try coordinator.addStore(try factory.open())
+        let coordinator = try factory.coordinator(try model())
         let setup = ManagedObjectContext(coordinator: coordinator)
         for index in 0..<5 {
             let entry = try setup.insertNewObject(forEntityNamed: "Entry")
@@ -107,8 +106,7 @@ package enum PropertyValuesFetch {
         let entries = try context.fetch(faultsRequest())
         #expect(entries.count == 5 && entries.allSatisfy { $0.isFault }, "\(factory)")
         // Another coordinator (another process) saves entry 1 after the fetch.
-        let other = PersistentStoreCoordinator(model: try model())
-        try other.addStore(try factory.open())
+        let other = try factory.coordinator(try model())
         let writer = ManagedObjectContext(coordinator: other)
         let theirs = try #require(try writer.fetch(EntityFetchRequest(entityName: "Entry", predicate: KeyValuePredicate(format: "rank == 1"))).first)
         try theirs.setValue("theirs", forKey: "name")

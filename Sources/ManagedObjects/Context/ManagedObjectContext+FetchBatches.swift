@@ -129,8 +129,8 @@ extension ManagedObjectContext {
 
     /// Fills the faults of `batch` (`object`, being fired, among them) with one
     /// ``PersistentStore/rows(for:)`` call, after turning the faults of the batch that stops
-    /// being kept back into faults; `false` when the object's store cannot be asked (the
-    /// fault then fills alone).
+    /// being kept back into faults; `false` when the object's store cannot be asked or has no
+    /// row for it (the fault then fills alone, or says why it cannot).
     func fillBatch(_ batch: FetchBatch, firing object: ManagedObject) -> Bool {
         guard parent == nil, let storeID = object.objectID.storeIdentifier,
               let store = coordinator?.store(withIdentifier: storeID) else { return false }
@@ -143,13 +143,15 @@ extension ManagedObjectContext {
             ids.append(id)
         }
         guard let rows = try? store.rows(for: ids) else { return false }
+        var filledObject = false
         for row in rows {
             guard let member = registered[row.objectID], member === object || member.faultFlag else { continue }
             fill(member, from: row)
+            if member === object { filledObject = true }
         }
         coordinator?.rowCache.store(rows)
         if !batch.group.prefetchKeyPaths.isEmpty { prefetchRelationships(batch.group.prefetchKeyPaths, of: faults) }
-        return true
+        return filledObject
     }
 
     /// Turns the loaded objects of a batch that has no unsaved changes back into faults (Apple:

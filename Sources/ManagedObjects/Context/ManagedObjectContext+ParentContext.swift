@@ -226,22 +226,38 @@ extension ManagedObjectContext {
 
     /// Throws ``ManagedObjectContextError/objectsGoneFromParent(_:)`` naming the objects of a
     /// child's save that this context no longer has, before anything changes: objects the child
-    /// changed, and objects its relationships name, known by temporary IDs this context does not
-    /// resolve (inserted here, then dropped by `reset()` or `rollback()`), and not inserted by
-    /// the save itself. (Deleting such an object loses nothing: it exists nowhere.)
+    /// changed, and objects its relationships name, that are not inserted by the save itself
+    /// and that this context deleted (saved or not), that its source (its parent, or the
+    /// store) no longer has, or that it knows by temporary IDs it does not resolve (inserted
+    /// here, then dropped by `reset()` or `rollback()`). Applied, such a change was lost or
+    /// left a relationship to a row that does not exist. (Deleting such an object loses
+    /// nothing: it exists nowhere.)
+    ///
+    /// - Complexity: One row look-up (the row cache's, or the source's) per object named that
+    ///   this context has not loaded.
     private func checkChildChangesResolve(inserted pushedInserts: [PushedObject], updated pushedUpdates: [PushedObject]) throws {
         let pushedIDs = Set(pushedInserts.map(\.objectID))
         var gone: [ManagedObjectID] = []
         var seen = Set<ManagedObjectID>()
-        func check(_ id: ManagedObjectID) {
-            guard id.isTemporaryID, !pushedIDs.contains(id), registered[id] == nil, permanentIDsOfSavedObjects[id] == nil,
-                  seen.insert(id).inserted, objectForChild(id) == nil else { return }
-            gone.append(id)
+        func check(_ id: ManagedObjectID) throws {
+            guard !pushedIDs.contains(id), seen.insert(id).inserted else { return }
+            if id.isTemporaryID {
+                guard registered[id] == nil, permanentIDsOfSavedObjects[id] == nil, objectForChild(id) == nil else { return }
+                gone.append(id)
+            } else if let object = registered[id] {
+                if deleted.contains(object) {
+                    gone.append(id)
+                } else if object.faultFlag, try sourceRow(for: id) == nil {
+                    gone.append(id)
+                }
+            } else if try sourceRow(for: id) == nil {
+                gone.append(id)
+            }
         }
-        for pushed in pushedUpdates { check(pushed.objectID) }
+        for pushed in pushedUpdates { try check(pushed.objectID) }
         for pushed in pushedInserts + pushedUpdates {
-            for (_, ids) in pushed.relationships { ids.forEach(check) }
-            for (_, added, _) in pushed.toManyChanges { added.forEach(check) }
+            for (_, ids) in pushed.relationships { try ids.forEach(check) }
+            for (_, added, _) in pushed.toManyChanges { try added.forEach(check) }
         }
         if !gone.isEmpty { throw ManagedObjectContextError.objectsGoneFromParent(gone) }
     }

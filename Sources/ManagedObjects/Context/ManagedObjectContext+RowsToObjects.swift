@@ -135,12 +135,17 @@ extension ManagedObjectContext {
         return object
     }
 
-    /// Loads a fault's values from its store.
+    /// Loads a fault's values from its store (its parent's values, for a child).
     /// A row younger than ``stalenessInterval`` comes from the coordinator's row cache.
-    package func fulfillFault(_ object: ManagedObject) {
+    ///
+    /// - Throws: ``ManagedObjectContextError/faultNotFulfilled(_:reason:)`` when the store (or
+    ///   the parent) does not have the object; the store's error.
+    package func loadFault(_ object: ManagedObject) throws {
         checkConfinement("firing a fault")
         if let batch = object.fetchBatch, fillBatch(batch, firing: object) { return }
-        guard let row = try? sourceRow(for: object.objectID) else { return }
+        guard let row = try sourceRow(for: object.objectID) else {
+            throw ManagedObjectContextError.faultNotFulfilled(object.objectID, reason: .rowGone)
+        }
         fill(object, from: row)
     }
 

@@ -451,15 +451,18 @@ extension ManagedObjectContext {
         var found: [StoreConflict] = []
         for (key, storeChanges) in changes where !savedStores.contains(key) {
             let store = stores[key]!
-            func check(_ id: ManagedObjectID, _ expected: Int64) throws {
-                let current = try store.row(for: id)?.version ?? 0
-                if current != expected {
+            // A missing row is a conflict for an updated or locked object whatever the version
+            // expected (StoreSaveChanges.conflicts(currentVersion:)).
+            func check(_ id: ManagedObjectID, _ expected: Int64, missingMatchesNone: Bool) throws {
+                let row = try store.row(for: id)
+                let current = row?.version ?? 0
+                if current != expected || (row == nil && missingMatchesNone) {
                     found.append(StoreConflict(objectID: id, expectedVersion: expected, storeVersion: current))
                 }
             }
-            for row in storeChanges.updated { try check(row.objectID, row.version) }
-            for entry in storeChanges.deleted { try check(entry.objectID, entry.version) }
-            for entry in storeChanges.locked { try check(entry.objectID, entry.version) }
+            for row in storeChanges.updated { try check(row.objectID, row.version, missingMatchesNone: true) }
+            for entry in storeChanges.deleted { try check(entry.objectID, entry.version, missingMatchesNone: false) }
+            for entry in storeChanges.locked { try check(entry.objectID, entry.version, missingMatchesNone: true) }
         }
         if !found.isEmpty { throw StoreSaveError.conflicts(found) }
     }

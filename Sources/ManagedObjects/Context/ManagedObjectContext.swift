@@ -406,9 +406,24 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     /// was not asked for, a negative count. The store's type and identifier, and what is wrong.
     case invalidStoreAnswer(store: String, reason: String)
     /// A child context's save changes or relates objects its parent no longer has: objects
-    /// the parent had inserted and then dropped (`reset()`, `rollback()`) before the child
-    /// saved. Nothing reaches the parent; the child keeps its changes.
+    /// the parent deleted (saved or not) or its store no longer has, and objects the parent
+    /// had inserted and then dropped (`reset()`, `rollback()`) before the child saved.
+    /// Nothing reaches the parent; the child keeps its changes (Apple's child save fails on an
+    /// object its parent deleted and saved, whose fault it cannot fulfill).
     case objectsGoneFromParent([ManagedObjectID])
+    /// A fault's values cannot be loaded (Apple raises "CoreData could not fulfill a fault"):
+    /// the object and why. Thrown by ``ManagedObject/fulfillFault()`` and key-value coding
+    /// by key; typed properties read empty values instead.
+    case faultNotFulfilled(ManagedObjectID, reason: FaultFailure)
+
+    /// Why a fault cannot be fulfilled.
+    public enum FaultFailure: Sendable, Equatable {
+        /// The store (or, for a child context, the parent) does not have the object: deleted
+        /// by another context or process, or never saved.
+        case rowGone
+        /// The object's context is gone (released, or the object left it by `reset()`).
+        case contextGone
+    }
 }
 
 extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
@@ -433,8 +448,14 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .invalidDictionaryFetch(let why): return "the dictionary fetch cannot be answered: \(why)"
         case .invalidStoreAnswer(let store, let reason): return "the store \(store) answered wrongly: \(reason)"
         case .objectsGoneFromParent(let ids):
-            return "the child context's save changes or relates objects its parent no longer has (dropped by the parent's "
-                + "reset() or rollback() after it inserted them): " + ids.map(\.description).joined(separator: ", ")
+            return "the child context's save changes or relates objects its parent no longer has (deleted in the parent or "
+                + "its store, or dropped by the parent's reset() or rollback() after it inserted them): "
+                + ids.map(\.description).joined(separator: ", ")
+        case .faultNotFulfilled(let id, .rowGone):
+            return "the fault of \(id) cannot be fulfilled: its store (or parent context) does not have the object "
+                + "(deleted elsewhere, or never saved)"
+        case .faultNotFulfilled(let id, .contextGone):
+            return "the fault of \(id) cannot be fulfilled: its context is gone (released, or reset) and its values were never loaded"
         }
     }
 

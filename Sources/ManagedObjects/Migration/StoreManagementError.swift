@@ -16,6 +16,10 @@ public enum StoreManagementError: Error, Equatable, Sendable {
     case destinationExists(String)
     /// The store type cannot do it.
     case unsupported(String)
+    /// The store, or another store on the same file or with the same identifier (a copy of
+    /// the file), is already added to the coordinator: its objects would come back twice from
+    /// every fetch, and their IDs would name either store. The store's location.
+    case storeAlreadyAdded(String)
 }
 
 extension StoreManagementError: LocalizedError, CustomStringConvertible {
@@ -31,6 +35,8 @@ extension StoreManagementError: LocalizedError, CustomStringConvertible {
             return "the migration cannot be inferred: \(entity)\(property.map { ".\($0)" } ?? ""): \(reason)"
         case .destinationExists(let path): return "\(path) already exists"
         case .unsupported(let what): return what
+        case .storeAlreadyAdded(let store):
+            return "\(store) is already added to this coordinator (a store can be added once: its objects would come back twice from every fetch)"
         }
     }
 

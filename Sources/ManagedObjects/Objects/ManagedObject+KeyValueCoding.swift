@@ -17,11 +17,14 @@ extension ManagedObject {
     /// - Parameter key: A property of the entity (attribute or relationship), or a computed key.
     /// - Returns: The value; `nil` for a property that holds none.
     /// - Throws: ``KeyValueCodingError/undefinedProperty(_:entity:properties:)`` (or what an
-    ///   override of ``value(forUndefinedKey:)`` throws) for a key the object does not have.
+    ///   override of ``value(forUndefinedKey:)`` throws) for a key the object does not have;
+    ///   ``ManagedObjectContextError/faultNotFulfilled(_:reason:)`` for a fault whose values
+    ///   cannot be loaded (its row or its context is gone; see ``fulfillFault()``).
     /// - Complexity: A short scan of the entity's keys (a hash look-up past 16 keys).
     /// - Thread safety: Confined to the object's context's queue, as every access.
     public final func value(forKey key: String) throws -> Any? {
         if let property = unmanagedKeyValueKeyTable._withUnsafeGuaranteedRef({ $0.unmanagedProperty(forKey: key) }) {
+            if _slowPath(faultFlag) { try fulfillFault() }
             return property._withUnsafeGuaranteedRef { $0.value(of: self) }
         }
         return try ManagedObject.protocolValue(of: self, forKey: key)
@@ -40,7 +43,9 @@ extension ManagedObject {
     ///   - key: A property of the entity, or a writable computed key.
     /// - Throws: ``KeyValueCodingError`` for a value of the wrong type or range, a read-only
     ///   key or a key the object does not have (or what an override of
-    ///   ``setValue(_:forUndefinedKey:)`` or ``setNilValueForKey(_:)`` throws).
+    ///   ``setValue(_:forUndefinedKey:)`` or ``setNilValueForKey(_:)`` throws);
+    ///   ``ManagedObjectContextError/faultNotFulfilled(_:reason:)`` for a fault whose values
+    ///   cannot be loaded (nothing changes).
     /// - Complexity: A short scan of the entity's keys, then the store and its change tracking.
     /// - Thread safety: Confined to the object's context's queue, as every change.
     public final func setValue(_ value: Any?, forKey key: String) throws {
@@ -48,6 +53,7 @@ extension ManagedObject {
         guard let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key) }) else {
             return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
         }
+        if _slowPath(faultFlag) { try fulfillFault() }
         // A value the property would keep as given, into an object only its hooks hear about
         // (a new object's stores): straight to the slot (ManagedObject+StoresByKey.swift).
         if storedByKeyDirectly(value, slot: position, key: key) { return }

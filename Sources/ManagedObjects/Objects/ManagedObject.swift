@@ -421,12 +421,49 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// any property loads them from the store (fires the fault).
     public var isFault: Bool { faultFlag }
 
-    /// Loads the values of a fault from its context's store. An object whose row is gone keeps
-    /// empty values (see ``ManagedObjectContext/existingObject(with:)`` to check first).
+    /// Loads the values of a fault from its context's store. A fault that cannot be fulfilled
+    /// (its row is gone, its context is gone) stays a fault with empty values, and the access
+    /// that fired it reads those (typed accessors cannot throw); ``fulfillFault()`` and
+    /// key-value coding by key throw instead.
     @usableFromInline
     package func fireFault() {
+        _ = try? loadFaultValues()
+    }
+
+    /// Loads the values of a fault, or throws why they cannot be loaded; the object then stays
+    /// a fault (``isFault``), and another access tries again.
+    private func loadFaultValues() throws {
+        guard let context = managedObjectContext else {
+            throw ManagedObjectContextError.faultNotFulfilled(objectID, reason: .contextGone)
+        }
+        // Not a fault while it loads: what the load runs (`awakeFromFetch()`) reads the values.
         faultFlag = false
-        managedObjectContext?.fulfillFault(self)
+        do {
+            try context.loadFault(self)
+        } catch {
+            faultFlag = true
+            throw error
+        }
+    }
+
+    /// Loads the object's values if it is a fault (Apple: firing a fault, which raises "could
+    /// not fulfill a fault" when it cannot), throwing when they cannot be loaded.
+    ///
+    /// Any access loads a fault's values. Typed (`@Managed`) properties cannot throw: a fault
+    /// whose row is gone (deleted by another context or process, or never saved: an object
+    /// reached by ``ManagedObjectContext/object(with:)`` from an ID or URI) or whose context is
+    /// gone (released, or reset) reads as empty values (`nil`, zero, empty collections), and
+    /// stays a fault. This method, and key-value coding by key (``value(forKey:)``,
+    /// ``setValue(_:forKey:)``), throw instead; call it before typed reads of an object whose
+    /// row may be gone. A change made to such an object by a typed property fails the save
+    /// (an optimistic-locking conflict: the store does not have the row).
+    ///
+    /// - Throws: ``ManagedObjectContextError/faultNotFulfilled(_:reason:)`` naming the object;
+    ///   the store's error when it cannot read the row.
+    /// - Complexity: Nothing for an object that is not a fault; a fault reads its row (the row
+    ///   cache's, or its store's).
+    public func fulfillFault() throws {
+        if faultFlag { try loadFaultValues() }
     }
 
     /// The address of a `@Managed` property's storage in a managed object whose values are

@@ -46,20 +46,56 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Loads a store and adds it (Apple: `addPersistentStore(type:configuration:at:options:)`).
     ///
+    /// A store can be added once: the same store again, a store on a file already added (by
+    /// whatever path: symbolic links and `..` are resolved), or a store whose identifier (the
+    /// UUID in its metadata) an added store has, as a copy of its file does, is refused.
+    /// Apple's coordinator refuses the same store file twice as well.
+    ///
     /// - Parameters:
     ///   - store: The store.
     ///   - configuration: The model configuration whose entities the store holds; `nil` for
     ///     every entity.
-    /// - Throws: ``ManagedObjectContextError/unknownConfiguration(_:)``, or the store's error
-    ///   from loading.
+    /// - Throws: ``ManagedObjectContextError/unknownConfiguration(_:)``;
+    ///   ``StoreManagementError/storeAlreadyAdded(_:)`` naming the file (checked before the
+    ///   store is loaded) or the identifier (checked after); the store's error from loading.
     public func addStore(_ store: any PersistentStore, configuration: String? = nil) throws {
         guard let members = model.entities(forConfiguration: configuration) else {
             throw ManagedObjectContextError.unknownConfiguration(configuration ?? "")
         }
+        try entries.withLock { try Self.checkNotAdded(store, loaded: false, among: $0) }
         try store.load(for: model)
         let entry = Entry(store: store, configuration: configuration, entities: Set(members.map(\.name)))
-        entries.withLock { $0.append(entry) }
+        try entries.withLock {
+            try Self.checkNotAdded(store, loaded: true, among: $0)
+            $0.append(entry)
+        }
         startRemoteChanges(of: store)
+    }
+
+    /// Throws ``StoreManagementError/storeAlreadyAdded(_:)`` when `store` is among `entries`,
+    /// or one of them is on the same file; once `loaded`, also when one has its identifier.
+    private static func checkNotAdded(_ store: any PersistentStore, loaded: Bool, among entries: [Entry]) throws {
+        let file = (store as? any StoreFileLocating).map { Self.resolvedPath(of: $0.storeFileURL) }
+        for entry in entries {
+            let other = entry.store
+            if other === store { throw StoreManagementError.storeAlreadyAdded(file ?? "the store \(store.identifier)") }
+            if let file, let otherFile = (other as? any StoreFileLocating).map({ Self.resolvedPath(of: $0.storeFileURL) }),
+               file == otherFile {
+                throw StoreManagementError.storeAlreadyAdded(file)
+            }
+            if loaded, other.identifier == store.identifier {
+                throw StoreManagementError.storeAlreadyAdded("the store \(store.identifier)" + (file.map { " (\($0))" } ?? ""))
+            }
+        }
+    }
+
+    /// A file's path with `.`, `..` and symbolic links resolved (those of its folder when the
+    /// file does not exist yet).
+    package static func resolvedPath(of url: URL) -> String {
+        let standard = url.standardizedFileURL
+        if FileManager.default.fileExists(atPath: standard.path) { return standard.resolvingSymlinksInPath().path }
+        let folder = standard.deletingLastPathComponent().resolvingSymlinksInPath()
+        return folder.appendingPathComponent(standard.lastPathComponent).path
     }
 
     /// Removes a store (Apple: `remove(_:)`). Its objects become unreachable.
@@ -105,4 +141,14 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// The metadata of a store of this coordinator (Apple: `metadata(for:)`).
     public func metadata(for store: any PersistentStore) -> [String: any Sendable] { store.metadata }
+}
+
+/// A store kept in one file, which a coordinator holds once (``PersistentStoreCoordinator/addStore(_:configuration:)``).
+package protocol StoreFileLocating {
+    /// The store file.
+    var storeFileURL: URL { get }
+}
+
+extension AtomicFileStore: StoreFileLocating {
+    package var storeFileURL: URL { url }
 }

@@ -119,7 +119,8 @@ extension SQLiteStoreEngine {
         if !changes.locked.isEmpty {
             // Objects only checked, nothing written: their versions read first.
             let stored = try storedVersions(of: changes.locked.map(\.objectID))
-            for (id, version) in changes.locked where (stored[id] ?? 0) != version { return false }
+            // A missing row never matches (StoreSaveChanges.conflicts(currentVersion:)).
+            for (id, version) in changes.locked where stored[id] != version { return false }
         }
         try connection.execute("SAVEPOINT ZSAVE")
         let written: Bool

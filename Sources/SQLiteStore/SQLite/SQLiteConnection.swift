@@ -127,6 +127,16 @@ package final class SQLiteConnection {
         try rows(sql, values).first?.first
     }
 
+    /// Throws ``SQLiteStoreError/Code/fileReplaced`` when the file at ``path`` is no longer
+    /// the one this connection opened: renamed over, deleted and made again, or deleted
+    /// (SQLite's `SQLITE_FCNTL_HAS_MOVED`: one `stat` of the path, its inode compared with the
+    /// open file's). Writing then would go to the unlinked old file and be lost.
+    package func checkFileInPlace() throws {
+        var moved: Int32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
+        throw error(.fileReplaced)
+    }
+
     /// Whether a transaction is open (SQLite ends one by itself after some failures, such as
     /// a full disk).
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
@@ -139,11 +149,14 @@ package final class SQLiteConnection {
     ///     made to check versions stay true until the commit.
     ///   - body: The work.
     /// - Returns: What `body` returns.
-    /// - Throws: `body`'s error, or ``SQLiteStoreError`` from BEGIN or COMMIT.
+    /// - Throws: ``SQLiteStoreError/Code/fileReplaced`` when the path no longer names the file
+    ///   this connection opened (before a write transaction: one `stat` of the path);
+    ///   `body`'s error, or ``SQLiteStoreError`` from BEGIN or COMMIT.
     package func transaction<Result>(immediate: Bool = true, _ body: () throws -> Result) throws -> Result {
         if transactionDepth > 0 {
             return try body()
         }
+        if immediate { try checkFileInPlace() }
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         transactionDepth += 1
         defer { transactionDepth -= 1 }
