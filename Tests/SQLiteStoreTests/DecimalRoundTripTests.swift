@@ -46,7 +46,10 @@ import SQLCompiling
     }
 
     @Test func theNearestDoubleIsTheParsedText() {
-        for text in Self.texts + ["3.14159265358979", "-1e-20", "0.30000000000000004"] {
+        // Both paths: exact significand and small exponent, and the text (long significands,
+        // exponents past ±22).
+        for text in Self.texts + ["3.14159265358979", "-1e-20", "0.30000000000000004", "9007199254740993",
+                                  "123456789.123456789123", "-7e-30", "1e25", "0.000001"] {
             #expect(Decimal(string: text)!.nearestDouble == Double(text)!, "\(text)")
         }
         #expect(Decimal.nan.nearestDouble.isNaN)
