@@ -24,18 +24,24 @@ import Testing
         return (folder, file)
     }
 
-    @Test func aCurrentVersionFileHoldingASetIsAThrownErrorNamingIt() throws {
-        let temp = try TemporaryFolder()
-        let (folder, file) = try Self.folder(temp, currentVersion: Data(Self.listWithSet))
+    /// The error loading `folder` throws, or `nil` (an issue recorded) when it loads.
+    static func loadingError(_ folder: URL) -> ManagedObjectModelError? {
         do {
             _ = try ManagedObjectModel(contentsOf: folder)
             Issue.record("loaded")
+            return nil
         } catch {
-            guard case .unreadableFile(let why) = error.code else { Issue.record("\(error)"); return }
-            #expect(why.contains("_XCCurrentVersionName"))
-            #expect(error.file == file.path)
-            #expect(error.localizedDescription.contains(file.path))
+            return error
         }
+    }
+
+    @Test func aCurrentVersionFileHoldingASetIsAThrownErrorNamingIt() throws {
+        let temp = try TemporaryFolder()
+        let (folder, file) = try Self.folder(temp, currentVersion: Data(Self.listWithSet))
+        let error = try #require(Self.loadingError(folder))
+        #expect(error.code == .unreadableFile("not a property list with a _XCCurrentVersionName string"))
+        #expect(error.file == file.path)
+        #expect(error.localizedDescription.contains(file.path))
         #expect(try Data(contentsOf: file) == Data(Self.listWithSet))
     }
 
@@ -59,14 +65,10 @@ import Testing
     func unreadableCurrentVersionFilesAreThrownErrors(text: String, reason: String) throws {
         let temp = try TemporaryFolder()
         let (folder, file) = try Self.folder(temp, currentVersion: Data(text.utf8))
-        do {
-            _ = try ManagedObjectModel(contentsOf: folder)
-            Issue.record("loaded")
-        } catch {
-            guard case .unreadableFile(let why) = error.code else { Issue.record("\(error)"); return }
-            #expect(why.contains(reason), "\(why)")
-            #expect(error.file == file.path)
-        }
+        let error = try #require(Self.loadingError(folder))
+        guard case .unreadableFile(let why) = error.code else { Issue.record("\(error)"); return }
+        #expect(why.contains(reason), "\(why)")
+        #expect(error.file == file.path)
     }
 
     @Test func xmlListsReadEveryKindOfValue() throws {

@@ -75,11 +75,7 @@ final class XMLPropertyListReader: NSObject, XMLParserDelegate {
             throw .unreadableData("not a property list: \(error.description)")
         }
         let reader = XMLPropertyListReader()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.delegate = reader
+        let parser = ModelXMLPreflight.parser(for: data, delegate: reader)
         let parsed = parser.parse()
         if let failure = reader.failure { throw .unreadableData("\(failure) (line \(max(parser.lineNumber, 1)))") }
         guard parsed else { throw .unreadableData("not a property list (XML that is not well formed, line \(max(parser.lineNumber, 1)))") }
