@@ -123,8 +123,11 @@ extension SQLiteStoreEngine {
         guard case .blob(let plist) = row[1] else {
             throw refuse(.notAStore("Z_METADATA has no metadata property list (Z_PLIST is \(row[1].isNull ? "NULL" : "not a blob"))"))
         }
-        guard var metadata = SQLiteStoreMetadata.decode(plist) else {
-            throw refuse(.notAStore("Z_PLIST is not a property-list dictionary"))
+        var metadata: [String: any Sendable]
+        do {
+            metadata = try SQLiteStoreMetadata.decode(plist)
+        } catch {
+            throw refuse(.notAStore("Z_METADATA.Z_PLIST cannot be read: \(error.reason)"))
         }
         guard case .text(let identifier) = row[0], !identifier.isEmpty else {
             throw refuse(.notAStore("Z_METADATA has no store UUID"))

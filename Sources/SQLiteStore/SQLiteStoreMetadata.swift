@@ -36,37 +36,20 @@ package enum SQLiteStoreMetadata {
         return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }
 
-    /// The metadata in a binary property list, with Swift values (`String`, `Int`, `Double`,
-    /// `Bool`, `Data`, `Date`, arrays and dictionaries of them).
+    /// The metadata in a property list (binary or XML), with Swift values (`String`, `Int`,
+    /// `Double`, `Bool`, `Data`, `Date`, arrays and dictionaries of them; a set comes back as
+    /// an array).
     ///
-    /// - Returns: The dictionary, or `nil` when the data is not a property-list dictionary.
-    package static func decode(_ data: Data) -> [String: any Sendable]? {
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
-              case let dictionary as [String: any Sendable] = sendable(plist, depth: 0) else { return nil }
-        return dictionary
-    }
-
-    /// A property-list value as Swift values (deep); `nil` for anything else.
-    private static func sendable(_ value: Any, depth: Int) -> (any Sendable)? {
-        guard depth < 64 else { return nil }
-        if let flag = value as? Bool, type(of: value) == Bool.self { return flag }
-        switch value {
-        case let string as String: return string
-        case let data as Data: return data
-        case let date as Date: return date
-        case let number as NSNumber:
-            let kind = String(cString: number.objCType)
-            if kind == "d" || kind == "f" { return number.doubleValue }
-            if kind == "c" || kind == "B" { return number.boolValue }
-            return Int(truncatingIfNeeded: number.int64Value)
-        case let integer as Int: return integer
-        case let double as Double: return double
-        case let array as [Any]: return array.compactMap { sendable($0, depth: depth + 1) }
-        case let dictionary as [String: Any]:
-            var result: [String: any Sendable] = [:]
-            for (key, item) in dictionary { result[key] = sendable(item, depth: depth + 1) }
-            return result
-        default: return nil
+    /// The list is read by the package's own checked reader, never by
+    /// `PropertyListSerialization`, which on Linux stops the process on some lists (one holding
+    /// a set): `Z_PLIST` is input the program does not control.
+    ///
+    /// - Throws: ``PropertyListReadError`` naming the problem, also when the list is not a
+    ///   dictionary.
+    package static func decode(_ data: Data) throws(PropertyListReadError) -> [String: any Sendable] {
+        guard case .dictionary(let dictionary) = try PropertyListValue.parse(data) else {
+            throw PropertyListReadError("the property list is not a dictionary")
         }
+        return dictionary.compactMapValues(\.sendableValue)
     }
 }

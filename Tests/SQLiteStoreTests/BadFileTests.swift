@@ -54,7 +54,7 @@ import ManagedObjects
 
     @Test(arguments: [
         ("NULL", "Z_METADATA has no metadata property list (Z_PLIST is NULL)"),
-        ("x'62706c6973743030ffff'", "Z_PLIST is not a property-list dictionary"),
+        ("x'62706c6973743030ffff'", "Z_METADATA.Z_PLIST cannot be read: not a binary property list"),
     ])
     func unusableMetadataIsNotAStore(plist: String, reason: String) throws {
         // NotesV7.storedata (LAYOUT.md §1) has a NULL Z_PLIST.

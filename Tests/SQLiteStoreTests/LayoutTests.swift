@@ -138,7 +138,7 @@ import ManagedObjects
             return
         }
         #expect(plist.prefix(8) == Data("bplist00".utf8))
-        let decoded = try #require(SQLiteStoreMetadata.decode(plist))
+        let decoded = try SQLiteStoreMetadata.decode(plist)
         #expect(decoded["NSStoreUUID"] == nil, "the UUID lives in Z_UUID")
         #expect(decoded["NSStoreType"] as? String == "SQLite")
         #expect(decoded["NSStoreModelVersionHashesVersion"] as? Int == 3)

@@ -84,8 +84,15 @@ enum ModelFolder {
         } catch {
             throw ManagedObjectModelError(.unreadableFile("the file cannot be read"), file: file.path)
         }
-        let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        guard let name = (plist as? [String: Any])?[currentVersionKey] as? String else {
+        // The package's checked reader, not PropertyListSerialization (which stops the process
+        // on some binary lists on Linux).
+        let plist: PropertyListValue
+        do {
+            plist = try PropertyListValue.parse(data)
+        } catch {
+            throw ManagedObjectModelError(.unreadableFile("not a readable property list: \(error.reason)"), file: file.path)
+        }
+        guard case .dictionary(let dictionary) = plist, case .string(let name)? = dictionary[currentVersionKey] else {
             throw ManagedObjectModelError(
                 .unreadableFile("not a property list with a \(currentVersionKey) string"), file: file.path)
         }

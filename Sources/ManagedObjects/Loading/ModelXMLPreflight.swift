@@ -1,11 +1,26 @@
 // A check of a model file's bytes before XMLParser sees them.
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// Refuses, before parsing, the inputs that Foundation's XMLParser on Linux cannot take
 /// safely: it parses in libxml2's recovery mode and force-unwraps names that are not valid
 /// UTF-8 (a crash, not an error), and it substitutes entities declared in a document type
 /// definition (which Xcode's model files never have).
 enum ModelXMLPreflight {
+    /// A parser of `data` (checked by ``check(_:file:)`` first) reporting to `delegate`
+    /// (which the caller keeps alive: the parser holds it weakly), with external entities and
+    /// namespace processing off.
+    static func parser(for data: Data, delegate: any XMLParserDelegate) -> XMLParser {
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.shouldReportNamespacePrefixes = false
+        parser.delegate = delegate
+        return parser
+    }
+
     /// Checks that `data` is UTF-8 without a `<!DOCTYPE` or `<!ENTITY` declaration.
     ///
     /// - Throws: ``ManagedObjectModelError/Code/malformedXML(_:)`` with the line of the first

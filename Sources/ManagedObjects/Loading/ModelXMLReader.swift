@@ -62,11 +62,7 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
     static func read(_ data: Data, file: String?) throws(ManagedObjectModelError) -> ModelFileContents {
         try ModelXMLPreflight.check(data, file: file)
         let reader = ModelXMLReader(file: file)
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.delegate = reader
+        let parser = ModelXMLPreflight.parser(for: data, delegate: reader)
         let parsed = parser.parse()
         if let failure = reader.failure { throw failure }
         guard parsed else {

@@ -34,6 +34,12 @@ import Synchronization
 /// - Important: Thread safety: `Sendable`. Reads and changes take an internal lock; readers
 ///   get immutable values.
 public final class ManagedObjectModel: Sendable {
+    /// The most levels of ancestors an entity may have (a root entity has 0, its subentities
+    /// 1): a model with a deeper entity is refused with
+    /// ``ManagedObjectModelError/Code/inheritanceTooDeep(_:)`` naming it. Real models are a
+    /// few levels deep; Core Data documents no limit.
+    public static let maximumInheritanceDepth = 100
+
     private let state: Mutex<State>
 
     struct State: Sendable {

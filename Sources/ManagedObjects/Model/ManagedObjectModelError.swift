@@ -17,6 +17,9 @@ public struct ManagedObjectModelError: Error, Sendable, Hashable {
         case unknownParentEntity(String)
         /// The entity is its own ancestor; the names are the cycle, in order.
         case inheritanceCycle([String])
+        /// The entity has more ancestors than ``ManagedObjectModel/maximumInheritanceDepth``
+        /// (the number is its depth: 1 for a root entity's subentity).
+        case inheritanceTooDeep(Int)
         /// Two properties of one name in an entity and its ancestors.
         case duplicateProperty
         /// A relationship's destination entity does not exist.
@@ -115,6 +118,8 @@ extension ManagedObjectModelError: CustomStringConvertible, LocalizedError {
         case .duplicateEntity: return "another entity has the same name"
         case .unknownParentEntity(let name): return "the parent entity '\(name)' does not exist"
         case .inheritanceCycle(let names): return "entity inheritance forms a cycle (\(names.joined(separator: " → ")))"
+        case .inheritanceTooDeep(let depth):
+            return "the entity has \(depth) levels of ancestors; at most \(ManagedObjectModel.maximumInheritanceDepth) are supported"
         case .duplicateProperty: return "a property of this name is already declared in the entity or an ancestor"
         case .unknownDestinationEntity(let name): return "the destination entity '\(name)' does not exist"
         case .unknownInverse(let name): return "the inverse relationship '\(name)' does not exist on the destination"

@@ -51,9 +51,12 @@ package final class ModelGraph: Sendable {
                 throw ManagedObjectModelError(.duplicateEntity, entity: name)
             }
         }
-        // Parents exist, no cycles. An entity whose ancestry was already walked is known good,
-        // so each walk stops there: linear in the number of entities, however deep the tree.
+        // Parents exist, no cycles, no deeper than the maximum depth. An entity whose ancestry
+        // was already walked is known good (and its depth known), so each walk stops there:
+        // linear in the number of entities, however deep the tree. Checked before anything
+        // walks the hierarchy by recursion (version hashes, entity numbering).
         var knownGood = [Bool](repeating: false, count: declared.count)
+        var depths = [Int](repeating: 0, count: declared.count)
         for start in declared.indices where !knownGood[start] {
             var chain = [declared[start].name]
             var onChain: Set<String> = [declared[start].name]
@@ -73,7 +76,16 @@ package final class ModelGraph: Sendable {
                 currentName = parent
                 parentName = declared[p].parentName
             }
-            for w in walked { knownGood[w] = true }
+            // The last entity walked is a root or the child of a known-good entity.
+            var depth = declared[walked[walked.count - 1]].parentName.flatMap { index[$0] }.map { depths[$0] + 1 } ?? 0
+            for w in walked.reversed() {
+                depths[w] = depth
+                knownGood[w] = true
+                depth += 1
+            }
+            if depths[start] > ManagedObjectModel.maximumInheritanceDepth {
+                throw ManagedObjectModelError(.inheritanceTooDeep(depths[start]), entity: declared[start].name)
+            }
         }
         var resolved = declared.map(\.declared)
         for i in resolved.indices {

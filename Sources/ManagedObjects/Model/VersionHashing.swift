@@ -189,13 +189,10 @@ enum VersionHashing {
             propertyHashes[owner, default: [:]][property.name] = result
             return result
         }
-        func hash(_ i: Int, depth: Int) -> [UInt8] {
-            if let known = done[i] { return known }
+        // One entity whose parent (if any) is hashed already.
+        func hashOne(_ i: Int) -> [UInt8] {
             let entity = entities[i]
-            var parentHash: [UInt8]?
-            if let parent = entity.parentName, let p = index[parent], depth <= entities.count {
-                parentHash = hash(p, depth: depth + 1)
-            }
+            let parentHash = entity.parentName.flatMap { index[$0] }.flatMap { done[$0] }
             // Which entity declares each property, for the own-inverse test.
             var owner: [String: String] = [:]
             var chain: [Int] = [i]
@@ -213,8 +210,22 @@ enum VersionHashing {
             done[i] = result
             return result
         }
+        // Without recursion: the ancestors not hashed yet, nearest first, then hashed from the
+        // root down (an entity's hash includes its parent's).
+        func hash(_ i: Int) -> [UInt8] {
+            if let known = done[i] { return known }
+            var pending = [i]
+            var up = entities[i].parentName
+            while let name = up, let p = index[name], done[p] == nil, pending.count <= entities.count {
+                pending.append(p)
+                up = entities[p].parentName
+            }
+            var result: [UInt8] = []
+            for e in pending.reversed() { result = hashOne(e) }
+            return result
+        }
         for i in entities.indices {
-            entities[i].resolvedVersionHash = ResolvedVersionHash(hash: Data(hash(i, depth: 0)),
+            entities[i].resolvedVersionHash = ResolvedVersionHash(hash: Data(hash(i)),
                                                                   declaration: [entities[i].declared])
         }
     }

@@ -1,8 +1,8 @@
 // A bounds-checked reader of binary property lists (bplist00), for keyed archives.
 import Foundation
 
-/// A property-list value, as a keyed archive holds it.
-enum PropertyListValue {
+/// A property-list value, as a keyed archive or a property-list file holds it.
+package enum PropertyListValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int64)

@@ -29,48 +29,29 @@ struct KeyedArchiveReader {
         return value
     }
 
-    /// A binary property list through the bounds-checked reader; an XML one (which has no
-    /// sets and no binary references) through Foundation.
+    /// The archive's property list, binary or XML, through the checked readers (never
+    /// `PropertyListSerialization`); in an XML list a reference is a `{CF$UID = n}` dictionary.
     private static func propertyList(_ data: Data) throws(AttributeValueTransformerError) -> PropertyListValue {
-        if data.starts(with: Array("bplist".utf8)) { return try BinaryPropertyListReader.value(of: data) }
-        let plist: Any
+        let plist: PropertyListValue
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            plist = try PropertyListValue.parse(data)
         } catch {
-            throw .unreadableData("not a property list")
+            throw .unreadableData(error.reason)
         }
-        return try converted(plist, depth: 0)
+        return data.starts(with: Array("bplist".utf8)) ? plist : withReferences(plist)
     }
 
-    private static func converted(_ value: Any, depth: Int) throws(AttributeValueTransformerError) -> PropertyListValue {
-        guard depth < BinaryPropertyListReader.maximumDepth else { throw .unreadableData("nested too deeply") }
-        if let dictionary = value as? [String: Any] {
-            if dictionary.count == 1, let uid = dictionary["CF$UID"] as? Int { return .uid(uid) }
-            var result: [String: PropertyListValue] = [:]
-            for (key, element) in dictionary { result[key] = try converted(element, depth: depth + 1) }
-            return .dictionary(result)
-        }
-        if let array = value as? [Any] {
-            var result: [PropertyListValue] = []
-            for element in array { result.append(try converted(element, depth: depth + 1)) }
-            return .array(result)
-        }
-        if String(describing: type(of: value)).contains("KeyedArchiverUID") {
-            // Foundation turns `{CF$UID = n}` into its private UID class; its `value` is the index.
-            for child in Mirror(reflecting: value).children where child.label == "value" {
-                if let index = child.value as? UInt32 { return .uid(Int(index)) }
+    /// `value` with each `{CF$UID = n}` dictionary of an XML archive turned into a reference.
+    private static func withReferences(_ value: PropertyListValue) -> PropertyListValue {
+        switch value {
+        case .dictionary(let dictionary):
+            if dictionary.count == 1, case .integer(let index)? = dictionary["CF$UID"], let uid = Int(exactly: index) {
+                return .uid(uid)
             }
-            throw .unreadableData("a reference that cannot be read")
-        }
-        switch AttributeScalar(value) {
-        case .string(let s): return .string(s)
-        case .bool(let b): return .bool(b)
-        case .integer(let i): return .integer(i)
-        case .largeUnsigned(let u): return .unsigned(u)
-        case .floating(let d): return .real(d)
-        case .data(let d): return .data(d)
-        case .date(let d): return .date(d.timeIntervalSinceReferenceDate)
-        default: throw .unreadableData("a property-list value of an unexpected kind")
+            return .dictionary(dictionary.mapValues(withReferences))
+        case .array(let elements): return .array(elements.map(withReferences))
+        case .set(let elements): return .set(elements.map(withReferences))
+        default: return value
         }
     }
 

@@ -2,6 +2,7 @@
 import Foundation
 import ManagedObjects
 import Predicates
+import SQLCompiling
 
 extension PostgreSQLSchema {
     /// The parameter stored for an attribute value.
@@ -34,7 +35,7 @@ extension PostgreSQLSchema {
             switch constant {
             case .double(let double): return .text(text(of: double))
             case .integer(let integer): return .text(String(integer))
-            case .decimal(let decimal): return .text(text(of: NSDecimalNumber(decimal: decimal).doubleValue))
+            case .decimal(let decimal): return .text(text(of: decimal.nearestDouble))
             default: break
             }
         case .decimal:

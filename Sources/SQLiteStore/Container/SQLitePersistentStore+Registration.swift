@@ -9,14 +9,15 @@ extension SQLitePersistentStore {
     /// registers its SQLite store from the start). Containers call it; calling it again does
     /// nothing new.
     ///
-    /// Description options understood: `"evaluatesPredicatesInSQL"` = `"YES"`,
+    /// Description options understood: ``evaluatesPredicatesInSQLOption``
+    /// (`"evaluatesPredicatesInSQL"`; SQL evaluation is on unless the option says `"NO"`),
     /// ``StoreDescription/newStoreUUIDOption`` (the UUID of a file created by the store),
     /// ``StoreDescription/persistentHistoryTrackingKey`` and
     /// ``StoreDescription/remoteChangeNotificationPostOptionKey``.
     public static func registerStoreType() {
         PersistentStoreCoordinator.registerStoreType(type) { description in
             guard let url = description.url else { throw SQLiteStoreError(.unsupported("an SQLite store description needs a URL"), path: "") }
-            let inSQL = description.options["evaluatesPredicatesInSQL"].map { $0 == "YES" || $0 == "1" } ?? false
+            let inSQL = predicatesInSQL(option: description.options[evaluatesPredicatesInSQLOption])
             let store = SQLitePersistentStore(url: url, evaluatesPredicatesInSQL: inSQL,
                                               tracksPersistentHistory: description.tracksPersistentHistory,
                                               postsRemoteChangeNotifications: description.postsRemoteChangeNotifications)
@@ -27,6 +28,17 @@ extension SQLitePersistentStore {
             return store
         }
     }
+
+    /// The store-description option that turns SQL evaluation of predicates off (`"NO"`,
+    /// `"0"` or `"false"`) or on (anything else, and the default, as for
+    /// ``init(url:evaluatesPredicatesInSQL:tracksPersistentHistory:postsRemoteChangeNotifications:remoteChangeCheckInterval:)``).
+    public static let evaluatesPredicatesInSQLOption = "evaluatesPredicatesInSQL"
+
+    /// The value of ``evaluatesPredicatesInSQLOption``: `true` unless it says no.
+    static func predicatesInSQL(option: String?) -> Bool {
+        guard let option else { return true }
+        return !["NO", "0", "FALSE"].contains(option.trimmingCharacters(in: .whitespaces).uppercased())
+    }
 }
 
 extension StoreDescription {
@@ -35,8 +47,13 @@ extension StoreDescription {
     /// - Parameters:
     ///   - url: The store file.
     ///   - configuration: The model configuration it holds, or `nil` for every entity.
-    public static func sqlite(at url: URL, configuration: String? = nil) -> StoreDescription {
+    ///   - evaluatesPredicatesInSQL: Whether fetches compile predicates to SQL (the default,
+    ///     as for ``SQLitePersistentStore``); `false` sets
+    ///     ``SQLitePersistentStore/evaluatesPredicatesInSQLOption`` to `"NO"`.
+    public static func sqlite(at url: URL, configuration: String? = nil, evaluatesPredicatesInSQL: Bool = true) -> StoreDescription {
         SQLitePersistentStore.registerStoreType()
-        return StoreDescription(type: SQLitePersistentStore.type, url: url, configuration: configuration)
+        var description = StoreDescription(type: SQLitePersistentStore.type, url: url, configuration: configuration)
+        if !evaluatesPredicatesInSQL { description.options[SQLitePersistentStore.evaluatesPredicatesInSQLOption] = "NO" }
+        return description
     }
 }

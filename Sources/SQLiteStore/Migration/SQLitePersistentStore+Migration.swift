@@ -18,8 +18,14 @@ extension SQLitePersistentStore {
         let connection = hasLog ? try SQLiteConnection(path: path, mode: .readOnly)
                                 : try SQLiteConnection(path: URL(fileURLWithPath: path).absoluteString + "?immutable=1", mode: .readOnly, uri: true)
         guard let row = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1").first, row.count == 2,
-              case .blob(let plist) = row[1], var metadata = SQLiteStoreMetadata.decode(plist) else {
+              case .blob(let plist) = row[1] else {
             throw refuse(.notAStore("Z_METADATA has no readable metadata"))
+        }
+        var metadata: [String: any Sendable]
+        do {
+            metadata = try SQLiteStoreMetadata.decode(plist)
+        } catch {
+            throw refuse(.notAStore("Z_METADATA.Z_PLIST cannot be read: \(error.reason)"))
         }
         if case .text(let identifier) = row[0] { metadata[SQLiteStoreMetadata.uuidKey] = identifier }
         return metadata

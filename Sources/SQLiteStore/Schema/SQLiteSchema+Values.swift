@@ -2,6 +2,7 @@
 import Foundation
 import ManagedObjects
 import Predicates
+import SQLCompiling
 
 extension SQLiteSchema {
     /// Seconds between 1970-01-01 and 2001-01-01, the reference date of stored dates.
@@ -46,7 +47,8 @@ extension SQLiteSchema {
             // SQLite turns a bound NaN into NULL: NaN is kept as the text "NaN" instead.
             case .double(let double): return double.isNaN ? .text(Self.notANumber) : .real(double)
             case .integer(let integer): return .real(Double(integer))
-            case .decimal(let decimal): return .real(NSDecimalNumber(decimal: decimal).doubleValue)
+            // The double nearest the decimal (read back through its shortest text, below).
+            case .decimal(let decimal): return .real(decimal.nearestDouble)
             default: break
             }
         case .date:
