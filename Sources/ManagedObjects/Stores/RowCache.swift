@@ -47,21 +47,28 @@ package final class RowCache: Sendable {
         /// version `expected`, now at `version`. Done in place when this entry holds a row of
         /// its own at `expected` in the same packed form (its values array written slot by slot:
         /// no row made, none freed); `false`, nothing changed, otherwise.
-        mutating func update(with saved: StoreRow, slots: UInt64, expected: Int64, version: Int64, time: TimeInterval) -> Bool {
+        ///
+        /// `columns` are the saved row's; the rest of it is read where it lies (the save's row
+        /// is not copied).
+        mutating func update(with columns: StoreRowColumns, of saved: UnsafePointer<StoreRow>, slots: UInt64, expected: Int64,
+                             version: Int64, time: TimeInterval) -> Bool {
             // Nothing of the cached row copied out first: its values array must stay uniquely
             // held to be written in place.
-            guard case .row(let box) = storage, box.row.version == expected, let columns = saved.columns,
-                  box.row.columns?.replaceSlotValues(slots, from: columns) == true else { return false }
+            guard case .row(let box) = storage, box.row.version == expected,
+                  box.row.replaceSlotValues(slots, from: columns) else { return false }
             box.row.version = version
-            box.row.relationships = saved.relationships
+            if !(box.row.relationships.isEmpty && saved.pointee.relationships.isEmpty) {
+                box.row.relationships = saved.pointee.relationships
+            }
             self.time = time
             return true
         }
     }
     /// A row kept alone by its entry (a reference, so that a later save changes it in place).
-    /// Reached only under the cache's lock; never handed out (its row is, as a value).
+    /// Reached only under the cache's lock (hence no dynamic exclusivity check); never handed
+    /// out (its row is, as a value).
     private final class RowBox {
-        var row: StoreRow
+        @exclusivity(unchecked) var row: StoreRow
         init(_ row: StoreRow) { self.row = row }
     }
     /// The rows of one fetch, kept once for all their entries (immutable).
@@ -209,25 +216,29 @@ package final class RowCache: Sendable {
             } else {
                 for row in inserted { state.entries[row.objectID] = Entry(row: row, time: time) }
             }
-            // Updated rows whose changed slots are known.
+            // Updated rows whose changed slots are known: in place where the cache can, else
+            // each an entry's own row (in place next time). Read through the buffer: no row
+            // copied out.
             var unmasked: [StoreRow] = []
-            for index in updated.indices {
-                let id = updated[index].objectID
-                let expected = updated[index].version
-                let version = updatedByOne ? expected + 1 : versions[id] ?? expected
-                let slots = masks.isEmpty ? .max : masks[index]
-                guard slots != .max, updated[index].columns?.keepsSlotValuesAlone == true else {
-                    updated[index].version = version
-                    unmasked.append(updated[index])
-                    continue
+            updated.withUnsafeMutableBufferPointer { rows in
+                for index in rows.indices {
+                    let id = rows[index].objectID
+                    let expected = rows[index].version
+                    let version = updatedByOne ? expected + 1 : versions[id] ?? expected
+                    let slots = masks.isEmpty ? .max : masks[index]
+                    guard slots != .max else {
+                        rows[index].version = version
+                        unmasked.append(rows[index])
+                        continue
+                    }
+                    if let columns = rows[index].columns, let position = state.entries.index(forKey: id),
+                       state.entries.values[position].update(with: columns, of: UnsafePointer(rows.baseAddress! + index),
+                                                             slots: slots, expected: expected, version: version, time: time) {
+                        continue
+                    }
+                    rows[index].version = version
+                    state.entries[id] = Entry(row: rows[index], time: time)
                 }
-                if let position = state.entries.index(forKey: id),
-                   state.entries.values[position].update(with: updated[index], slots: slots, expected: expected,
-                                                         version: version, time: time) {
-                    continue
-                }
-                updated[index].version = version
-                state.entries[id] = Entry(row: updated[index], time: time)
             }
             if unmasked.count > 1 {
                 let shared = SharedRows(unmasked)

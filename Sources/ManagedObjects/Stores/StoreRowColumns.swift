@@ -126,10 +126,6 @@ package final class StoreRowShape: Sendable {
         self.slotValues = slotValues
     }
 
-    /// Whether the row keeps its slot values alone (``init(shape:exactSlotValues:)``): its
-    /// constants are made from them.
-    package var keepsSlotValuesAlone: Bool { storedConstants == nil }
-
     /// Replaces the values of the slots in `slots` (bit *n* for slot *n*) with those of
     /// `other`, a row of the same shape, in place when nothing else holds this row's values.
     /// Both rows must keep their slot values alone (the constants follow the values).
@@ -199,5 +195,17 @@ extension AttributeDescription {
     /// object it fills): `nil` for none or a constant that does not fit the type.
     package func slotValue(from constant: KeyValueConstant) -> Any? {
         typedValue(from: constant) ?? nil
+    }
+}
+
+extension StoreRow {
+    /// Replaces the values of the slots in `slots` with those of `other`, the packed values of
+    /// a row of the same shape, both kept as slot values alone
+    /// (``StoreRowColumns/replaceSlotValues(_:from:)``): in place when nothing else holds this
+    /// row's values. Version and relationships are left as they are.
+    ///
+    /// - Returns: `false`, nothing changed, for a row of another shape or form.
+    package mutating func replaceSlotValues(_ slots: UInt64, from other: StoreRowColumns) -> Bool {
+        columns?.replaceSlotValues(slots, from: other) ?? false
     }
 }
