@@ -31,28 +31,21 @@ import ManagedObjects
         row.columns?.slotValues.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 
-    @Test func aRowOfItsOwnAtTheSavedVersionTakesOnlyTheChangedSlots() throws {
+    /// A cached row of its own at the version the save started from (1) takes only the changed
+    /// slot, and keeps its own values array; one at another version (3) is replaced whole.
+    @Test(arguments: [(Int64(1), "kept"), (Int64(3), "unwritten")])
+    func aSavedRowOverACachedRowOfItsOwn(cachedVersion: Int64, note: String) throws {
         let cache = RowCache()
-        cache.store([Self.row(version: 1, ["a", Int64(1), "kept"])][...])
-        // The saved row's `note` differs but is not among the changed slots: the cached row
-        // keeps its own (a store writing only the changed columns keeps it too).
+        cache.store([Self.row(version: cachedVersion, ["a", Int64(1), "kept"])][...])
+        // The saved row's `note` differs but is not among the changed slots: a row updated in
+        // place keeps its own (a store writing only the changed columns keeps it too).
         let saved = Self.row(version: 1, ["b", Int64(1), "unwritten"])
         Self.save(saved, slots: 1 << 0, in: cache)
         let cached = try #require(cache.row(for: Self.id, maximumAge: -1))
         #expect(cached.version == 2)
-        #expect(cached.attributes == ["name": .string("b"), "count": .integer(1), "note": .string("kept")])
-        // The cache keeps its own values array: the saved row's is not shared with it.
-        #expect(Self.buffer(of: cached) != Self.buffer(of: saved))
-    }
-
-    @Test func aCachedRowAtAnotherVersionIsReplacedWhole() throws {
-        let cache = RowCache()
-        cache.store([Self.row(version: 3, ["a", Int64(1), "old"])][...])
-        let saved = Self.row(version: 1, ["b", Int64(1), "saved"])
-        Self.save(saved, slots: 1 << 0, in: cache)
-        let cached = try #require(cache.row(for: Self.id, maximumAge: -1))
-        #expect(cached.version == 2)
-        #expect(cached.attributes == ["name": .string("b"), "count": .integer(1), "note": .string("saved")])
+        #expect(cached.attributes == ["name": .string("b"), "count": .integer(1), "note": .string(note)])
+        // In place, the cache keeps its own values array; replaced, it holds the saved row's.
+        #expect((Self.buffer(of: cached) == Self.buffer(of: saved)) == (cachedVersion != 1))
     }
 
     @Test func everySlotChangedOrNoMaskTakesTheSavedRowWhole() throws {

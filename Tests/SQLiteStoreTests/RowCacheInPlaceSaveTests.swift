@@ -16,6 +16,22 @@ import ManagedObjects
         ])
     }
 
+    /// A coordinator with the store of the file at `url`.
+    static func coordinator(at url: URL) throws -> PersistentStoreCoordinator {
+        let coordinator = PersistentStoreCoordinator(model: try model())
+        try coordinator.addStore(SQLitePersistentStore(url: url))
+        return coordinator
+    }
+
+    /// A new meter in `context`, level 0.5.
+    static func meter(_ name: String, reading: Int64, in context: ManagedObjectContext) throws -> ManagedObject {
+        let meter = try context.insertNewObject(forEntityNamed: "Meter")
+        try meter.setValue(name, forKey: "name")
+        try meter.setValue(reading, forKey: "reading")
+        try meter.setValue(0.5, forKey: "level")
+        return meter
+    }
+
     static func buffer(of values: ContiguousArray<Any?>?) -> UnsafeRawPointer? {
         values?.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
@@ -24,17 +40,9 @@ import ManagedObjects
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.file("Meters.sqlite")
-        let coordinator = PersistentStoreCoordinator(model: try Self.model())
-        try coordinator.addStore(SQLitePersistentStore(url: url))
+        let coordinator = try Self.coordinator(at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        var meters: [ManagedObject] = []
-        for index in 0..<3 {
-            let meter = try context.insertNewObject(forEntityNamed: "Meter")
-            try meter.setValue("m\(index)", forKey: "name")
-            try meter.setValue(Int64(index), forKey: "reading")
-            try meter.setValue(0.5, forKey: "level")
-            meters.append(meter)
-        }
+        let meters = try (0..<3).map { try Self.meter("m\($0)", reading: Int64($0), in: context) }
         try context.save()
         for round in 1...3 {
             for meter in meters { try meter.setValue(Int64(100 * round), forKey: "reading") }
@@ -58,8 +66,7 @@ import ManagedObjects
             #expect(try copy.value(forKey: "level") as? Double == (meter === meters[1] ? 9.5 : 0.5))
         }
         // A new coordinator reads the file: the same rows.
-        let reader = PersistentStoreCoordinator(model: try Self.model())
-        try reader.addStore(SQLitePersistentStore(url: url))
+        let reader = try Self.coordinator(at: url)
         let fresh = ManagedObjectContext(coordinator: reader)
         let fetched = try fresh.fetch(EntityFetchRequest(entityName: "Meter"))
         #expect(fetched.count == 3)
@@ -74,18 +81,14 @@ import ManagedObjects
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.file("Meters.sqlite")
-        let coordinator = PersistentStoreCoordinator(model: try Self.model())
-        try coordinator.addStore(SQLitePersistentStore(url: url))
+        let coordinator = try Self.coordinator(at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let meter = try context.insertNewObject(forEntityNamed: "Meter")
-        try meter.setValue("m", forKey: "name")
-        try meter.setValue(Int64(1), forKey: "reading")
+        let meter = try Self.meter("m", reading: 1, in: context)
         try context.save()
         try meter.setValue(Int64(2), forKey: "reading")
         try context.save()
         // Another coordinator writes the row: this context's next save is a conflict.
-        let writer = PersistentStoreCoordinator(model: try Self.model())
-        try writer.addStore(SQLitePersistentStore(url: url))
+        let writer = try Self.coordinator(at: url)
         let writerContext = ManagedObjectContext(coordinator: writer)
         try writerContext.existingObject(with: meter.objectID).setValue(Int64(50), forKey: "reading")
         try writerContext.save()
