@@ -16,17 +16,17 @@ package final class RowCache: Sendable {
     /// A row, alone or as a place in the array of rows one fetch read (shared by all of that
     /// fetch's entries: caching a 200,000-row answer copies no row).
     private struct Entry {
-        /// `indirect`: an entry is two words and a time, not a whole row (the dictionary of
+        /// Boxed: an entry is two words and a time, not a whole row (the dictionary of
         /// 200,000 entries stays small, and a fetch's rows are not held twice).
         private enum Storage {
-            indirect case row(StoreRow)
+            case row(RowBox)
             case shared(SharedRows, Int)
         }
         private var storage: Storage
         var time: TimeInterval
 
         init(row: StoreRow, time: TimeInterval) {
-            storage = .row(row)
+            storage = .row(RowBox(row))
             self.time = time
         }
 
@@ -37,10 +37,39 @@ package final class RowCache: Sendable {
 
         var row: StoreRow {
             switch storage {
-            case .row(let row): return row
+            case .row(let box): return box.row
             case .shared(let rows, let index): return rows.rows[index]
             }
         }
+
+        /// Makes the row `saved`'s: an updated row whose values may differ from the cached
+        /// row only in the slots `slots` (``StoreSaveChanges/updatedSlotMasks``), saved over
+        /// version `expected`, now at `version`. Done in place when this entry holds a row of
+        /// its own at `expected` in the same packed form (its values array written slot by slot:
+        /// no row made, none freed); `false`, nothing changed, otherwise.
+        ///
+        /// `columns` are the saved row's; the rest of it is read where it lies (the save's row
+        /// is not copied).
+        mutating func update(with columns: StoreRowColumns, of saved: UnsafePointer<StoreRow>, slots: UInt64, expected: Int64,
+                             version: Int64, time: TimeInterval) -> Bool {
+            // Nothing of the cached row copied out first: its values array must stay uniquely
+            // held to be written in place.
+            guard case .row(let box) = storage, box.row.version == expected,
+                  box.row.replaceSlotValues(slots, from: columns) else { return false }
+            box.row.version = version
+            if !(box.row.relationships.isEmpty && saved.pointee.relationships.isEmpty) {
+                box.row.relationships = saved.pointee.relationships
+            }
+            self.time = time
+            return true
+        }
+    }
+    /// A row kept alone by its entry (a reference, so that a later save changes it in place).
+    /// Reached only under the cache's lock (hence no dynamic exclusivity check); never handed
+    /// out (its row is, as a value).
+    private final class RowBox {
+        @exclusivity(unchecked) var row: StoreRow
+        init(_ row: StoreRow) { self.row = row }
     }
     /// The rows of one fetch, kept once for all their entries (immutable).
     private final class SharedRows: Sendable {
@@ -136,9 +165,17 @@ package final class RowCache: Sendable {
     /// Remembers the rows of a save, with their new versions, and forgets deleted rows.
     ///
     /// The new and the updated rows are taken out of `changes` (its `inserted` and `updated`
-    /// are empty afterwards) and each list kept as one array that their entries share (as a
-    /// fetch's rows are), their versions set in place: when nothing else holds the rows, no
-    /// saved row is copied and no entry gets a row of its own.
+    /// are empty afterwards). The new rows are kept as one array that their entries share (as
+    /// a fetch's rows are), their versions set in place: no saved row is copied.
+    ///
+    /// An updated row whose changed slots `changes` names (``StoreSaveChanges/updatedSlotMasks``,
+    /// a row kept as slot values alone) is written into the cached row in place when the
+    /// cache holds that object's row alone, at the version the save started from, in the same
+    /// form: only the changed slots' values are copied, and the saved row (whose values array
+    /// is the object's) is not kept, so the object's next change does not copy its array and
+    /// no cached array is freed. Otherwise the saved row becomes the entry's own (a later save
+    /// of the object then updates it in place). Other updated rows are kept as one shared array,
+    /// like the new rows. Either way the cache holds the same values.
     ///
     /// - Complexity: O(*n*) in the number of rows.
     ///
@@ -164,15 +201,8 @@ package final class RowCache: Sendable {
         }
         var updated: [StoreRow] = []
         swap(&updated, &changes.updated)
-        if updatedByOne {
-            for index in updated.indices { updated[index].version += 1 }
-        } else {
-            for index in updated.indices {
-                if let version = versions[updated[index].objectID] { updated[index].version = version }
-            }
-        }
+        let masks = changes.updatedSlotMasks.count == updated.count ? changes.updatedSlotMasks : []
         let sharedInserted = inserted.count > 1 ? SharedRows(inserted) : nil
-        let sharedUpdated = updated.count > 1 ? SharedRows(updated) : nil
         state.withLock { state in
             state.enterPending()
             let time = Self.now(state)
@@ -180,13 +210,41 @@ package final class RowCache: Sendable {
             // Room for the rows at once, not by doubling.
             let written = inserted.count + updated.count
             state.entries.reserveCapacity(Swift.min(state.entries.count + written, Self.capacity + 1))
-            // Each list kept as one array its entries share (no row copied, no entry boxed).
-            for (rows, shared) in [(inserted, sharedInserted), (updated, sharedUpdated)] {
-                if let shared {
-                    for index in shared.rows.indices { state.entries[shared.rows[index].objectID] = Entry(shared, index, time: time) }
-                } else {
-                    for row in rows { state.entries[row.objectID] = Entry(row: row, time: time) }
+            // The new rows kept as one array their entries share (no row copied, no entry boxed).
+            if let sharedInserted {
+                for index in inserted.indices { state.entries[inserted[index].objectID] = Entry(sharedInserted, index, time: time) }
+            } else {
+                for row in inserted { state.entries[row.objectID] = Entry(row: row, time: time) }
+            }
+            // Updated rows whose changed slots are known: in place where the cache can, else
+            // each an entry's own row (in place next time). Read through the buffer: no row
+            // copied out.
+            var unmasked: [StoreRow] = []
+            updated.withUnsafeMutableBufferPointer { rows in
+                for index in rows.indices {
+                    let id = rows[index].objectID
+                    let expected = rows[index].version
+                    let version = updatedByOne ? expected + 1 : versions[id] ?? expected
+                    let slots = masks.isEmpty ? .max : masks[index]
+                    guard slots != .max else {
+                        rows[index].version = version
+                        unmasked.append(rows[index])
+                        continue
+                    }
+                    if let columns = rows[index].columns, let position = state.entries.index(forKey: id),
+                       state.entries.values[position].update(with: columns, of: UnsafePointer(rows.baseAddress! + index),
+                                                             slots: slots, expected: expected, version: version, time: time) {
+                        continue
+                    }
+                    rows[index].version = version
+                    state.entries[id] = Entry(row: rows[index], time: time)
                 }
+            }
+            if unmasked.count > 1 {
+                let shared = SharedRows(unmasked)
+                for index in unmasked.indices { state.entries[unmasked[index].objectID] = Entry(shared, index, time: time) }
+            } else {
+                for row in unmasked { state.entries[row.objectID] = Entry(row: row, time: time) }
             }
             for (id, _) in changes.deleted { state.entries[id] = nil }
         }

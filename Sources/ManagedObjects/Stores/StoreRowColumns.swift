@@ -94,8 +94,8 @@ package final class StoreRowShape: Sendable {
 ///
 /// `@unchecked Sendable`: `slotValues` is typed `Any?`, but a store puts only values of the
 /// attribute types that are `Sendable` values (integers, `Double`, `Float`, `Bool`, `String`,
-/// `Date`, `Decimal`, `Data`, `UUID`, `URL`) there, and nothing changes them after the row is
-/// made (both arrays are `let`).
+/// `Date`, `Decimal`, `Data`, `UUID`, `URL`) there, and only the row's owner changes them
+/// (``replaceSlotValues(_:from:)``, a mutation of the value like any other: copy on write).
 @usableFromInline package struct StoreRowColumns: @unchecked Sendable {
     /// The shape shared by the entity's rows.
     package let shape: StoreRowShape
@@ -104,7 +104,7 @@ package final class StoreRowShape: Sendable {
     private let storedConstants: ContiguousArray<KeyValueConstant>?
     /// One value per slot of the entity's objects: each stored attribute's value as the
     /// attribute's Swift type (`nil` for NULL), `nil` in the shape's other slots.
-    package let slotValues: ContiguousArray<Any?>
+    package private(set) var slotValues: ContiguousArray<Any?>
 
     /// Packed values; `constants` in the shape's name order, `slotValues` in its slot order.
     package init(shape: StoreRowShape, constants: ContiguousArray<KeyValueConstant>, slotValues: ContiguousArray<Any?>) {
@@ -124,6 +124,25 @@ package final class StoreRowShape: Sendable {
         self.shape = shape
         self.storedConstants = nil
         self.slotValues = slotValues
+    }
+
+    /// Replaces the values of the slots in `slots` (bit *n* for slot *n*) with those of
+    /// `other`, a row of the same shape, in place when nothing else holds this row's values.
+    /// Both rows must keep their slot values alone (the constants follow the values).
+    ///
+    /// - Returns: `false`, nothing changed, for rows of other shapes or forms, or a slot
+    ///   outside the shape.
+    package mutating func replaceSlotValues(_ slots: UInt64, from other: StoreRowColumns) -> Bool {
+        let count = slotValues.count
+        guard storedConstants == nil, other.storedConstants == nil, other.shape === shape, other.slotValues.count == count,
+              count >= 64 || slots >> UInt64(count) == 0 else { return false }
+        var bits = slots
+        while bits != 0 {
+            let slot = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            slotValues[slot] = other.slotValues[slot]
+        }
+        return true
     }
 
     /// One value per name of the shape; ``KeyValueConstant/null`` for NULL.
@@ -176,5 +195,17 @@ extension AttributeDescription {
     /// object it fills): `nil` for none or a constant that does not fit the type.
     package func slotValue(from constant: KeyValueConstant) -> Any? {
         typedValue(from: constant) ?? nil
+    }
+}
+
+extension StoreRow {
+    /// Replaces the values of the slots in `slots` with those of `other`, the packed values of
+    /// a row of the same shape, both kept as slot values alone
+    /// (``StoreRowColumns/replaceSlotValues(_:from:)``): in place when nothing else holds this
+    /// row's values. Version and relationships are left as they are.
+    ///
+    /// - Returns: `false`, nothing changed, for a row of another shape or form.
+    package mutating func replaceSlotValues(_ slots: UInt64, from other: StoreRowColumns) -> Bool {
+        columns?.replaceSlotValues(slots, from: other) ?? false
     }
 }
