@@ -35,7 +35,7 @@ extension ManagedObjectContext {
         isRestoring = true
         defer { isRestoring = false }
         for object in inserted { unregister(object) }
-        for object in committedHolders.objects {
+        for object in committedHolders {
             guard let values = object.committedRecord else { continue }
             for (slot, value) in values.entries {
                 let key = object.layout.properties[slot].name

@@ -95,7 +95,7 @@ extension ManagedObjectContext {
     /// object about to be saved). The sets as they are now (an object is in one of them at a
     /// time): changes the calls make are saved, they do not add calls.
     package func callWillSave() {
-        let (insertedNow, updatedNow, deletedNow) = (inserted.objects, updated.objects, deleted.objects)
+        let (insertedNow, updatedNow, deletedNow) = (inserted, updated, deleted)
         for object in insertedNow { object.willSave() }
         for object in updatedNow { object.willSave() }
         for object in deletedNow { object.willSave() }
@@ -165,7 +165,17 @@ extension ManagedObjectContext {
     /// the last save), each object is put at its place directly, O(*n*) with no comparisons;
     /// otherwise they are sorted.
     package static func inSaveOrder(_ set: TrackedObjectSet) -> [ManagedObject] {
-        guard set.count > 1 else { return Array(set.objects) }
+        guard set.count > 1 else { return Array(set) }
+        // Objects inserted one after another and never removed are in order already.
+        let members = set.ordered
+        var isAscending = true
+        var previous = members[0].registrationSequence
+        for object in members.dropFirst() {
+            let sequence = object.registrationSequence
+            if sequence <= previous { isAscending = false; break }
+            previous = sequence
+        }
+        if isAscending { return members }
         var lowest = UInt64.max, highest = UInt64.min
         for object in set {
             lowest = Swift.min(lowest, object.registrationSequence)

@@ -19,6 +19,37 @@ package struct ChangeSetMembership: OptionSet, Sendable {
     package static let eventValues = ChangeSetMembership(rawValue: 1 << 4)
 }
 
+/// Where an object stands in each of its context's change sets (the index of its entry in the
+/// set's array; meaningful only while the set's ``ChangeSetMembership`` bit is on).
+package struct ChangeSetPlaces: Sendable {
+    private var inserted: Int32 = 0, updated: Int32 = 0, deleted: Int32 = 0
+    private var committedValues: Int32 = 0, eventValues: Int32 = 0
+
+    package init() {}
+
+    /// The place in the set whose bit is `1 << index`.
+    package subscript(index: Int) -> Int32 {
+        get {
+            switch index {
+            case 0: inserted
+            case 1: updated
+            case 2: deleted
+            case 3: committedValues
+            default: eventValues
+            }
+        }
+        set {
+            switch index {
+            case 0: inserted = newValue
+            case 1: updated = newValue
+            case 2: deleted = newValue
+            case 3: committedValues = newValue
+            default: eventValues = newValue
+            }
+        }
+    }
+}
+
 /// One of a context's change sets (inserted, updated or deleted objects, or the objects with
 /// recorded values).
 ///
@@ -29,65 +60,100 @@ package struct ChangeSetMembership: OptionSet, Sendable {
 /// (``ManagedObject/changeSetMembership``), and no object outside it has: every insertion and
 /// removal goes through this type, and a context clears the bits of its objects when it goes
 /// away. An object belongs to one context at a time, so ``contains(_:)`` is a bit test (O(1),
-/// no hashing); the hashed set is kept for iteration and for the public `Set` views.
+/// no hashing).
+///
+/// The objects are kept in an array, each object knowing its place in it
+/// (``ManagedObject/changeSetPlaces``, valid while its bit is on): an insertion is an append
+/// and a removal moves the last object into the removed one's place, both O(1) without
+/// hashing. The order is the order of insertion until a removal; callers needing an order
+/// sort (``ManagedObjectContext/inSaveOrder(_:)``). The public `Set` views are made on demand
+/// (``objects``).
 ///
 /// - Important: Thread safety: as the context (confined to its thread).
 package struct TrackedObjectSet: Sequence {
-    /// The objects, for iteration and the public views.
-    package private(set) var objects: Set<ManagedObject> = []
+    /// The objects, each once.
+    private var members: [ManagedObject] = []
     /// The bit this set keeps on its objects.
     private let bit: ChangeSetMembership
+    /// The index of this set's place in ``ManagedObject/changeSetPlaces``.
+    private let placeIndex: Int
     /// Whether an object was ever inserted (a context whose sets never held an object has
     /// left no bits or records on its objects to clear when it goes away).
     package private(set) var hasHeldObjects = false
 
     /// An empty set whose objects carry `bit`.
-    package init(_ bit: ChangeSetMembership) { self.bit = bit }
+    package init(_ bit: ChangeSetMembership) {
+        self.bit = bit
+        placeIndex = bit.rawValue.trailingZeroBitCount
+    }
 
-    package var isEmpty: Bool { objects.isEmpty }
-    package var count: Int { objects.count }
-    package var first: ManagedObject? { objects.first }
+    package var isEmpty: Bool { members.isEmpty }
+    package var count: Int { members.count }
+    package var first: ManagedObject? { members.first }
 
-    package func makeIterator() -> Set<ManagedObject>.Iterator { objects.makeIterator() }
+    /// The objects as a set (made on each call: O(*n*)).
+    package var objects: Set<ManagedObject> {
+        var set = Set<ManagedObject>(minimumCapacity: members.count)
+        for object in members { set.insert(object) }
+        return set
+    }
+
+    /// The objects in the set's order (insertion order, but for removals).
+    package var ordered: [ManagedObject] { members }
+
+    package func makeIterator() -> IndexingIterator<[ManagedObject]> { members.makeIterator() }
 
     /// Whether `object` is in the set (a bit test).
     @inline(__always)
     package func contains(_ object: ManagedObject) -> Bool { object.changeSetMembership.contains(bit) }
 
-    /// Adds `object`; returns whether it was new. O(1); no hashing when already present.
+    /// Adds `object`; returns whether it was new. O(1); no hashing.
     @discardableResult
     package mutating func insert(_ object: ManagedObject) -> Bool {
         if object.changeSetMembership.contains(bit) { return false }
         object.changeSetMembership.insert(bit)
         object.quietSlots = 0
         hasHeldObjects = true
-        objects.insert(object)
+        object.changeSetPlaces[placeIndex] = Int32(truncatingIfNeeded: members.count)
+        members.append(object)
         return true
     }
 
-    /// Removes `object`; returns it when it was in the set.
+    /// Removes `object`; returns it when it was in the set. O(1): the last object takes its
+    /// place.
     @discardableResult
     package mutating func remove(_ object: ManagedObject) -> ManagedObject? {
         guard object.changeSetMembership.contains(bit) else { return nil }
         object.changeSetMembership.remove(bit)
         object.quietSlots = 0
-        return objects.remove(object)
+        let place = Int(object.changeSetPlaces[placeIndex])
+        let last = members.removeLast()
+        if last !== object {
+            members[place] = last
+            last.changeSetPlaces[placeIndex] = Int32(truncatingIfNeeded: place)
+        }
+        return object
     }
 
     /// The largest capacity an emptied set keeps: a context that changes the same objects
-    /// save after save refills its sets without growing them (and rehashing their members)
-    /// again, and a set that once held very many objects gives its memory back.
+    /// save after save refills its sets without growing them again, and a set that once held
+    /// very many objects gives its memory back.
     static let keptCapacity = 1 << 16
 
     /// Empties the set, clearing its bit on every object. O(*n*).
     package mutating func removeAll() {
-        for object in objects {
+        for object in members {
             object.changeSetMembership.remove(bit)
             object.quietSlots = 0
         }
-        objects.removeAll(keepingCapacity: objects.capacity <= Self.keptCapacity)
+        members.removeAll(keepingCapacity: members.capacity <= Self.keptCapacity)
     }
 
     /// The objects of both sets.
-    package func union(_ other: TrackedObjectSet) -> Set<ManagedObject> { objects.union(other.objects) }
+    package func union(_ other: TrackedObjectSet) -> Set<ManagedObject> {
+        var set = Set<ManagedObject>(minimumCapacity: members.count + other.members.count)
+        for object in members { set.insert(object) }
+        for object in other.members { set.insert(object) }
+        return set
+    }
 }

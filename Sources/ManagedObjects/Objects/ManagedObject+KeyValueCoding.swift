@@ -48,15 +48,28 @@ extension ManagedObject {
     ///   cannot be loaded (nothing changes).
     /// - Complexity: A short scan of the entity's keys, then the store and its change tracking.
     /// - Thread safety: Confined to the object's context's queue, as every change.
-    public final func setValue(_ value: Any?, forKey key: String) throws {
+    ///
+    /// The value is taken (`consuming`): a value that goes straight to its slot is moved
+    /// there, not copied, and its caller has nothing left to destroy.
+    public final func setValue(_ value: consuming Any?, forKey key: String) throws {
         let table = unmanagedKeyValueKeyTable
         guard let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key) }) else {
             return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
         }
         if _slowPath(faultFlag) { try fulfillFault() }
         // A value the property would keep as given, into an object only its hooks hear about
-        // (a new object's stores): straight to the slot (ManagedObject+StoresByKey.swift).
-        if storedByKeyDirectly(value, slot: position, key: key) { return }
+        // (a new object's stores): moved straight to the slot (ManagedObject+StoresByKey.swift).
+        let (route, direct) = directStoreRoute(value, slot: position, key: key)
+        switch route {
+        case .silent:
+            return writeArraySlot(consume value, position, direct)
+        case .hooked:
+            keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
+            writeArraySlot(consume value, position, direct)
+            return keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
+        case .property:
+            break
+        }
         let property = table._withUnsafeGuaranteedRef { $0.unmanagedProperty(at: position) }
         try property._withUnsafeGuaranteedRef { try $0.setValue(value, on: self) }
     }

@@ -7,7 +7,7 @@ import ObjectGraphInternals
 
 extension EntityLayout {
     /// How `setValue(_:forKey:)` may store a value into one slot without the key's property
-    /// (``ManagedObject/storedByKeyDirectly(_:slot:key:)``): when the value is of exactly the
+    /// (``ManagedObject/directStoreRoute(_:slot:key:)``): when the value is of exactly the
     /// attribute's Swift type, which the property would keep as given.
     package struct DirectStore: Sendable {
         /// How the value is copied into the slot's container.
@@ -59,73 +59,70 @@ extension EntityLayout {
 }
 
 extension ManagedObject {
-    /// Stores `value` into `slot` (the position of `key` in the entity's key table) the short
-    /// way when that is all the key's property would do: the slot keeps values of exactly the
-    /// value's type as given (``EntityLayout/DirectStore``), the object's values are loaded, and
-    /// either the context has recorded the slot's change already (``storesQuietly(slot:)``: a
-    /// new object's stores in the event of its insert; the object's change hooks still run, so
-    /// Swift's Observation hears) or the change reaches nobody (``changesReachNobody``).
+    /// How a store by key goes (``directStoreRoute(_:slot:key:)``).
+    enum DirectStoreRoute {
+        /// Through the key's property.
+        case property
+        /// Straight into the slot, with no call of the change hooks.
+        case silent
+        /// Straight into the slot, between calls of the change hooks.
+        case hooked
+    }
+
+    /// Whether `value` goes into `slot` (the position of `key` in the entity's key table) the
+    /// short way, when that is all the key's property would do: the slot keeps values of
+    /// exactly the value's type as given (``EntityLayout/DirectStore``), the object's values are
+    /// loaded, and either the context has recorded the slot's change already
+    /// (``storesQuietly(slot:)``: a new object's stores in the event of its insert; the
+    /// object's change hooks still run, so Swift's Observation hears) or the change reaches
+    /// nobody (``changesReachNobody``). The caller then writes the value with
+    /// ``writeArraySlot(_:_:_:)``.
     ///
-    /// - Returns: Whether the value was stored; `false` (nothing done) sends the store through
-    ///   the key's property: a conversion, `nil`, a refused value, observers, an undo manager,
-    ///   a first change to record…
+    /// - Returns: ``DirectStoreRoute/property`` (nothing done) sends the store through the
+    ///   key's property: a conversion, `nil`, a refused value, observers, an undo manager, a
+    ///   first change to record…
     @inline(__always)
-    func storedByKeyDirectly(_ value: Any?, slot: Int, key: String) -> Bool {
+    func directStoreRoute(_ value: borrowing Any?, slot: Int, key: String) -> (route: DirectStoreRoute, direct: EntityLayout.DirectStore) {
         // First what the object alone tells: a store that cannot be quiet into an object that
         // was ever registered (an undo manager, observers, a first change to record) leaves at
         // once, for a few loads.
         let mayBeQuiet = slot < 64 && quietSlots & (1 &<< UInt64(truncatingIfNeeded: slot)) != 0
         guard mayBeQuiet || registrationSequence == 0, AnyContainerMetadata.isReadable,
-              !faultFlag, faultedRelationshipSlots == 0 else { return false }
+              !faultFlag, faultedRelationshipSlots == 0 else { return (.property, .none) }
         let direct = layout.directStore(slot)
-        guard direct.word != 0 else { return false }
+        guard direct.word != 0 else { return (.property, .none) }
         let fits = withUnsafePointer(to: value) { container -> Bool in
             let raw = UnsafeRawPointer(container)
             guard AnyContainerMetadata.word(at: raw) == direct.word else { return false }
             // A date that is not a finite number of seconds is refused by the property.
             return !direct.isDate || raw.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite
         }
-        guard fits else { return false }
+        guard fits else { return (.property, .none) }
         if mayBeQuiet, storesQuietly(slot: slot) {
             // The hooks of the generic class tell only Swift's Observation, which has nothing to
             // hear before the object's first typed read made its registrar: no call, no event.
-            if type(of: self) == ManagedObject.self, observationTracking == nil {
-                writeArraySlot(value, slot, direct)
-                return true
-            }
-            keyValueWillChange(KeyValueChangeEvent(.willChange, key: key))
-            writeArraySlot(value, slot, direct)
-            keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
-            return true
+            return (type(of: self) == ManagedObject.self && observationTracking == nil ? .silent : .hooked, direct)
         }
-        guard changesReachNobody else { return false }
-        writeArraySlot(value, slot, direct)
-        return true
+        return (changesReachNobody ? .silent : .property, direct)
     }
 
-    /// Writes `value` (of exactly the type `direct` names) into value-array slot `slot`: as
-    /// memory when the value has no references or is a string and the slot holds `nil` or a
-    /// value without references (nothing to release), else through the value witnesses.
+    /// Writes `value` (of exactly the type `direct` names) into value-array slot `slot`,
+    /// taking it (the caller's value ends here: no copy, no retain of a string's storage):
+    /// as memory when the value has no references or is a string and the slot holds `nil` or
+    /// a value without references (nothing to release), else through the value witnesses.
     @inline(__always)
-    private func writeArraySlot(_ value: Any?, _ slot: Int, _ direct: EntityLayout.DirectStore) {
+    func writeArraySlot(_ value: consuming Any?, _ slot: Int, _ direct: EntityLayout.DirectStore) {
         if direct.copy != .generic {
-            let written = values.withUnsafeMutableBufferPointer { buffer -> Bool in
-                let target = UnsafeMutableRawPointer(buffer.baseAddress! + slot)
-                let old = AnyContainerMetadata.word(at: target)
-                guard old == 0 || (old == direct.word && direct.copy == .bitwise) else { return false }
-                withUnsafePointer(to: value) { container in
-                    let source = UnsafeRawPointer(container)
-                    target.copyMemory(from: source, byteCount: MemoryLayout<Any?>.size)
-                    if direct.copy == .string {
-                        // The copy holds the string's storage too: one more reference to it (the
-                        // caller's value keeps its own).
-                        let string = source.load(as: String.self)
-                        target.initializeMemory(as: String.self, repeating: string, count: 1)
-                    }
-                }
-                return true
+            // The object's own storage (made unique here); nothing changes the array until the
+            // write below, so the address stays valid after the closure.
+            let base = values.withUnsafeMutableBufferPointer { $0.baseAddress! }
+            let target = base + slot
+            let old = AnyContainerMetadata.word(at: UnsafeRawPointer(target))
+            if old == 0 || (old == direct.word && direct.copy == .bitwise) {
+                // The old value (nil or plain data) needs no destruction: the new one moves in.
+                target.initialize(to: consume value)
+                return
             }
-            if written { return }
         }
         values[slot] = value
     }

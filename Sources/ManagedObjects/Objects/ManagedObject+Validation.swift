@@ -74,11 +74,16 @@ extension ManagedObject {
     package func validateDeleteRules() throws(ManagedObjectValidationError) {
         // Only the relationship slots: an entity without relationships has no rule to check.
         guard !layout.relationshipSlots.isEmpty else { return }
-        let deleted = managedObjectContext?.deleted.objects ?? []
+        // A bit test per related object (no set of the context's deleted objects made).
+        let context = managedObjectContext
+        func isDeletedWithIt(_ object: ManagedObject) -> Bool {
+            guard let context, context.deleted.contains(object) else { return false }
+            return object.managedObjectContext === context
+        }
         var errors: [ManagedObjectValidationError] = []
         for slot in layout.relationshipSlots {
             guard case .relationship(let relationship) = layout.properties[slot], relationship.deleteRule == .deny else { continue }
-            let blocking = ManagedObjectContext.members(slotValue(slot)).filter { !deleted.contains($0) }
+            let blocking = ManagedObjectContext.members(slotValue(slot)).filter { !isDeletedWithIt($0) }
             do {
                 try relationship.validateForDelete(relatedCount: blocking.count, entity: entity.name)
             } catch {

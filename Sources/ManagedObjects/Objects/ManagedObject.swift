@@ -92,6 +92,9 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // Unchecked (as `observationTracking`): touched on every change, only by the object's
     // context on its thread.
     @exclusivity(unchecked) package var changeSetMembership: ChangeSetMembership = []
+    /// The object's place in each change set that holds it (kept by ``TrackedObjectSet``).
+    // Unchecked (as `changeSetMembership`).
+    @exclusivity(unchecked) package var changeSetPlaces = ChangeSetPlaces()
     /// Whether a saved slot may hold a value that differs from the object's stored row at its
     /// ``storeVersion`` although no committed value records the change: set by
     /// ``setPrimitiveValue(_:forKey:)`` and by changes the context does not record (while it
@@ -145,6 +148,10 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// tracked can override this with `false` to make a typed read a field load. Changes still tell
     /// Observation about objects that were read while tracking was enabled.
     open class var isObservationTrackingEnabled: Bool { true }
+
+    // The value array goes with the object: its plain values (numbers, flags, dates, nils)
+    // need no destruction one by one through the generic witnesses (AnyArrayTeardown).
+    deinit { AnyArrayTeardown.empty(&values) }
 
     /// Creates an object of an entity, outside any context (Apple:
     /// `NSManagedObject(entity:insertInto: nil)`), with the attributes' default values.

@@ -1,0 +1,80 @@
+import Foundation
+import ObjectGraphInternals
+import Synchronization
+import Testing
+
+/// `AnyArrayTeardown` empties a uniquely held `[Any?]` before it is freed: every value that
+/// needs destruction is destroyed exactly once, plain values are skipped, and a shared array is
+/// left alone.
+@Suite struct AnyArrayTeardownTests {
+    /// Counts the deinitialisations of one test's objects (tests run in parallel).
+    private final class Counter: Sendable {
+        let freed = Atomic<Int>(0)
+    }
+
+    /// Counts its deinitialisation.
+    private final class Counted {
+        let tag: Int
+        let counter: Counter
+        init(_ tag: Int, _ counter: Counter) { self.tag = tag; self.counter = counter }
+        deinit { counter.freed.add(1, ordering: .relaxed) }
+    }
+
+    /// A value stored out of line in its container, holding a reference.
+    private struct Wide { var a = 1, b = 2, c = 3; var object: Counted }
+
+    @Test func theFactsHoldOnThisToolchain() {
+        #expect(AnyArrayTeardown.holds)
+    }
+
+    /// Runs `body` with a counter and returns how many of its `Counted` objects were freed.
+    private func freed(during body: (Counter) -> Void) -> Int {
+        let counter = Counter()
+        body(counter)
+        return counter.freed.load(ordering: .relaxed)
+    }
+
+    private func mixedValues(_ first: Counted, _ second: Counted) -> ContiguousArray<Any?> {
+        var values = ContiguousArray<Any?>()
+        values.append(Int64(7))
+        values.append(nil)
+        values.append(String(repeating: "heap string ", count: 4))
+        values.append(first)
+        values.append(Date(timeIntervalSinceReferenceDate: 1))
+        values.append(Wide(object: second))
+        values.append(true)
+        values.append(2.5)
+        return values
+    }
+
+    @Test func aUniqueArrayIsEmptiedAndEveryReferenceFreedOnce() {
+        let count = freed { counter in
+            var values = mixedValues(Counted(1, counter), Counted(2, counter))
+            AnyArrayTeardown.empty(&values)
+            #expect(values.isEmpty)
+            // The emptied array is usable as any empty array.
+            values.append("again")
+            #expect(values.count == 1 && values[0] as? String == "again")
+        }
+        #expect(count == 2)
+    }
+
+    @Test func aSharedArrayIsLeftAsItIs() {
+        let count = freed { counter in
+            var values = mixedValues(Counted(3, counter), Counted(4, counter))
+            let copy = values
+            AnyArrayTeardown.empty(&values)
+            #expect(values.count == 8 && copy.count == 8)
+            #expect(values[2] as? String == String(repeating: "heap string ", count: 4))
+            #expect((values[3] as? Counted)?.tag == 3 && (values[5] as? Wide)?.object.tag == 4)
+            #expect(values[4] as? Date == Date(timeIntervalSinceReferenceDate: 1))
+        }
+        #expect(count == 2)
+    }
+
+    @Test func anEmptyArrayStaysEmpty() {
+        var values = ContiguousArray<Any?>()
+        AnyArrayTeardown.empty(&values)
+        #expect(values.isEmpty)
+    }
+}
