@@ -27,6 +27,10 @@ struct BugFile: Equatable {
 
     static let firstLine = "bug-tracker 1"
 
+    /// The largest bug number and version a file may hold (2^53): far beyond any real tracker,
+    /// and low enough that reserving numbers and raising versions can never overflow.
+    static let largestNumber: Int64 = 1 << 53
+
     var uuid: String
     var next: Int64 = 1
     /// The bugs, in number order.
@@ -41,7 +45,9 @@ struct BugFile: Equatable {
     ///
     /// - Throws: ``BugTrackerError/damagedFile(path:line:reason:)`` naming the line at fault.
     init(text: String, path: String) throws {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Lines end with LF, or CRLF when an editor wrote them (one `Character` in Swift; a
+        // title's own CR is escaped).
+        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
         if lines.last == "" { lines.removeLast() }
         func damaged(_ index: Int, _ reason: String) -> BugTrackerError {
             .damagedFile(path: path, line: index + 1, reason: reason)
@@ -52,6 +58,9 @@ struct BugFile: Equatable {
         }
         guard lines[2].hasPrefix("next "), let next = Int64(lines[2].dropFirst(5)), next > 0 else {
             throw damaged(2, "expected 'next' and a positive number")
+        }
+        guard next <= Self.largestNumber else {
+            throw damaged(2, "'next' is \(next); a bug file counts at most to \(Self.largestNumber)")
         }
         self.uuid = uuid.uuidString
         self.next = next
@@ -64,6 +73,9 @@ struct BugFile: Equatable {
             }
             guard number > previous, number < next, version > 0 else {
                 throw damaged(index, "bug numbers must rise, stay below 'next' and have a positive version")
+            }
+            guard version < Self.largestNumber else {
+                throw damaged(index, "the version \(version) is beyond \(Self.largestNumber)")
             }
             previous = number
             bugs.append(Line(number: number, version: version, isFixed: fields[2] == "fixed", title: Self.unescape(fields[3])))

@@ -123,6 +123,9 @@ public final class BugFileStore: PersistentStore {
         let first = try lock.withLock(exclusive: true) { () throws -> Int64 in
             var file = try read()
             let first = file.next
+            guard Int64(entityNames.count) <= BugFile.largestNumber - first else {
+                throw BugTrackerError.io(path: url.path, reason: "no bug numbers are left (the file counts at most to \(BugFile.largestNumber))")
+            }
             file.next += Int64(entityNames.count)
             try write(file)
             return first
@@ -188,6 +191,10 @@ public final class BugFileStore: PersistentStore {
     /// Reads and parses the whole file (call holding the lock).
     private func read() throws -> BugFile {
         let data: Data
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw BugTrackerError.io(path: url.path, reason: "this is a folder; give the path of a bug file")
+        }
         do {
             data = try Data(contentsOf: url)
         } catch {

@@ -61,7 +61,8 @@ extension BugTrackerSession {
 
     /// `fix N`.
     func fix(_ argument: String) throws -> String {
-        guard let bug = try bug(at: argument, usage: "fix N") else { return "usage: fix N, N a position from 'list'" }
+        guard let position = Int(argument), position >= 1 else { return "usage: fix N, N a position from 'list'" }
+        guard let bug = try bug(at: position) else { return "no bug at position \(position): 'list' shows the bugs there are" }
         if try bug.value(forKey: "isFixed") as? Bool == true { return "already fixed: " + (try describe(bug)) }
         try bug.setValue(true, forKey: "isFixed")
         return "fixed: " + (try describe(bug))
@@ -69,7 +70,8 @@ extension BugTrackerSession {
 
     /// `delete N`.
     func delete(_ argument: String) throws -> String {
-        guard let bug = try bug(at: argument, usage: "delete N") else { return "usage: delete N, N a position from 'list'" }
+        guard let position = Int(argument), position >= 1 else { return "usage: delete N, N a position from 'list'" }
+        guard let bug = try bug(at: position) else { return "no bug at position \(position): 'list' shows the bugs there are" }
         let text = try describe(bug)
         context.delete(bug)
         return "deleted: " + text
@@ -124,8 +126,7 @@ extension BugTrackerSession {
     }
 
     /// The bug at a 1-based position of the full list, or `nil` for a bad position.
-    private func bug(at argument: String, usage: String) throws -> ManagedObject? {
-        guard let position = Int(argument), position >= 1 else { return nil }
+    private func bug(at position: Int) throws -> ManagedObject? {
         var request = allBugs
         request.fetchOffset = position - 1
         request.fetchLimit = 1

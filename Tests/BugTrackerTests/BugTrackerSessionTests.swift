@@ -124,7 +124,8 @@ func temporaryBugFile() throws -> URL {
 
     @Test(arguments: [
         ("fix", "usage: fix N, N a position from 'list'"),
-        ("fix 9", "usage: fix N, N a position from 'list'"),
+        ("fix 9", "no bug at position 9: 'list' shows the bugs there are"),
+        ("delete 0", "usage: delete N, N a position from 'list'"),
         ("delete x", "usage: delete N, N a position from 'list'"),
         ("add", "usage: add TEXT"),
         ("list 0", "usage: list [PAGE], PAGE a number from 1"),
