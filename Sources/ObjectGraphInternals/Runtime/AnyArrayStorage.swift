@@ -49,22 +49,11 @@ package enum AnyArrayStorage {
         for index in 0..<count {
             let container = UnsafeMutableRawPointer(mutating: UnsafeRawPointer(elements + index))
             // A `nil` holds nothing; a value is an `Any` (``RuntimeLayout/Fact/optionalAnyContainer``).
-            let word = AnyContainerMetadata.word(at: UnsafeRawPointer(container))
-            guard word != 0, !isTrivial(word) else { continue }
+            guard AnyContainerMetadata.word(at: UnsafeRawPointer(container)) != 0 else { continue }
             container.withMemoryRebound(to: Any.self, capacity: 1) { _ = $0.deinitialize(count: 1) }
         }
         storage.storeBytes(of: 0, toByteOffset: countOffset, as: Int.self)
         return true
-    }
-
-    /// Whether the metadata word is that of a number or Boolean type the slots hold, whose
-    /// values (stored inline in the container) have nothing to destroy.
-    @inline(__always)
-    private static func isTrivial(_ word: UInt) -> Bool {
-        word == AnyContainerMetadata.word(of: Int64.self) || word == AnyContainerMetadata.word(of: Double.self)
-            || word == AnyContainerMetadata.word(of: Int.self) || word == AnyContainerMetadata.word(of: Bool.self)
-            || word == AnyContainerMetadata.word(of: Int32.self) || word == AnyContainerMetadata.word(of: Int16.self)
-            || word == AnyContainerMetadata.word(of: Float.self)
     }
 
     /// Checks the facts on a probe array: where the elements and the count lie, that a shared
