@@ -70,9 +70,12 @@ extension ManagedObjectContext {
         // `objects[..<seenUpTo]` are in `seen`. An object this fetch makes from a row is new to
         // the result: it is appended without a set insert, and entered in `seen` only when the
         // set is next needed (`appendIfNew`), which a fetch of new objects alone never does.
+        // The result is passed to these two, not captured: a variable that local functions
+        // capture is boxed, and each append to it (one per object) was then checked for
+        // exclusive access at run time.
         var seen = Set<ObjectIdentifier>()
         var seenUpTo = 0
-        func enterSeen() {
+        func enterSeen(_ objects: [ManagedObject]) {
             // Room for the whole answer at once (the result's capacity is reserved per answer).
             if seen.capacity < objects.capacity { seen.reserveCapacity(objects.capacity) }
             while seenUpTo < objects.count {
@@ -81,8 +84,8 @@ extension ManagedObjectContext {
             }
         }
         /// Appends `object` unless the result has it; whether it was appended.
-        func appendIfNew(_ object: ManagedObject) -> Bool {
-            enterSeen()
+        func appendIfNew(_ object: ManagedObject, to objects: inout [ManagedObject]) -> Bool {
+            enterSeen(objects)
             guard seen.insert(ObjectIdentifier(object)).inserted else { return false }
             objects.append(object)
             seenUpTo = objects.count
@@ -125,7 +128,7 @@ extension ManagedObjectContext {
             storesOrdered = false
             for row in try sourceRows(for: storeRequest) {
                 let object = try registeredObject(for: row, filled: &filled)
-                _ = appendIfNew(object)
+                _ = appendIfNew(object, to: &objects)
             }
         }
         for store in stores {
@@ -175,7 +178,7 @@ extension ManagedObjectContext {
                     } else if known.storeVersion != row.pointee.version {
                         stale.insert(ObjectIdentifier(known))
                     }
-                    if firstAnswer { objects.append(known) } else { _ = appendIfNew(known) }
+                    if firstAnswer { objects.append(known) } else { _ = appendIfNew(known, to: &objects) }
                 }
                 continue
             }
@@ -247,7 +250,7 @@ extension ManagedObjectContext {
                         }
                         if !everyRowFilled { filled.append(rows[index]) }
                     }
-                    _ = appendIfNew(known)
+                    _ = appendIfNew(known, to: &objects)
                 }
             }
             if everyRowFilled && !result.rows.isEmpty { filledAnswers.append(result.rows) }
@@ -268,7 +271,7 @@ extension ManagedObjectContext {
                             stale.insert(ObjectIdentifier(known))
                         }
                     }
-                    guard appendIfNew(object) else { continue }
+                    guard appendIfNew(object, to: &objects) else { continue }
                 } else {
                     // Made here: in the result once (a repeated ID finds it registered).
                     object = try versions.map { try newFault(for: id, version: $0[index], classes: &classes) } ?? fault(for: id)
@@ -285,7 +288,7 @@ extension ManagedObjectContext {
         }
         var addedPending = false
         if request.includesPendingChanges && !clean {
-            enterSeen()
+            enterSeen(objects)
             objects.removeAll { deleted.contains($0) }
             seenUpTo = objects.count
             // Inserted objects, and changed ones whose unsaved values may match where their

@@ -269,8 +269,12 @@ struct ObjectClassCache {
     /// are all stored attributes (what ``StoreRow/storedSlotValues(forSlotKeys:)`` answers):
     /// the keys are compared once per shape and layout, not once per row.
     mutating func packedSlotValues(of row: UnsafePointer<StoreRow>, layout: EntityLayout) -> ContiguousArray<Any?>? {
+        // The usual case (a row of the shape the answer's previous row had) without copying
+        // the row's packed columns out (three references retained and released).
+        if layout === fittingLayout, let fittingShape, let values = row.pointee.slotValues(ifShapeIs: fittingShape) {
+            return values
+        }
         guard let shape = row.pointee.columns?.shape else { return nil }
-        if shape === fittingShape && layout === fittingLayout { return row.pointee.columns?.slotValues }
         guard let values = row.pointee.storedSlotValues(forSlotKeys: layout.keys) else { return nil }
         fittingShape = shape
         fittingLayout = layout

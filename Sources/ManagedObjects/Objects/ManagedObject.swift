@@ -380,7 +380,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         if layout.hasFields, let field = layout.fields[slot] {
             return field.storage.boxedValue(at: Self.fieldAddress(self, field.offset))
         }
-        return values[slot]
+        return copyOfArraySlot(slot)
     }
 
     /// ``slotValue(_:)`` of a slot that the layout keeps in the value array (not in a
@@ -390,7 +390,17 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     package func arraySlotValue(_ slot: Int) -> Any? {
         if _slowPath(faultFlag) { fireFault() }
         if _slowPath(faultedRelationshipSlots != 0) { fireRelationshipFault(slot: slot) }
-        return values[slot]
+        return copyOfArraySlot(slot)
+    }
+
+    /// A copy of `values[slot]` made by the stored value's type (``AnyContainerMetadata/copy(at:)``),
+    /// not through `Optional<Any>`'s generic witnesses: every read by key copies one out.
+    @inline(__always)
+    private func copyOfArraySlot(_ slot: Int) -> Any? {
+        values.withUnsafeBufferPointer { buffer in
+            precondition(slot >= 0 && slot < buffer.count, "slot out of range")
+            return AnyContainerMetadata.copy(at: buffer.baseAddress! + slot)
+        }
     }
 
     /// Stores a boxed value into a slot, without notifications. See ``slotValue(_:)``.

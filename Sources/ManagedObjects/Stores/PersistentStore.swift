@@ -194,6 +194,16 @@ public struct StoreRow: Sendable, Hashable {
         return columns.constant(named: name)
     }
 
+    /// The packed slot values of a row packed in `shape` itself (compared by identity); `nil`
+    /// for a row of another shape or a row made with a dictionary.
+    @inline(__always)
+    package func slotValues(ifShapeIs shape: StoreRowShape) -> ContiguousArray<Any?>? {
+        switch columns {
+        case .some(let packed) where packed.shape === shape: return packed.slotValues
+        default: return nil
+        }
+    }
+
     /// The packed slot values of a row whose shape has the slot keys `keys` and whose slots
     /// are all stored attributes (what an object of the entity takes as its values array as it
     /// is); `nil` for any other row.

@@ -46,6 +46,21 @@ package enum AnyContainerMetadata {
         container.load(fromByteOffset: offset, as: UInt.self)
     }
 
+    /// A copy of the `Optional<Any>` at `container`: `nil` when its metadata word is 0, else
+    /// its `Any` copied by the stored type's own witness. An ordinary copy of an `Any?` goes
+    /// through `Optional`'s generic value witnesses (its case read through the payload's
+    /// witness, then the existential's copy): about three times the instructions. Where the
+    /// layout is not ``isReadable``, the ordinary copy.
+    @inlinable @inline(__always)
+    package static func copy(at container: UnsafePointer<Any?>) -> Any? {
+        guard isReadable else { return container.pointee }
+        let raw = UnsafeRawPointer(container)
+        if word(at: raw) == 0 { return nil }
+        // A non-nil container is laid out as an `Any` (``RuntimeLayout/Fact/optionalAnyContainer``).
+        let value: Any = raw.withMemoryRebound(to: Any.self, capacity: 1) { $0.pointee }
+        return value
+    }
+
     /// The metadata word of element `index` of contiguous `Optional<Any>` storage starting at
     /// `base` (an array's buffer). Only when ``isReadable``.
     @inlinable @inline(__always)
