@@ -64,6 +64,17 @@ package enum UndoDeleteMatrix {
         return (context, try context.existingObject(with: id))
     }
 
+    /// A stocked store (``stocked(_:)``) and a context with an undo manager whose item was
+    /// renamed "v1" in an event of its own.
+    static func renamed(_ factory: TestStoreFactory) throws
+        -> (PersistentStoreCoordinator, ManagedObjectID, ManagedObjectContext, ManagedObject) {
+        let (coordinator, id) = try stocked(factory)
+        let (context, item) = try undoContext(coordinator, id)
+        try item.setValue("v1", forKey: "name")
+        context.processPendingChanges()
+        return (coordinator, id, context, item)
+    }
+
     /// The item's name as a fresh context on `coordinator` reads it from the store.
     static func storedName(_ coordinator: PersistentStoreCoordinator, _ id: ManagedObjectID) throws -> String? {
         try ManagedObjectContext(coordinator: coordinator).existingObject(with: id).value(forKey: "name") as? String
@@ -89,10 +100,7 @@ package enum UndoDeleteMatrix {
     }
 
     static func attributeChangeSurvivesUndoneDelete(_ factory: TestStoreFactory) throws {
-        let (coordinator, id) = try stocked(factory)
-        let (context, item) = try undoContext(coordinator, id)
-        try item.setValue("v1", forKey: "name")
-        context.processPendingChanges()
+        let (coordinator, id, context, item) = try renamed(factory)
         try deleteAndUndo(item, in: context)
         try expectPendingRename(item, in: context)
         try context.save()
@@ -142,10 +150,7 @@ package enum UndoDeleteMatrix {
     /// Not affected before the fix either: the cascade's undo restored the item's inverse,
     /// which marked it updated again.
     static func changeSurvivesUndoneCascade(_ factory: TestStoreFactory) throws {
-        let (coordinator, id) = try stocked(factory)
-        let (context, item) = try undoContext(coordinator, id)
-        try item.setValue("v1", forKey: "name")
-        context.processPendingChanges()
+        let (coordinator, id, context, item) = try renamed(factory)
         try deleteAndUndo(try #require(try item.value(forKey: "shelf") as? ManagedObject), in: context)
         try expectPendingRename(item, in: context)
         try context.save()
@@ -153,10 +158,7 @@ package enum UndoDeleteMatrix {
     }
 
     static func redoDeletesAgainAndUndoRestoresAgain(_ factory: TestStoreFactory) throws {
-        let (coordinator, id) = try stocked(factory)
-        let (context, item) = try undoContext(coordinator, id)
-        try item.setValue("v1", forKey: "name")
-        context.processPendingChanges()
+        let (coordinator, id, context, item) = try renamed(factory)
         try deleteAndUndo(item, in: context)
         try context.redo()
         #expect(item.isDeleted)
@@ -174,10 +176,7 @@ package enum UndoDeleteMatrix {
     }
 
     static func rollbackAfterUndoRestoresCommittedValue(_ factory: TestStoreFactory) throws {
-        let (coordinator, id) = try stocked(factory)
-        let (context, item) = try undoContext(coordinator, id)
-        try item.setValue("v1", forKey: "name")
-        context.processPendingChanges()
+        let (coordinator, id, context, item) = try renamed(factory)
         try deleteAndUndo(item, in: context)
         context.rollback()
         #expect(try item.value(forKey: "name") as? String == "v0")
