@@ -77,7 +77,7 @@ let package = Package(
 
         // Test-only helpers (change recorder, lifetime tracker, labelled combinatorial loops),
         // used by every test target. Not a product.
-        .target(name: "TestSupport", dependencies: ["KeyValueCoding", "KeyValueObserving", "Predicates", "ManagedObjects", "ObjectGraphInternals"],
+        .target(name: "TestSupport", dependencies: ["KeyValueCoding", "KeyValueObserving", "Predicates", "ManagedObjects", "ObjectGraphInternals", "UndoManagement"],
                 path: "Tests/TestSupport", swiftSettings: strict),
 
         // Tests: one target per layer.

@@ -234,7 +234,8 @@ public final class ManagedObjectContext {
     }
 
     /// Registers a new object for saving (Apple: `insert(_:)`). Inserting an object deleted in
-    /// this context undoes the delete.
+    /// this context undoes the delete: the object is back with the changes it had before the
+    /// delete (updated if it changed since the last save).
     ///
     /// - Parameter object: An object of this context's model that belongs to no other context.
     /// - Throws: ``ManagedObjectContextError`` when the object belongs to another context or
@@ -250,6 +251,10 @@ public final class ManagedObjectContext {
         guard object.model === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }
         guard !object.entity.isAbstract else { throw ManagedObjectContextError.abstractEntity(object.entity.name) }
         if deleted.remove(object) != nil {
+            // The delete kept its committed values: changed since the last save, it is updated
+            // again (the undo of a delete restores the earlier changes, which the next save
+            // writes).
+            if object.committedRecord != nil { updated.insert(object) }
             noteInserted(object)
             return
         }
