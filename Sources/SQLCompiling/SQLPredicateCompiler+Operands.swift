@@ -47,7 +47,7 @@ extension SQLPredicateCompiler {
 
     /// The members of the to-many `path` starts with, and the rest of the path (empty for the
     /// members themselves). `nil` when the path does not start with a to-many (a to-one before
-    /// it may be nil, and `ANY` of nil is an error in memory).
+    /// it is left to memory, where a nil to-one gives no members).
     func members(_ path: [String], in scope: Scope) -> (Members, String)? {
         guard let name = path.first, !path.dropFirst().contains(where: { $0.hasPrefix("@") }),
               let storage = scope.entity.relationships.first(where: { $0.relationship.name == name })?.storage,

@@ -125,6 +125,33 @@ struct EvaluationTests {
         #expect(throws: PredicateEvaluationError.self) { try holds("ANY age > 1", person) }
     }
 
+    @Test func qualifiersOverNilHaveNoElements() throws {
+        // A to-many read through a nil to-one (`shelf` nil) is no collection at all: as over an
+        // empty one, ANY is false, NONE true, ALL vacuously true (SQL finds no rows there).
+        for shelfless in [["shelf": nil as Any?], ["shelf": NSNull()], [:]] as [[String: Any?]] {
+            #expect(try !holds("ANY shelf.items.title != 'zzz'", shelfless))
+            #expect(try !holds("SOME shelf.items.title == 'a'", shelfless))
+            #expect(try holds("NONE shelf.items.title == 'a'", shelfless))
+            #expect(try holds("ALL shelf.items.title == 'a'", shelfless))
+            #expect(try holds("NOT (ANY shelf.items.title != 'zzz')", shelfless))
+        }
+        let shelf = ["items": [["title": "a"], ["title": "b"]]]
+        #expect(try holds("ANY shelf.items.title != 'zzz'", ["shelf": shelf]))
+        #expect(try !holds("ALL shelf.items.title == 'a'", ["shelf": shelf]))
+        #expect(try !holds("NONE shelf.items.title == 'a'", ["shelf": shelf]))
+        #expect(try !holds("ANY children.age > 0", TestPerson("Childless", age: 1, department: nil)))
+        // A value that is there but is no collection stays an error.
+        #expect(throws: PredicateEvaluationError.notACollection(operation: "ANY", valueType: "Int")) {
+            try holds("ANY age > 1", ["age": 3])
+        }
+        #expect(throws: PredicateEvaluationError.notACollection(operation: "ALL", valueType: "String")) {
+            try holds("ALL name == 'a'", ["name": "a"])
+        }
+        #expect(throws: PredicateEvaluationError.notACollection(operation: "ANY", valueType: "String")) {
+            try holds("NONE name == 'a'", ["name": "a"])
+        }
+    }
+
     @Test func subqueries() throws {
         let person = ada
         #expect(try holds("SUBQUERY(children, $c, $c.age > 10).@count == 1", person))

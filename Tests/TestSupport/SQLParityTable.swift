@@ -129,6 +129,8 @@ package enum SQLParityTable {
         ("SUBQUERY(tags, $t, $t.label BEGINSWITH[c] 's' AND $t.weight < 5).@count == 1", true),
         ("SUBQUERY(stand.fruits, $f, $f.count > 1).@count > 0", true), ("SUBQUERY(stand.fruits, $f, $f.count > 1).@count == 0", true),
         ("stand.fruits.@count > 9", true), ("ANY stand.fruits.name == 'kiwi'", false), ("ANY tags.label == nil", true), ("ANY tags.fruits.serial == 3", false),
+        // a qualifier through a nil to-one (stand) goes over no elements: ANY false, NONE and ALL true
+        ("ANY stand.fruits.name != 'zzz'", false), ("NONE stand.fruits.name == 'kiwi'", false), ("ALL stand.fruits.count > -100", false),
         // compounds, constants
         ("count > 0 AND (name BEGINSWITH[c] 'a' OR ANY tags.label == 'local')", true),
         ("NOT (count > 0 AND stand.label == 'North')", true), ("TRUEPREDICATE", true), ("FALSEPREDICATE", true),

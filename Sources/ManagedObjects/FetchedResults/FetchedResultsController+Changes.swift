@@ -27,7 +27,7 @@ extension FetchedResultsController {
         if dependencies.reachesOtherObjects {
             // Objects reached through relationships changed (or may have): fetch again and
             // compare, noting the results that read a changed object.
-            apply(refetchedWith: changes.updated.union(changes.refreshed))
+            apply(refetchedWith: changes.updated.union(changes.refreshed), deleted: changes.deleted)
         } else if ours {
             applyIncrementally(changes)
         }
@@ -57,12 +57,23 @@ extension FetchedResultsController {
         for object in changes.deleted where sectionNameOf[ObjectIdentifier(object)] != nil {
             leaving.append(object)
         }
+        var failure: (any Error)?
+        defer { if let failure { fail(failure) } }
         let candidates = changes.inserted.union(changes.updated).union(changes.refreshed)
         for object in candidates where entityNames.contains(object.entity.name) {
             let id = ObjectIdentifier(object)
             let isMember = sectionNameOf[id] != nil
             let isLive = object.managedObjectContext === context && !changes.deleted.contains(object) && !object.isDeleted
-            let matches = isLive && self.matches(object)
+            var matches = false
+            if isLive {
+                do {
+                    matches = try self.matches(object)
+                } catch {
+                    // It keeps its membership; the batch reports the error.
+                    failure = failure ?? error
+                    matches = isMember
+                }
+            }
             if isMember { leaving.append(object) }
             if matches { arriving.append(object) }
             if isMember && matches { changedIDs.insert(id) }
@@ -157,10 +168,17 @@ extension FetchedResultsController {
         return low
     }
 
-    /// Whether an object matches the request's predicate now (an evaluation error: no).
-    private func matches(_ object: ManagedObject) -> Bool {
+    /// Whether an object matches the request's predicate now.
+    private func matches(_ object: ManagedObject) throws -> Bool {
         guard let predicate = fetchRequest.predicate else { return true }
-        return (try? predicate.evaluate(with: object)) ?? false
+        return try predicate.evaluate(with: object)
+    }
+
+    /// Keeps the first error of a batch and tells the delegate and the handler.
+    private func fail(_ error: any Error) {
+        lastChangeTrackingError = error
+        delegate?.controller(self, didFailToTrackChangesWith: error)
+        didFailToTrackChanges?(error)
     }
 
     // MARK: Fetching again
@@ -169,12 +187,27 @@ extension FetchedResultsController {
     /// through relationships, or a request with a limit. `changedObjects` are reported as
     /// updated where they stay; so are results whose values read through relationships changed.
     ///
+    /// When the fetch throws, the results stay as they were less the objects `deleted` in the
+    /// batch (and those no longer in the context), and the error is reported after the batch.
+    ///
     /// - Complexity: O(*n* log *n*) (a fetch).
-    private func apply(refetchedWith changedObjects: Set<ManagedObject>) {
+    private func apply(refetchedWith changedObjects: Set<ManagedObject>, deleted: Set<ManagedObject> = []) {
         let old = state
         let oldIndex = sectionIndexByName
         let oldSignatures = signatures
-        let objects = (try? managedObjectContext.fetch(fetchRequest)) ?? []
+        let objects: [ManagedObject]
+        var failure: (any Error)?
+        defer { if let failure { fail(failure) } }
+        do {
+            objects = try managedObjectContext.fetch(fetchRequest)
+        } catch {
+            failure = error
+            let context = managedObjectContext
+            objects = old.flatMap(\.objects).filter {
+                !deleted.contains($0) && $0.managedObjectContext === context && !$0.isDeleted
+            }
+        }
+        // Not strict: never throws.
         guard let sections = try? group(objects, strict: false) else { return }
         install(sections)
         guard isTracking else { return }

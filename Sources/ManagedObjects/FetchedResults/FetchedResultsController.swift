@@ -47,6 +47,22 @@ public final class FetchedResultsController {
     /// Called after each batch that changed the results, with the new snapshot; a closure form
     /// of ``FetchedResultsControllerDelegate/controller(_:didChangeContentWith:)``.
     public var didChangeSnapshot: ((FetchedResultsSnapshot) -> Void)?
+    /// Called after a batch of changes the controller could not follow fully, with the error; a
+    /// closure form of ``FetchedResultsControllerDelegate/controller(_:didFailToTrackChangesWith:)``.
+    /// See ``lastChangeTrackingError``.
+    public var didFailToTrackChanges: ((any Error) -> Void)?
+    /// The error of the last batch of changes the controller could not follow fully, or `nil`;
+    /// ``performFetch()`` clears it (no Apple counterpart: Apple raises).
+    ///
+    /// A batch fails when fetching again throws (a store error, or a predicate that throws for
+    /// one of the objects) or when evaluating the predicate on a changed object throws. The
+    /// controller then keeps its results as they were before the batch: a refetch that fails
+    /// keeps the previous results less the objects deleted in the batch; an object whose
+    /// evaluation fails keeps its membership (in its section, or out of the results). The changes
+    /// it did make are reported as usual, then the error to the delegate's
+    /// ``FetchedResultsControllerDelegate/controller(_:didFailToTrackChangesWith:)`` and to
+    /// ``didFailToTrackChanges``. Only the first error of a batch is kept.
+    public internal(set) var lastChangeTrackingError: (any Error)?
 
     /// The sections, in order; empty before the first fetch.
     var state: [SectionState] = []
@@ -131,6 +147,7 @@ public final class FetchedResultsController {
         order = FetchedResultsOrder(fetchRequest.sortDescriptors)
         signatures = [:]
         install(sections)
+        lastChangeTrackingError = nil
         hasFetched = true
         startObserving()
         storeInCache()

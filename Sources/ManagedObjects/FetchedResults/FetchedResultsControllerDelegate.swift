@@ -67,6 +67,13 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// `true` (Apple: `controller(_:didChangeContentWith:)`).
     func controller(_ controller: FetchedResultsController, didChangeContentWith snapshot: FetchedResultsSnapshot)
 
+    /// Called after a batch of changes the controller could not follow fully: fetching again
+    /// or evaluating the predicate on a changed object threw. The results kept their state
+    /// before the batch where the error struck (see
+    /// ``FetchedResultsController/lastChangeTrackingError``); the changes made were reported
+    /// before this call. No Apple counterpart (Apple raises). Default: nothing.
+    func controller(_ controller: FetchedResultsController, didFailToTrackChangesWith error: any Error)
+
     /// The section index title of a section name, or `nil` for none
     /// (Apple: `controller(_:sectionIndexTitleForSectionName:)`). Default: the controller's
     /// ``FetchedResultsController/sectionIndexTitle(forSectionName:)`` (the capitalised first
@@ -90,6 +97,8 @@ extension FetchedResultsControllerDelegate {
     public var receivesSnapshots: Bool { false }
     /// Does nothing.
     public func controller(_ controller: FetchedResultsController, didChangeContentWith snapshot: FetchedResultsSnapshot) {}
+    /// Does nothing (the error stays in ``FetchedResultsController/lastChangeTrackingError``).
+    public func controller(_ controller: FetchedResultsController, didFailToTrackChangesWith error: any Error) {}
     /// The controller's default title: the capitalised first letter of the name.
     public func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
         controller.sectionIndexTitle(forSectionName: sectionName)

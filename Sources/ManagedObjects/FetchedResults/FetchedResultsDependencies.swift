@@ -1,5 +1,6 @@
 // Which key paths of a controller's request read objects other than the fetched one.
 import Foundation
+import KeyValueCoding
 import Predicates
 
 /// The key paths of a fetch request (predicate, sort descriptors) and section key path that go
@@ -71,12 +72,18 @@ struct FetchedResultsDependencies {
     }
 
     /// The values `object` reads through relationships (the dependent key paths' values), as
-    /// one text: a related object's change matters to `object` when this text changes.
+    /// one text: a related object's change matters to `object` when this text changes. The
+    /// values of a to-many (`theater.movies.title`) are described in sorted order: a set's
+    /// order changes from one reading to the next.
     func signature(of object: ManagedObject) -> String {
         var text = ""
         for path in paths {
             let value = (try? object.value(forKeyPath: path.joined(separator: "."))) ?? nil
-            text += value.map { String(describing: $0) } ?? "nil"
+            if let value, let collection = keyValueCollection(of: value) {
+                text += collection.keyValueElements.map { $0.map { String(describing: $0) } ?? "nil" }.sorted().joined(separator: "\u{2}")
+            } else {
+                text += value.map { String(describing: $0) } ?? "nil"
+            }
             text += "\u{1}"
         }
         return text

@@ -51,7 +51,8 @@ enum ComparisonCompiler {
         }
     }
 
-    /// Applies `test` to the left value directly, or to each of its elements for ANY/ALL.
+    /// Applies `test` to the left value directly, or to each of its elements for ANY/ALL. A nil
+    /// left value has no elements: ANY is false (NONE true), ALL vacuously true.
     private static func apply(_ modifier: ComparisonModifier, left: @escaping ValueClosure,
                               _ test: @escaping (Any?, Any?, VariableScope?) throws -> Bool) -> TestClosure {
         switch modifier {
@@ -59,13 +60,13 @@ enum ComparisonCompiler {
             return { object, scope in try test(try left(object, scope), object, scope) }
         case .any:
             return { object, scope in
-                let elements = try ValueCollections.requireElements(of: try left(object, scope), for: "ANY")
+                let elements = try ValueCollections.qualifiedElements(of: try left(object, scope), for: "ANY")
                 for element in elements where try test(element, object, scope) { return true }
                 return false
             }
         case .all:
             return { object, scope in
-                let elements = try ValueCollections.requireElements(of: try left(object, scope), for: "ALL")
+                let elements = try ValueCollections.qualifiedElements(of: try left(object, scope), for: "ALL")
                 for element in elements where try !test(element, object, scope) { return false }
                 return true
             }

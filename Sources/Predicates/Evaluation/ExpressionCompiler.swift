@@ -106,8 +106,7 @@ enum ExpressionCompiler {
         return { object, scope in
             // A nil collection (a to-many read through a nil to-one) has no elements, as SQL's
             // EXISTS over no rows; any other value that is not a collection is an error.
-            guard let collection = ValueEquality.normalize(try source(object, scope)) else { return [AnyObject]() }
-            let elements = try ValueCollections.requireElements(of: collection, for: "SUBQUERY")
+            let elements = try ValueCollections.qualifiedElements(of: try source(object, scope), for: "SUBQUERY")
             let inner = VariableScope(scope?.values ?? [:])
             var result: [Any?] = []
             for element in elements {

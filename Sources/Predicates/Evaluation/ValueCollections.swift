@@ -74,6 +74,17 @@ enum ValueCollections {
         throw .notACollection(operation: operation, valueType: typeDescription(value))
     }
 
+    /// The elements a qualifier (`ANY`, `ALL`, `NONE`) or `SUBQUERY` goes over: none for nil
+    /// (or `NSNull`), as SQL finds no rows through a nil to-one (`ANY shelf.items.title == "x"`
+    /// on an item with no shelf); the elements of a collection; a thrown error naming
+    /// `operation` for any other value.
+    static func qualifiedElements(of value: Any?, for operation: String) throws(PredicateEvaluationError) -> [Any?] {
+        if let elements = elements(of: value) { return elements }
+        // Only when the value is no collection: is it nil after all (NSNull, a nested optional)?
+        guard ValueEquality.normalize(value) != nil else { return [] }
+        throw .notACollection(operation: operation, valueType: typeDescription(value))
+    }
+
     /// The type of a value as shown in error messages.
     static func typeDescription(_ value: Any?) -> String {
         guard let value else { return "nil" }

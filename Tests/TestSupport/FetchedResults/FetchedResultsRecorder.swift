@@ -6,7 +6,7 @@ import ManagedObjects
 /// sequences) and as batches of ``FetchedResultsDifference`` values (for the table simulator).
 ///
 /// Lines: `will`, `did`, `section insert 2 Paris`, `delete [0, 1] Alien`,
-/// `move [0, 0]->[1, 2] Heat`, `update [1, 0]->[1, 0] Ran`, `insert ->[0, 3] Up`
+/// `move [0, 0]->[1, 2] Heat`, `update [1, 0]->[1, 0] Ran`, `insert ->[0, 3] Up`, `error …`
 /// (objects named by `titleKey`).
 package final class FetchedResultsRecorder: FetchedResultsControllerDelegate {
     package var lines: [String] = []
@@ -63,6 +63,11 @@ package final class FetchedResultsRecorder: FetchedResultsControllerDelegate {
 
     package func controller(_ controller: FetchedResultsController, didChangeContentWith snapshot: FetchedResultsSnapshot) {
         snapshots.append(snapshot)
+    }
+
+    /// Writes `error` and the error's text.
+    package func controller(_ controller: FetchedResultsController, didFailToTrackChangesWith error: any Error) {
+        lines.append("error \(error)")
     }
 
     package func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {

@@ -28,6 +28,9 @@ package enum FetchedResultsScenario: String, CaseIterable, Sendable {
     case changedRequestNeedsFetch
     case fetchLimitKeepsItsWindow
     case badInput
+    case qualifierThroughNilToOne
+    case refetchErrorKeepsResults
+    case evaluationErrorKeepsMembership
     case randomBatchesBySection
     case randomBatchesThroughRelationship
 
@@ -51,6 +54,9 @@ package enum FetchedResultsScenario: String, CaseIterable, Sendable {
         case .changedRequestNeedsFetch: try FetchedResultsChecks.changedRequest(stack)
         case .fetchLimitKeepsItsWindow: try FetchedResultsChecks.fetchLimit(stack)
         case .badInput: try FetchedResultsChecks.badInput(stack)
+        case .qualifierThroughNilToOne: try FetchedResultsChecks.qualifierThroughNilToOne(stack)
+        case .refetchErrorKeepsResults: try FetchedResultsChecks.refetchErrorKeepsResults(stack)
+        case .evaluationErrorKeepsMembership: try FetchedResultsChecks.evaluationErrorKeepsMembership(stack)
         case .randomBatchesBySection:
             var check = FetchedResultsRandomCheck(stack, mode: .genre, steps: 1200, seed: 16)
             try check.run()
