@@ -83,6 +83,24 @@ import Predicates
         }
     }
 
+    @Test func aRegularExpressionThatGivesUpIsAnErrorOfTheFetch() throws {
+        // SQL keeps the rows it cannot decide (the engine gives up once per run of the query, not
+        // once per row: the first give-up marks the statement's matcher), and the in-memory
+        // evaluation throws the evaluator's error.
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let coordinator = PersistentStoreCoordinator(model: try Models.library())
+        try coordinator.addStore(SQLitePersistentStore(url: directory.file("Regex.sqlite"), evaluatesPredicatesInSQL: true))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for _ in 0..<4 {
+            try context.insertNewObject(forEntityNamed: "Item").setValue(String(repeating: "a", count: 30) + "!", forKey: "name")
+        }
+        try context.save()
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        let request = EntityFetchRequest(entityName: "Item", predicate: try KeyValuePredicate(format: "name MATCHES %@", "(?:(a|a)+b|.*)"))
+        #expect(throws: PredicateEvaluationError.regularExpressionGaveUp(pattern: "(?:(a|a)+b|.*)")) { try fresh.fetch(request) }
+    }
+
     @Test func otherPredicatesNarrowToASuperset() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -8,6 +8,10 @@ import Predicates
 /// per statement run rather than once per row.
 private final class CachedMatcher {
     let matcher: StringMatcher?
+    /// Whether the matcher failed on a row (a regular expression that gave up): later rows of
+    /// the run are kept without trying again, so a fetch pays the engine's give-up time once,
+    /// not once per row, before the in-memory evaluation throws the error.
+    var failed = false
     init(_ matcher: StringMatcher?) { self.matcher = matcher }
 }
 
@@ -70,20 +74,22 @@ extension SQLiteConnection {
         switch op {
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard let subject = left as? String else { return false }   // nil: false; no other kinds are compiled
-            let matcher: StringMatcher?
+            let cache: CachedMatcher
             if let cached = sqlite3_get_auxdata(context, 3) {
-                matcher = Unmanaged<CachedMatcher>.fromOpaque(cached).takeUnretainedValue().matcher
+                cache = Unmanaged<CachedMatcher>.fromOpaque(cached).takeUnretainedValue()
             } else {
                 guard let pattern = swiftValue(arguments[3]) as? String else { return false }
-                let made = try? StringMatcher(op, pattern: pattern, options: options)
-                let box = Unmanaged.passRetained(CachedMatcher(made)).toOpaque()
-                sqlite3_set_auxdata(context, 3, box) { pointer in
+                cache = CachedMatcher(try? StringMatcher(op, pattern: pattern, options: options))
+                sqlite3_set_auxdata(context, 3, Unmanaged.passRetained(cache).toOpaque()) { pointer in
                     if let pointer { Unmanaged<CachedMatcher>.fromOpaque(pointer).release() }
                 }
-                matcher = made
             }
-            guard let matcher else { return true }
-            return (try? matcher.matches(subject)) ?? true
+            guard let matcher = cache.matcher, !cache.failed else { return true }
+            guard let matched = try? matcher.matches(subject) else {
+                cache.failed = true
+                return true
+            }
+            return matched
         default:
             return (try? ComparisonEvaluator.test(op, options: options, left, swiftValue(arguments[3]))) ?? true
         }
