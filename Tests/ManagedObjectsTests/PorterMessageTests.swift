@@ -47,6 +47,10 @@ private final class Stamp: ManagedObject {
         let far = Self.error { _ = try object.value(forKey: "colour") }
         #expect(far?.description == "the entity 'Stamp' has no property 'colour' (its properties: 'when', 'identity', 'note')")
         #expect(far?.description.contains("computedKeys") == false)
+        // NSManagedObject's own properties are Swift properties here, not keys (Porting.md).
+        for key in ["objectID", "isDeleted", "isInserted", "entity", "managedObjectContext"] {
+            #expect(Self.error { _ = try object.value(forKey: key) } == .undefinedProperty(key, entity: "Stamp", properties: properties))
+        }
     }
 
     @Test func observingAnUnknownKeyNamesTheEntity() throws {

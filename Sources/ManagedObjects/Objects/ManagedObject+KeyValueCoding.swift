@@ -91,7 +91,9 @@ extension ManagedObject {
     /// is not a key, such as a `weak` one, as on any object).
     package func undefinedPropertyError(_ key: String) -> KeyValueCodingError {
         let plain = undefinedKeyError(key)
-        if case .notAKey = plain { return plain }
+        // `managedObjectContext` is this class's own weak property (Apple's is reachable by
+        // key): its name gets the entity's message, not the advice to list it in computedKeys.
+        if case .notAKey = plain, key != "managedObjectContext" { return plain }
         return .undefinedProperty(key, entity: entity.name, properties: entity.allProperties.map(\.name))
     }
 }
