@@ -211,7 +211,7 @@ public final class FetchedResultsController {
     }
 
     /// The section name of an object: the description of its section key path value, `""` for
-    /// `nil` or no section key path.
+    /// `nil` or no section key path; a negative zero is named as zero, the value it sorts with.
     func sectionName(of object: ManagedObject) -> String {
         guard let sectionNameKeyPath else { return "" }
         let read = sectionNameKeyPath.contains(".") ? try? object.value(forKeyPath: sectionNameKeyPath)
@@ -220,6 +220,9 @@ public final class FetchedResultsController {
         switch value {
         case let string as String: return string
         case is NSNull: return ""
+        // The two zeros sort as equal, so they name one section ("0.0", never "-0.0").
+        case let double as Double: return String(describing: double == 0 ? 0 : double)
+        case let float as Float: return String(describing: float == 0 ? 0 : float)
         default: return String(describing: value)
         }
     }
