@@ -37,9 +37,14 @@ extension SQLiteStoreEngine {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let prefix = url.lastPathComponent + creationMarker
-        var removed = LeftBehindFiles.removeDeadProcessFiles(in: folder, prefix: prefix)
-        // The earlier name records no process: only an old file is surely not being written.
+        var removed: [String] = []
+        // One listing of the folder (a store may open in a folder of thousands of files).
         for name in LeftBehindFiles.names(in: folder, startingWith: prefix) {
+            if let item = LeftBehindFiles.removeIfLeftBehind(name, in: folder, prefix: prefix) {
+                removed.append(item)
+                continue
+            }
+            // The earlier name records no process: only an old file is surely not being written.
             let rest = LeftBehindFiles.withoutCompanionSuffix(String(name.dropFirst(prefix.count)))
             let item = folder + "/" + name
             guard UUID(uuidString: rest) != nil, LeftBehindFiles.isRegularFile(item) else { continue }

@@ -91,9 +91,10 @@ extension ManagedObject {
     /// is not a key, such as a `weak` one, as on any object).
     package func undefinedPropertyError(_ key: String) -> KeyValueCodingError {
         let plain = undefinedKeyError(key)
-        // `managedObjectContext` is this class's own weak property (Apple's is reachable by
-        // key): its name gets the entity's message, not the advice to list it in computedKeys.
-        if case .notAKey = plain, key != "managedObjectContext" { return plain }
+        // A stored property of this class itself (the weak `managedObjectContext`) is the
+        // object's machinery, not the user's: its name gets the entity's message, not the
+        // advice to list it in computedKeys; a subclass's own such property keeps the advice.
+        if case .notAKey = plain, KeyValueKeyTable.of(ManagedObject.self).unavailableKeys[key] == nil { return plain }
         return .undefinedProperty(key, entity: entity.name, properties: entity.allProperties.map(\.name))
     }
 }

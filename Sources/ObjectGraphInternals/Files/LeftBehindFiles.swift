@@ -36,14 +36,18 @@ package enum LeftBehindFiles {
     ///   `prefix` become strings.
     @discardableResult
     package static func removeDeadProcessFiles(in folder: String, prefix: String) -> [String] {
-        var removed: [String] = []
-        for name in names(in: folder, startingWith: prefix) {
-            let item = folder + "/" + name
-            guard let pid = processID(in: withoutCompanionSuffix(String(name.dropFirst(prefix.count)))),
-                  processIsGone(pid), isRegularFile(item) else { continue }
-            if unlink(item) == 0 { removed.append(item) }
-        }
-        return removed
+        names(in: folder, startingWith: prefix).compactMap { removeIfLeftBehind($0, in: folder, prefix: prefix) }
+    }
+
+    /// Removes the file `name` of `folder` when it is named `<prefix><process ID>-<UUID>`
+    /// (with or without a companion suffix), its process is gone and it is a regular file.
+    ///
+    /// - Returns: The path removed, or nil.
+    package static func removeIfLeftBehind(_ name: String, in folder: String, prefix: String) -> String? {
+        let item = folder + "/" + name
+        guard let pid = processID(in: withoutCompanionSuffix(String(name.dropFirst(prefix.count)))),
+              processIsGone(pid), isRegularFile(item), unlink(item) == 0 else { return nil }
+        return item
     }
 
     /// `rest` without a trailing companion suffix.
