@@ -36,16 +36,20 @@ struct ErrorMessageTests {
         let limit = PredicateParser.maximumDepth
         let bangs = String(repeating: "!", count: 100_000) + "a == 1"
         let failure = try #require(parseError(bangs))
-        // The comparison is two levels high (a key path under it); the NOT that makes the tree
-        // limit + 1 levels high is number limit - 1 from the right.
-        #expect(failure.kind == .nestingTooDeep(position: 100_000 - (limit - 1), limit: limit))
+        // Read left to right, the `!` number limit + 1 (offset limit) is the first level too many.
+        #expect(failure.kind == .nestingTooDeep(position: limit, limit: limit))
         let minus = "a == " + String(repeating: "-", count: 1_000) + "b"
         let minusFailure = try #require(parseError(minus))
-        #expect(minusFailure.position == 5 + 1_000 - limit)
+        #expect(minusFailure.position == 5 + limit)
         let powers = "a == " + Array(repeating: "b", count: 1_000).joined(separator: " ** ")
         let powerFailure = try #require(parseError(powers))
-        // `**` number k (from 0) sits at 5 + 5k + 2 and makes a tree 999 - k + 1 levels high.
-        #expect(powerFailure.position == 5 + 5 * (999 - limit) + 2)
+        // `**` number k (from 0) sits at 5 + 5k + 2 and opens level k + 1.
+        #expect(powerFailure.position == 5 + 5 * limit + 2)
+        let sum = "a == " + Array(repeating: "1", count: 1_000).joined(separator: " + ")
+        let sumFailure = try #require(parseError(sum))
+        // `+` number k (from 0) sits at 5 + 4k + 2; the chain is left-associative, so the
+        // leftmost term is under all of them and `+` number limit is the first too many.
+        #expect(sumFailure.position == 5 + 4 * limit + 2)
     }
 
     @Test func invalidRegularExpressionsNameThePatternAndPosition() throws {

@@ -86,14 +86,64 @@ struct ParseErrorTests {
     }
 
     @Test func nestingWithinTheLimitWorks() throws {
-        let depth = PredicateParser.maximumDepth - 1
+        let depth = PredicateParser.maximumDepth
         let parens = String(repeating: "(", count: depth) + "a == 1" + String(repeating: ")", count: depth)
         let predicate = try KeyValuePredicate(format: parens)
         #expect(try predicate.evaluate(with: ["a": 1]))
-        let nots = String(repeating: "NOT ", count: PredicateParser.maximumDepth - 2) + "a == 1"
+        let nots = String(repeating: "NOT ", count: depth) + "a == 1"
         #expect(try KeyValuePredicate(format: nots).evaluate(with: ["a": 1]))
         let reparsed = try KeyValuePredicate(format: KeyValuePredicate(format: nots).predicateFormat)
         #expect(reparsed == (try KeyValuePredicate(format: nots)))
+    }
+
+    /// One count for every kind of level (trial12 N9): exactly `maximumDepth` brackets, NOTs,
+    /// minus signs or chained operators parse, and one more is refused at the token that opens
+    /// the first level too many, reading left to right.
+    @Test func theLimitCountsEveryKindOfLevelAlike() throws {
+        let limit = PredicateParser.maximumDepth
+        func nots(_ n: Int) -> String { String(repeating: "NOT ", count: n) + "a.b == 1" }
+        func bangs(_ n: Int) -> String { String(repeating: "!", count: n) + "a == 1" }
+        func parens(_ n: Int) -> String { String(repeating: "(", count: n) + "a == 1" + String(repeating: ")", count: n) }
+        func notParens(_ n: Int) -> String {
+            String(repeating: "NOT (", count: n) + "a == 1" + String(repeating: ")", count: n)
+        }
+        func parensThenNots(_ n: Int) -> String {
+            String(repeating: "(", count: 60) + String(repeating: "NOT ", count: n) + "a == 1"
+                + String(repeating: ")", count: 60)
+        }
+        func minus(_ n: Int) -> String { "a == " + String(repeating: "-", count: n) + "b" }
+        func sum(_ terms: Int) -> String { "a == " + Array(repeating: "1", count: terms).joined(separator: " + ") }
+        func inner(_ n: Int) -> String { "a == " + String(repeating: "(", count: n) + "1" + String(repeating: ")", count: n) }
+        func calls(_ n: Int) -> String { "a == " + String(repeating: "abs(", count: n) + "1" + String(repeating: ")", count: n) }
+        let cases: [(String, (Int) -> String, Int)] = [
+            // name, shape (one level per step), offset of the first token too many at limit + 1 steps
+            ("NOT", nots, 4 * limit),
+            ("!", bangs, limit),
+            ("brackets", parens, limit),
+            ("brackets in an expression", inner, 5 + limit),
+            ("calls", calls, 5 + 4 * limit + 3),
+            ("minus", minus, 5 + limit),
+            ("sum", { sum($0 + 1) }, 5 + 4 * limit + 2),
+        ]
+        for (name, shape, position) in cases {
+            #expect((try? KeyValuePredicate(format: shape(limit))) != nil, "\(name): \(limit) levels parse")
+            let failure = error(shape(limit + 1))
+            #expect(failure?.kind == .nestingTooDeep(position: position, limit: limit), "\(name)")
+        }
+        // Mixed: NOT ( NOT ( ... alternates, two levels per pair; the 51st NOT is level 101.
+        #expect((try? KeyValuePredicate(format: notParens(limit / 2))) != nil)
+        #expect(error(notParens(limit / 2 + 1))?.kind == .nestingTooDeep(position: 5 * (limit / 2), limit: limit))
+        // 60 brackets, then NOTs: the 41st NOT is level 101.
+        #expect((try? KeyValuePredicate(format: parensThenNots(limit - 60))) != nil)
+        #expect(error(parensThenNots(limit - 60 + 1))?.kind
+                    == .nestingTooDeep(position: 60 + 4 * (limit - 60), limit: limit))
+        // A chain inside brackets counts the brackets too.
+        let bracketedSum = String(repeating: "(", count: 10) + sum(limit - 10 + 1) + String(repeating: ")", count: 10)
+        #expect((try? KeyValuePredicate(format: bracketedSum)) != nil)
+        let tooLong = String(repeating: "(", count: 10) + sum(limit - 10 + 2) + String(repeating: ")", count: 10)
+        #expect(error(tooLong)?.kind == .nestingTooDeep(position: 10 + 5 + 4 * (limit - 10) + 2, limit: limit))
+        // The message names the limit it applies.
+        #expect(error(nots(limit + 1))?.localizedDescription.contains("deeper than \(limit) levels") == true)
     }
 
     @Test func hugeFlatInputsParse() throws {

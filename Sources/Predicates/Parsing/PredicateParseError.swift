@@ -32,7 +32,8 @@ public struct PredicateParseError: Error, Equatable, Sendable {
         case invalidNumber(position: Int, text: String)
         /// A character that starts no token (for example `~` or a control character).
         case invalidCharacter(position: Int, character: String)
-        /// Parentheses, functions, aggregates or operators nested deeper than `limit`.
+        /// Brackets, `NOT`s, minus signs, functions, aggregates or operators nested deeper than
+        /// `limit` levels; `position` is the token that opens the first level too many.
         case nestingTooDeep(position: Int, limit: Int)
         /// A format specifier (`%@`, `%K`, `%d`...) with no argument left for it; `index`
         /// counts from zero.
@@ -193,9 +194,9 @@ extension PredicateParseError: CustomStringConvertible, LocalizedError {
         case let .invalidCharacter(_, character):
             return "unexpected character '\(character)'"
         case let .nestingTooDeep(_, limit):
-            return "nesting deeper than \(limit) levels (brackets, NOT, calls and subqueries nest; so does a chain "
-                + "of operators such as a + b + ..., one level per term: split a longer chain, or use a collection "
-                + "and @sum)"
+            return "nesting deeper than \(limit) levels (each bracket, NOT, minus sign, call and subquery is a level, "
+                + "and so is each operator of a chain of operators such as a + b + ...: split a longer chain, or use "
+                + "a collection and @sum)"
         case let .missingArgument(_, index, specifier):
             return "no argument for %\(specifier) (argument \(index))"
         case let .argumentTypeMismatch(_, index, specifier, expected, actual):

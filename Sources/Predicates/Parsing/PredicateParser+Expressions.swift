@@ -51,26 +51,30 @@ extension PredicateParser {
         let first = try parseFactor()
         guard binaryOperator != nil else { return first }
         var operands = [try requireExpression(first)]
-        var operators: [BinaryOperator] = []
+        var operators: [(op: BinaryOperator, token: Int)] = []
         while let op = binaryOperator {
+            let token = cursor
             advance()
-            while let top = operators.last, top.level >= op.level {
+            while let top = operators.last, top.op.level >= op.level {
                 operators.removeLast()
-                try reduce(top, &operands)
+                try reduce(top.op, at: top.token, &operands)
             }
-            operators.append(op)
+            operators.append((op, token))
             operands.append(try requireExpression(try parseFactor()))
         }
         while let top = operators.popLast() {
-            try reduce(top, &operands)
+            try reduce(top.op, at: top.token, &operands)
         }
         return .expression(operands[0])
     }
 
-    private func reduce(_ op: BinaryOperator, _ operands: inout [ParsedExpression]) throws(PredicateParseError) {
+    /// Combines the last two operands with `op`, whose token has index `token` (where a chain
+    /// too long is reported).
+    private func reduce(_ op: BinaryOperator, at token: Int,
+                        _ operands: inout [ParsedExpression]) throws(PredicateParseError) {
         let right = operands.removeLast()
         let left = operands.removeLast()
-        let height = try checked(max(left.height, right.height) + 1)
+        let height = try checked(max(left.height, right.height) + 1, expression: true, at: token)
         let value: KeyValueExpression
         switch op {
         case .function(let function): value = .function(function, [left.value, right.value])
@@ -80,28 +84,42 @@ extension PredicateParser {
     }
 
     /// Unary minus and `**` chains. `**` is right-associative and binds tighter than unary
-    /// minus (`-a ** b` is `-(a ** b)`); a minus before a number literal folds into it.
+    /// minus (`-a ** b` is `-(a ** b)`); a minus before a number literal folds into it. Each
+    /// minus sign and each `**` opens a level for everything to its right until the chain ends,
+    /// so a chain too deep is reported at the sign or `**` past the limit, reading left to right.
     private mutating func parseFactor() throws(PredicateParseError) -> Operand {
         var minusStart = cursor
         let minus = countMinus()
         var literal = isNumberLiteral
+        var opened = literal ? 0 : minus
+        try open(opened, firstToken: minusStart)
         let base = try parsePostfix()
-        guard minus > 0 || isSymbol("**") else { return base }
+        guard minus > 0 || isSymbol("**") else {
+            depth -= opened
+            return base
+        }
         // Each operand with its minus signs (and where they start) and the `**` token after it.
         var items = [(minus: minus, minusStart: minusStart, value: try requireExpression(base), power: 0, literal: literal)]
         while isSymbol("**") {
             items[items.count - 1].power = cursor
+            try open(1, firstToken: cursor)
+            opened += 1
             advance()
             minusStart = cursor
             let count = countMinus()
             literal = isNumberLiteral
+            if !literal {
+                try open(count, firstToken: minusStart)
+                opened += count
+            }
             items.append((count, minusStart, try requireExpression(try parsePostfix()), 0, literal))
         }
+        depth -= opened
         let last = items[items.count - 1]
         var result = try negated(last.value, times: last.minus, firstToken: last.minusStart, literal: last.literal)
         for index in stride(from: items.count - 2, through: 0, by: -1) {
             let item = items[index]
-            let height = try checked(max(item.value.height, result.height) + 1, at: item.power)
+            let height = try checked(max(item.value.height, result.height) + 1, expression: true, at: item.power)
             result = ParsedExpression(value: .function(.raise, [item.value.value, result.value]), height: height)
             result = try negated(result, times: item.minus, firstToken: item.minusStart, literal: false)
         }
@@ -146,7 +164,7 @@ extension PredicateParser {
                     continue
                 }
             }
-            let height = try checked(result.height + 1, at: firstToken + times - 1 - step)
+            let height = try checked(result.height + 1, expression: true, at: firstToken + times - 1 - step)
             result = ParsedExpression(value: .function(.negate, [result.value]), height: height)
         }
         return result
@@ -164,7 +182,9 @@ extension PredicateParser {
                     components.append(try readKeyComponent())
                 }
                 expression.value = Self.extend(expression.value, with: components.joined(separator: "."))
-                expression.height = try checked(expression.height + 1)
+                if case .keyPathOf = expression.value {   // a plain key path `a.b` stays one value
+                    expression.height = try checked(expression.height + 1, expression: true)
+                }
                 operand = .expression(expression)
             } else if isSymbol("[") {
                 let collection = try requireExpression(operand)
@@ -173,7 +193,7 @@ extension PredicateParser {
                 let index = try parseIndex()
                 try expectSymbol("]", expected: "']' after the index")
                 leave()
-                let height = try checked(max(collection.height, index.height) + 1)
+                let height = try checked(max(collection.height, index.height) + 1, expression: true)
                 operand = .expression(ParsedExpression(value: .index(collection.value, index.value), height: height))
             } else {
                 return operand

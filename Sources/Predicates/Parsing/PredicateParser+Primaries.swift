@@ -12,7 +12,15 @@ extension PredicateParser {
             let inner = try parseOr()
             try expectSymbol(")", expected: "')' or an operator")
             leave()
-            return inner
+            // The brackets are a level of their own for whatever encloses them.
+            switch inner {
+            case .expression(var expression):
+                expression.height += 1
+                return .expression(expression)
+            case .predicate(var predicate):
+                predicate.height += 1
+                return .predicate(predicate)
+            }
         case .symbol("{"):
             return .expression(try parseAggregate())
         case .integer(let value): return constant(.integer(Int64(value)))
@@ -56,7 +64,7 @@ extension PredicateParser {
         try enter()
         let elements = try parseList(closing: "}")
         leave()
-        let height = try checked((elements.map(\.height).max() ?? 0) + 1)
+        let height = try checked((elements.map(\.height).max() ?? 0) + 1, expression: true)
         return ParsedExpression(value: .aggregate(elements.map(\.value)), height: height)
     }
 
@@ -98,7 +106,7 @@ extension PredicateParser {
         guard let function = KeyValueExpression.Function(selector: builtin.selector) else {
             throw .unknownFunction(position: position(of: token), name: name)
         }
-        let height = try checked((arguments.map(\.height).max() ?? 0) + 1)
+        let height = try checked((arguments.map(\.height).max() ?? 0) + 1, expression: true, insideCall: true)
         return ParsedExpression(value: .function(function, arguments.map(\.value)), height: height)
     }
 
@@ -109,7 +117,8 @@ extension PredicateParser {
         try expectSymbol(",", expected: "',' after the TERNARY true value")
         let whenFalse = try parseExpression()
         try expectSymbol(")", expected: "')' to close TERNARY")
-        let height = try checked(max(condition.height, whenTrue.height, whenFalse.height) + 1)
+        let height = try checked(max(condition.height, whenTrue.height, whenFalse.height) + 1, expression: true,
+                                 insideCall: true)
         return ParsedExpression(value: .conditional(condition.value, whenTrue.value, whenFalse.value), height: height)
     }
 
@@ -128,7 +137,8 @@ extension PredicateParser {
         try expectSymbol(",", expected: "',' after the SUBQUERY variable")
         let predicate = try parsePredicate()
         try expectSymbol(")", expected: "')' to close SUBQUERY")
-        let height = try checked(max(collection.height, predicate.height) + 1)
+        let height = try checked(max(collection.height, predicate.height) + 1, expression: true,
+                                 insideCall: true)
         return ParsedExpression(value: .subquery(collection.value, variable: variable, predicate: predicate.value),
                                 height: height)
     }
@@ -158,7 +168,7 @@ extension PredicateParser {
             }
             return ParsedExpression(value: .constant(KeyValueConstant(converted)), height: 1)
         }
-        let height = try checked(value.height + 1)
+        let height = try checked(value.height + 1, expression: true, insideCall: true)
         return ParsedExpression(value: .function(.cast, [value.value, .constant(.string(typeName))]),
                                 height: height)
     }

@@ -3,18 +3,23 @@
 
 /// Reads tokens into a predicate or an expression.
 ///
-/// Recursion is bounded: parentheses, function calls, aggregates and subqueries may nest
-/// ``maximumDepth`` levels, and the resulting tree may be ``maximumDepth`` levels high (a long
-/// chain such as `1 + 1 + 1 ...` grows the tree without nesting parentheses). Past either
-/// bound the parser throws ``PredicateParseError/nestingTooDeep(position:limit:)``, so the
-/// tree's own recursive walks (formatting, compiling, evaluating) stay shallow too.
+/// Recursion is bounded by one count, the nesting level: a comparison of two plain values
+/// (`a == 1`) is level 0, and each bracket pair, `NOT`/`!`, unary minus (not one folded into a
+/// number literal), function call, aggregate, `SUBQUERY`, `[index]`, `AND`/`OR` grouping,
+/// comparison inside another and operator of a chain (`1 + 1 + ...`) around it adds one.
+/// Prefix levels (brackets, `NOT`, minus) are counted as they are read, left to right; the
+/// levels a node builds below itself (operator chains) are its tree height. Past
+/// ``maximumDepth`` levels the parser throws ``PredicateParseError/nestingTooDeep(position:limit:)``
+/// at the token that opened the first level too many, so the tree's own recursive walks
+/// (formatting, compiling, evaluating) stay shallow too.
 struct PredicateParser {
-    /// The deepest nesting and the highest tree the parser accepts.
+    /// The most nesting levels the parser accepts (see the type's documentation).
     static let maximumDepth = 100
 
     let lexer: PredicateLexer
     var tokens: [PredicateToken] { lexer.tokens }
     var cursor = 0
+    /// The levels open around the cursor: brackets, `NOT`s and minus signs read but not closed.
     var depth = 0
     let arguments: [Any?]
     var argumentIndex = 0
@@ -118,29 +123,40 @@ struct PredicateParser {
         .unexpectedToken(position: position(of: current), found: current.text, expected: expected)
     }
 
+    /// Opens a bracket level; the opening bracket is the token before the cursor.
     mutating func enter() throws(PredicateParseError) {
         depth += 1
-        if depth > Self.maximumDepth { throw tooDeep() }
+        if depth > Self.maximumDepth { throw tooDeep(at: cursor - 1) }
     }
 
     mutating func leave() { depth -= 1 }
 
-    func tooDeep() -> PredicateParseError {
-        .nestingTooDeep(position: position(of: current), limit: Self.maximumDepth)
+    /// A ``PredicateParseError/nestingTooDeep(position:limit:)`` at the token with index
+    /// `tokenIndex` (the current token when nil).
+    func tooDeep(at tokenIndex: Int? = nil) -> PredicateParseError {
+        let token = tokenIndex.map { tokens[min(max($0, 0), tokens.count - 1)] } ?? current
+        return .nestingTooDeep(position: position(of: token), limit: Self.maximumDepth)
     }
 
-    func checked(_ height: Int) throws(PredicateParseError) -> Int {
-        if height > Self.maximumDepth { throw tooDeep() }
-        return height
+    /// Opens `count` prefix levels (`NOT`s, minus signs) whose tokens start at `firstToken`,
+    /// or throws at the first of them past the limit.
+    mutating func open(_ count: Int, firstToken: Int) throws(PredicateParseError) {
+        if depth + count > Self.maximumDepth {
+            throw tooDeep(at: firstToken + max(Self.maximumDepth - depth, 0))
+        }
+        depth += count
     }
 
     /// `height`, or a ``PredicateParseError/nestingTooDeep(position:limit:)`` at the token with
-    /// index `tokenIndex` (where a chain read in a loop crossed the limit).
-    func checked(_ height: Int, at tokenIndex: Int) throws(PredicateParseError) -> Int {
-        if height > Self.maximumDepth {
-            let token = tokens[min(max(tokenIndex, 0), tokens.count - 1)]
-            throw .nestingTooDeep(position: position(of: token), limit: Self.maximumDepth)
-        }
+    /// index `tokenIndex` (the current token when nil) if a node that high, with the levels
+    /// still open around it, is past the limit. A predicate's height counts its comparisons and
+    /// their operands (a bare comparison is 2 high, level 0); an expression's counts its operands
+    /// (a plain value is 1 high, level 0). `insideCall` leaves out the call's own bracket, which
+    /// the node's height already counts.
+    func checked(_ height: Int, expression: Bool = false, at tokenIndex: Int? = nil,
+                 insideCall: Bool = false) throws(PredicateParseError) -> Int {
+        let levels = height - (expression ? 1 : 2) + depth - (insideCall ? 1 : 0)
+        if levels > Self.maximumDepth { throw tooDeep(at: tokenIndex) }
         return height
     }
 
@@ -186,7 +202,8 @@ struct PredicateParser {
         return ParsedPredicate(value: or ? .or(values) : .and(values), height: height)
     }
 
-    /// `NOT p`, `! p` (any number, read in a loop), then a comparison.
+    /// `NOT p`, `! p` (any number, read in a loop), then a comparison. Each `NOT` opens a level
+    /// while its operand is read.
     mutating func parseComparison() throws(PredicateParseError) -> Operand {
         var count = 0
         let first = cursor
@@ -194,13 +211,14 @@ struct PredicateParser {
             advance()
             count += 1
         }
+        guard count > 0 else { return try parseBareComparison() }
+        try open(count, firstToken: first)
         let operand = try parseBareComparison()
-        guard count > 0 else { return operand }
+        depth -= count
         return .predicate(try negated(try requirePredicate(operand), times: count, firstToken: first))
     }
 
-    /// `times` NOTs around `predicate`, innermost first; the NOT tokens start at `firstToken`
-    /// (a limit crossed is reported at the NOT that crossed it).
+    /// `times` NOTs around `predicate`, innermost first; the NOT tokens start at `firstToken`.
     private func negated(_ predicate: ParsedPredicate, times: Int,
                          firstToken: Int) throws(PredicateParseError) -> ParsedPredicate {
         var result = predicate
