@@ -66,8 +66,11 @@ import UndoManagement
         #expect(crate.capacity == 20)
         #expect(Self.fires({ _ = crate.capacity }) { context.rollback() })
         #expect(crate.capacity == 12)
-        // (A refresh without merging turns the object into a fault, documented without
-        // notifications; the merging refresh below tells observers.)
+        // A refresh without merging drops the unsaved value, and tells observers (trial12 N8).
+        crate.capacity = 30
+        _ = crate.capacity
+        #expect(Self.fires({ _ = crate.capacity }) { context.refresh(crate, mergeChanges: false) })
+        #expect(crate.capacity == 12)
         // Another context's save, merged.
         var saves: [ManagedObjectContext.SaveResult] = []
         let token = other.onDidSave { result, _ in saves.append(result) }

@@ -8,7 +8,9 @@ extension ManagedObjectContext {
     ///
     /// With `mergeChanges` `false` the object's unsaved changes are dropped and it turns into a
     /// fault: its values load on next access, from the coordinator's row cache or the store
-    /// (see ``stalenessInterval``). With `true` the properties the context did not change take
+    /// (see ``stalenessInterval``). Observers of the properties whose unsaved values are
+    /// dropped are told, as by ``rollback()`` (reading the new value fulfils the fault); an
+    /// object without unsaved changes turns into a fault without notifications. With `true` the properties the context did not change take
     /// the current row's values (observers are told) and the changed ones keep their unsaved
     /// values, which a later save writes over the store's; the object's store version moves on,
     /// so that save does not conflict. Inserted objects are left alone. The object is reported
@@ -22,16 +24,37 @@ extension ManagedObjectContext {
         defer { exitConfinement() }
         guard object.managedObjectContext === self, !inserted.contains(object) else { return }
         if !mergeChanges {
+            // Observers hear the unsaved values go back, as after a rollback or an undo; the
+            // new values load from the row when an observer asks for them (trial12 N8).
+            let dropped = droppedChangeKeys(of: object)
+            let wasRestoring = isRestoring
+            let hadUnrecordedValues = object.hasUnrecordedValues
+            isRestoring = true
+            for key in dropped { object.willChangeValue(forKey: key) }
             object.willTurnIntoFault()
             updated.remove(object)
             forgetCommittedValues(of: object)
             object.faultFlag = true
             object.clearSlotValues()
             object.didTurnIntoFault()
+            for key in dropped.reversed() { object.didChangeValue(forKey: key) }
+            object.hasUnrecordedValues = hadUnrecordedValues
+            isRestoring = wasRestoring
         } else if !object.faultFlag, let row = try? sourceRow(for: object.objectID) {   // the parent's values, or the store's
             takeValues(of: row, into: object, keeping: object.committedRecord?.slotSet ?? [])
         }
         pendingEvent.refreshed.insert(object)
+    }
+
+    /// The keys of `object`'s unsaved changes whose values differ from the saved ones, in slot
+    /// order: what turning it into a fault takes back.
+    private func droppedChangeKeys(of object: ManagedObject) -> [String] {
+        guard !object.faultFlag, let committed = object.committedRecord else { return [] }
+        var keys: [(slot: Int, key: String)] = []
+        for (slot, value) in committed.entries where !ManagedObject.sameValue(value, object.slotValue(slot)) {
+            keys.append((slot, object.layout.properties[slot].name))
+        }
+        return keys.sorted { $0.slot < $1.slot }.map(\.key)
     }
 
     /// Refreshes every registered object, keeping unsaved changes (Apple: `refreshAllObjects()`):
