@@ -93,6 +93,9 @@ package enum SQLParityTable {
         ("small == 2", true), ("small > 1.5", true), ("small == YES", true),
         ("weight > 1", true), ("weight < 1", true), ("weight == 2", true), ("weight != 2", true), ("weight <= 0", true),
         ("weight == nil", true), ("weight != nil", true), ("weight >= -0.0", true), ("weight IN {0.5, 7.25}", true),
+        // -0.0 equals 0.0 in memory; SQLite reads the stored -0.0 back as 0.0 (trial12 N6).
+        ("weight == -0.0", true), ("weight == 0", true), ("weight < -0.0", true), ("weight IN {-0.0, 2}", true),
+        ("NOT (weight != -0.0)", true),
         ("weight BETWEEN {0, 3}", true), ("NOT (weight > 1)", true), ("weight > 1e299", true),
         ("price > 1", false), ("price == 10.11", false), ("price == nil", true),
         ("ripe == YES", true), ("ripe == NO", true), ("ripe != YES", true), ("ripe == nil", true), ("ripe == 1", true),

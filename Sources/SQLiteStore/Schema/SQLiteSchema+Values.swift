@@ -48,7 +48,14 @@ extension SQLiteSchema {
             case .double(let double): return double.isNaN ? .text(Self.notANumber) : .real(double)
             case .integer(let integer): return .real(Double(integer))
             // The double nearest the decimal (read back through its shortest text, below).
-            case .decimal(let decimal): return .real(decimal.nearestDouble)
+            // A NaN decimal is refused: Core Data's REAL column has no NaN (SQLite would store
+            // NULL, and the value would read back as nil).
+            case .decimal(let decimal):
+                guard !decimal.isNaN else {
+                    throw SQLiteStoreError(.unsupported("the value NaN of \(entity).\(attribute.name), a decimal attribute: a decimal is stored as a REAL, which cannot hold NaN (it would read back as nil); store nil or a number"),
+                                           path: path)
+                }
+                return .real(decimal.nearestDouble)
             default: break
             }
         case .date:
