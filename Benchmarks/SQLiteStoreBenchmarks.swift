@@ -32,7 +32,7 @@ private final class PlainRecord {
     }
 }
 
-private enum StoreBench {
+enum StoreBench {
     static let integerKeys = ["i1", "i2", "i3", "i4"]
     static let doubleKeys = ["d1", "d2", "d3"]
     static let textKeys = ["t1", "t2", "t3"]
@@ -58,8 +58,20 @@ private enum StoreBench {
                 .text(index % 2 == 0 ? "alpha" : "beta"), .text("t\(index % 97)")]
     }
 
+    /// This process's own folder for store files, as an app keeps its store in its own data
+    /// folder: opening a store lists its folder (the creation-litter sweep), so a shared `/tmp`
+    /// with thousands of files would be timed too. Removed by `removeFolder()` at exit.
+    static let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("objectgraph-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+
     static func temporaryFile(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-bench-\(name)-\(UUID().uuidString).sqlite")
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("\(name)-\(UUID().uuidString).sqlite")
+    }
+
+    /// Removes this process's store files, the fixtures included.
+    static func removeFolder() {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     static func remove(_ url: URL) {

@@ -97,6 +97,7 @@ func loadAverage() -> String? {
 if let load = loadAverage() { print("# load average at start: \(load)") }
 print(BenchmarkSuite.header)
 let results = suite.run(filter: filter)
+StoreBench.removeFolder()
 if runsFanOut { PostgreSQLFanOutBenchmark.run(quick: quick) }
 print(BenchmarkSuite.summary(results, repetitions: suite.repetitions))
 if let load = loadAverage() { print("# load average at end: \(load)") }
