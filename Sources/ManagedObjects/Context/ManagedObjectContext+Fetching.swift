@@ -380,8 +380,13 @@ extension ManagedObjectContext {
     public func object(with id: ManagedObjectID) throws -> ManagedObject {
         if let object = registered[id] { return object }
         if id.isTemporaryID {
-            // A child reaches the objects its parents inserted by their temporary IDs.
-            guard parent != nil, try sourceRow(for: id) != nil else { throw ManagedObjectContextError.objectNotFound(id) }
+            // A child reaches the objects its parents inserted by their temporary IDs; one the
+            // chain has saved since is the object of its permanent ID (one object per row).
+            guard let parent else { throw ManagedObjectContextError.objectNotFound(id) }
+            if let current = parent.performAndWait({ parent.currentIDs(ofTemporaryIDs: [id]) })[id], current != id {
+                return try object(with: current)
+            }
+            guard try sourceRow(for: id) != nil else { throw ManagedObjectContextError.objectNotFound(id) }
         }
         return try fault(for: id)
     }
