@@ -92,6 +92,17 @@ import ManagedObjects
         }
     }
 
+    /// The store-side policies resolve too (their final state depends on the order of the
+    /// saves: a delete of a row another writer changed comes back, a change meeting a newer row
+    /// is dropped); only that nothing throws is checked.
+    @Test(arguments: [MergePolicy.Kind.mergeByPropertyStoreTrump, .rollback])
+    func concurrentSavesWithAStoreSidePolicyNeverThrow(policy: MergePolicy.Kind) async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let failures = try await Self.race(try Self.stack(folder), policy: policy)
+        #expect(failures.isEmpty, "\(failures.count) saves threw; first: \(failures.first ?? "")")
+    }
+
     @Test func theErrorPolicyStillReportsTheConflict() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
