@@ -124,7 +124,7 @@ extension ManagedObjectContext {
         var filledAnswers: [[StoreRow]] = []
         var storesOrdered = stores.count <= 1
         if parent != nil {
-            adoptPermanentIDsOfPushedObjects()
+            adoptPermanentIDsFromParent()
             storesOrdered = false
             for row in try sourceRows(for: storeRequest) {
                 let object = try registeredObject(for: row, filled: &filled)

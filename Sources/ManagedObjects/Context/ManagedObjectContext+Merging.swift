@@ -33,7 +33,7 @@ extension ManagedObjectContext {
             // One object per row: objects known here by temporary IDs that the chain has saved
             // since take their permanent IDs first, and the save's temporary IDs are read as
             // the IDs that name their objects now.
-            adoptPermanentIDsOfPushedObjects()
+            adoptPermanentIDsFromParent()
             result = resolvingTemporaryIDs(of: result)
         }
         // A temporary ID names an object for a child (a sibling's insert its parent holds

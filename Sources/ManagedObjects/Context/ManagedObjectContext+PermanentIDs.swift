@@ -19,7 +19,7 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         enterConfinement("obtainPermanentIDs(for:)")
         defer { exitConfinement() }
-        if parent != nil { adoptPermanentIDsOfPushedObjects() }
+        if parent != nil { adoptPermanentIDsFromParent() }
         let pending = objects.filter { $0.managedObjectContext === self && $0.objectID.isTemporaryID }
         guard !pending.isEmpty else { return }
         guard let coordinator else { throw ManagedObjectContextError.noStore(pending[0].entity.name) }
@@ -79,7 +79,7 @@ extension ManagedObjectContext {
     ///
     /// - Complexity: One call to the parent (and up the chain) when the child knows any object
     ///   by such an ID; O(*n*) in their number.
-    package func adoptPermanentIDsOfPushedObjects() {
+    package func adoptPermanentIDsFromParent() {
         guard let parent, !parentTemporaryIDs.isEmpty else { return }
         // An object that left this context (reset, merged delete) needs no new ID.
         parentTemporaryIDs = parentTemporaryIDs.filter { registered[$0] != nil }
@@ -96,7 +96,7 @@ extension ManagedObjectContext {
     package func currentIDs(ofTemporaryIDs ids: [ManagedObjectID]) -> [ManagedObjectID: ManagedObjectID] {
         enterConfinement("a child context's look-up of temporary IDs")
         defer { exitConfinement() }
-        adoptPermanentIDsOfPushedObjects()
+        adoptPermanentIDsFromParent()
         var found: [ManagedObjectID: ManagedObjectID] = [:]
         var missing: [ManagedObjectID] = []
         for id in ids {

@@ -101,7 +101,7 @@ public final class ManagedObjectContext {
     /// Temporary IDs by which this child knows objects of its parent chain: those it pushed
     /// into its parent, and those it fetched, faulted or merged from it (a sibling's unsaved
     /// insert). Each is re-registered under its permanent ID once the chain has one
-    /// (``adoptPermanentIDsOfPushedObjects()``).
+    /// (``adoptPermanentIDsFromParent()``).
     package var parentTemporaryIDs: Set<ManagedObjectID> = []
     /// How many child contexts this context has (they may ask for ``permanentIDsOfSavedObjects``).
     package let childCount = Atomic<Int>(0)
