@@ -79,6 +79,32 @@ import Testing
         #expect(view.registeredObjects.filter { $0.entity.name == "Stand" }.count == 2)
     }
 
+    /// Before the child merges the parent's save (a queue context merges later, on its own
+    /// queue), the permanent ID already names the object it knows by the temporary ID.
+    @Test func aPermanentIDUsedBeforeTheParentsSaveIsMergedNamesTheKnownObject() throws {
+        let root = ManagedObjectContext(coordinator: try stockedCoordinator())
+        let view = ManagedObjectContext(concurrencyType: .confinement, parent: root)
+        let writer = ManagedObjectContext(concurrencyType: .confinement, parent: root)
+        var saves: [ManagedObjectContext.SaveResult] = []
+        let token = writer.onDidSave { result, _ in saves.append(result) }
+        defer { token.cancel() }
+        try insertStand("New", in: writer)
+        try writer.save()
+        view.mergeChanges(from: try #require(saves.last))
+        let merged = try #require(view.registeredObjects.first { try name($0) == "New" })
+        #expect(merged.objectID.isTemporaryID)
+        try root.save()   // the view does not merge it
+        let permanent = try #require(root.registeredObjects.first { try name($0) == "New" }).objectID
+        #expect(!permanent.isTemporaryID)
+        #expect(try view.object(with: permanent) === merged)
+        #expect(merged.objectID == permanent)
+        #expect(try view.existingObject(with: permanent) === merged)
+        // Nothing new since: a permanent ID the view does not know makes a fault at once.
+        let corner = try #require(try root.fetch(stands).first { try name($0) == "Corner" })
+        #expect(try name(try view.object(with: corner.objectID)) == "Corner")
+        #expect(view.registeredObjects.filter { $0.entity.name == "Stand" }.count == 2)
+    }
+
     @Test func aSiblingsObtainedPermanentIDIsMergedOnce() throws {
         let root = ManagedObjectContext(coordinator: try stockedCoordinator())
         let view = ManagedObjectContext(concurrencyType: .confinement, parent: root)

@@ -387,6 +387,11 @@ extension ManagedObjectContext {
                 return try object(with: current)
             }
             guard try sourceRow(for: id) != nil else { throw ManagedObjectContextError.objectNotFound(id) }
+        } else if parent != nil && !parentTemporaryIDs.isEmpty {
+            // The chain may have saved an object known here by its temporary ID since this
+            // child last looked: it takes this ID rather than a second object being made.
+            adoptPermanentIDsFromParentIfChanged()
+            if let object = registered[id] { return object }
         }
         return try fault(for: id)
     }

@@ -37,6 +37,7 @@ extension ManagedObjectContext {
         }
         adoptPermanentIDs(pairs)
         if let parent { try parent.performAndWait { () throws -> Void in parent.adoptPermanentIDsUpTheChain(pairs) } }
+        coordinator.permanentIDGeneration.add(1, ordering: .releasing)
     }
 
     /// Re-registers this context's objects known by the temporary IDs under their permanent
@@ -60,16 +61,35 @@ extension ManagedObjectContext {
     /// temporary ones, for children that still know them by those.
     package func rememberPermanentIDs(of objects: [ManagedObject], temporaryIDs: [ManagedObjectID]) {
         guard childCount.load(ordering: .relaxed) > 0 else { return }
+        var recorded = false
         for (object, temporary) in zip(objects, temporaryIDs) where temporary != object.objectID {
             permanentIDsOfSavedObjects[temporary] = object.objectID
+            recorded = true
         }
+        if recorded { coordinator?.permanentIDGeneration.add(1, ordering: .releasing) }
     }
 
     /// Notes that this child registered an object of its parent chain under a temporary ID
     /// (a fetched row, a fault, a merged insert of a sibling), so that the object takes its
     /// permanent ID when the chain saves it.
     package func noteParentTemporaryID(_ id: ManagedObjectID) {
-        if parent != nil && id.isTemporaryID { parentTemporaryIDs.insert(id) }
+        if parent != nil && id.isTemporaryID {
+            parentTemporaryIDs.insert(id)
+            parentTemporaryIDsChecked.notedSince = true
+        }
+    }
+
+    /// ``adoptPermanentIDsFromParent()`` when it may change something: the coordinator's
+    /// contexts gave objects permanent IDs, or this child noted new temporary IDs, since it
+    /// last re-keyed. Before a permanent ID that is not registered makes a fault, so that an
+    /// object known here by its temporary ID is found instead (one object per row).
+    ///
+    /// - Complexity: O(1) when nothing changed.
+    package func adoptPermanentIDsFromParentIfChanged() {
+        guard parent != nil, !parentTemporaryIDs.isEmpty else { return }
+        let generation = coordinator?.permanentIDGeneration.load(ordering: .acquiring) ?? 0
+        guard generation != parentTemporaryIDsChecked.generation || parentTemporaryIDsChecked.notedSince else { return }
+        adoptPermanentIDsFromParent()
     }
 
     /// The objects this child knows from its parent chain by temporary IDs (its saved
@@ -81,12 +101,16 @@ extension ManagedObjectContext {
     ///   by such an ID; O(*n*) in their number.
     package func adoptPermanentIDsFromParent() {
         guard let parent, !parentTemporaryIDs.isEmpty else { return }
+        // Read before the parent is asked: a permanent ID given after it moves the generation on.
+        let generation = coordinator?.permanentIDGeneration.load(ordering: .acquiring) ?? 0
         // An object that left this context (reset, merged delete) needs no new ID.
         parentTemporaryIDs = parentTemporaryIDs.filter { registered[$0] != nil }
-        guard !parentTemporaryIDs.isEmpty else { return }
-        let temporaryIDs = Array(parentTemporaryIDs)
-        let found = parent.performAndWait { parent.currentIDs(ofTemporaryIDs: temporaryIDs) }
-        adoptPermanentIDs(found.lazy.filter { !$0.value.isTemporaryID }.map { ($0.key, $0.value) })
+        if !parentTemporaryIDs.isEmpty {
+            let temporaryIDs = Array(parentTemporaryIDs)
+            let found = parent.performAndWait { parent.currentIDs(ofTemporaryIDs: temporaryIDs) }
+            adoptPermanentIDs(found.lazy.filter { !$0.value.isTemporaryID }.map { ($0.key, $0.value) })
+        }
+        parentTemporaryIDsChecked = (generation, false)
     }
 
     /// The IDs that name the objects of temporary IDs in this context's chain now: the

@@ -103,6 +103,10 @@ public final class ManagedObjectContext {
     /// insert). Each is re-registered under its permanent ID once the chain has one
     /// (``adoptPermanentIDsFromParent()``).
     package var parentTemporaryIDs: Set<ManagedObjectID> = []
+    /// The coordinator's ``PersistentStoreCoordinator/permanentIDGeneration`` when this child
+    /// last re-keyed its ``parentTemporaryIDs``, and whether it noted new ones since: with
+    /// neither changed, none of them can have a permanent ID it has not taken.
+    package var parentTemporaryIDsChecked: (generation: Int, notedSince: Bool) = (-1, false)
     /// How many child contexts this context has (they may ask for ``permanentIDsOfSavedObjects``).
     package let childCount = Atomic<Int>(0)
     /// Whether the context merges the changes its parent (or, for a context on a coordinator,

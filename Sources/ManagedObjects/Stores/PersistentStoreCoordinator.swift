@@ -42,6 +42,10 @@ public final class PersistentStoreCoordinator: Sendable {
     /// (Apple's coordinator serialises its requests likewise). Recursive: a merge policy may
     /// save on the same thread.
     package let saveLock = NSRecursiveLock()
+    /// Counts the saves and `obtainPermanentIDs(for:)` calls of the coordinator's contexts that
+    /// gave objects permanent IDs (after the contexts recorded them): a child context whose
+    /// objects are known by temporary IDs re-keys them only when it has moved on.
+    package let permanentIDGeneration = Atomic<Int>(0)
     /// The handlers of ``onRemoteChange(_:)``, by the identity of their registration.
     package let remoteChangeObservers = Mutex<[(token: ObjectIdentifier, handler: RemoteChangeHandler)]>([])
 
