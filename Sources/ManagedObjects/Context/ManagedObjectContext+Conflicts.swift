@@ -6,11 +6,19 @@ import Predicates
 
 extension ManagedObjectContext {
     /// How many times a save looks for conflicts and resolves them before it gives up with
-    /// the conflicts of its last attempt.
+    /// the conflicts of its last attempt. Other contexts of the coordinator wait meanwhile
+    /// (``PersistentStoreCoordinator/saveLock``), so more than two rounds are needed only when
+    /// another coordinator or process writes the same rows, or a custom policy leaves
+    /// conflicts unresolved.
     package static let conflictRounds = 4
 
     /// Writes the changes, resolving constraint conflicts (found before writing) and
     /// optimistic-locking conflicts (reported by a store) with ``mergePolicy`` and trying again.
+    ///
+    /// Runs holding the coordinator's ``PersistentStoreCoordinator/saveLock``: the rows a
+    /// resolution read from the store stay as they are until the retry writes (no other
+    /// context of the coordinator can save in between), so a resolving policy's save does not
+    /// fail because other contexts keep changing the same rows.
     ///
     /// `storeOf` gives the store of the inserted objects of each layout, by the layout's identity.
     ///
@@ -19,6 +27,8 @@ extension ManagedObjectContext {
     package func writeResolvingConflicts(storeOf: [ObjectIdentifier: any PersistentStore],
                                          coordinator: PersistentStoreCoordinator,
                                          sortedInserted: [ManagedObject]? = nil) throws {
+        coordinator.saveLock.lock()
+        defer { coordinator.saveLock.unlock() }
         // The inserted objects in save order: as given for the first write, sorted again after
         // the merge policy changed the graph.
         var sortedInserted = sortedInserted

@@ -124,7 +124,7 @@ extension ManagedObjectContext {
         var filledAnswers: [[StoreRow]] = []
         var storesOrdered = stores.count <= 1
         if parent != nil {
-            adoptPermanentIDsOfPushedObjects()
+            adoptPermanentIDsFromParent()
             storesOrdered = false
             for row in try sourceRows(for: storeRequest) {
                 let object = try registeredObject(for: row, filled: &filled)
@@ -380,8 +380,18 @@ extension ManagedObjectContext {
     public func object(with id: ManagedObjectID) throws -> ManagedObject {
         if let object = registered[id] { return object }
         if id.isTemporaryID {
-            // A child reaches the objects its parents inserted by their temporary IDs.
-            guard parent != nil, try sourceRow(for: id) != nil else { throw ManagedObjectContextError.objectNotFound(id) }
+            // A child reaches the objects its parents inserted by their temporary IDs; one the
+            // chain has saved since is the object of its permanent ID (one object per row).
+            guard let parent else { throw ManagedObjectContextError.objectNotFound(id) }
+            if let current = parent.performAndWait({ parent.currentIDs(ofTemporaryIDs: [id]) })[id], current != id {
+                return try object(with: current)
+            }
+            guard try sourceRow(for: id) != nil else { throw ManagedObjectContextError.objectNotFound(id) }
+        } else if parent != nil && !parentTemporaryIDs.isEmpty {
+            // The chain may have saved an object known here by its temporary ID since this
+            // child last looked: it takes this ID rather than a second object being made.
+            adoptPermanentIDsFromParentIfChanged()
+            if let object = registered[id] { return object }
         }
         return try fault(for: id)
     }

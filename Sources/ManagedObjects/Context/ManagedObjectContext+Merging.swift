@@ -13,6 +13,9 @@ extension ManagedObjectContext {
     ///   the new values when used).
     /// - Objects the other context inserted are faulted in: registered here as faults and
     ///   reported as inserted (they are not in ``insertedObjects``: nothing is left to save).
+    ///   In a child, a sibling's inserts that the parent holds unsaved are faulted in under
+    ///   their temporary IDs; when the parent saves them, the merge of its save gives those
+    ///   objects their permanent IDs (the same objects: one object per row).
     /// - Registered objects the other context deleted leave this context, unsaved changes and
     ///   all: they are removed from the related objects here (without making those changed),
     ///   their ``ManagedObject/managedObjectContext`` becomes `nil`, and they are reported as
@@ -25,7 +28,17 @@ extension ManagedObjectContext {
     public func mergeChanges(from result: SaveResult) {
         enterConfinement("mergeChanges(from:)")
         defer { exitConfinement() }
-        for id in result.insertedObjectIDs where registered[id] == nil && !id.isTemporaryID {
+        var result = result
+        if parent != nil {
+            // One object per row: objects known here by temporary IDs that the chain has saved
+            // since take their permanent IDs first, and the save's temporary IDs are read as
+            // the IDs that name their objects now.
+            adoptPermanentIDsFromParent()
+            result = resolvingTemporaryIDs(of: result)
+        }
+        // A temporary ID names an object for a child (a sibling's insert its parent holds
+        // unsaved), not for a context on a coordinator.
+        for id in result.insertedObjectIDs where registered[id] == nil && (parent != nil || !id.isTemporaryID) {
             guard let object = try? fault(for: id) else { continue }
             pendingEvent.inserted.insert(object)
         }

@@ -145,7 +145,7 @@ extension ManagedObjectContext {
         try parent.performAndWait { () throws -> Void in
             try parent.applyChildChanges(inserted: pushedInserts, updated: pushedUpdates, deleted: deletedIDs)
         }
-        for object in insertedObjects where object.objectID.isTemporaryID { pushedTemporaryIDs.insert(object.objectID) }
+        for object in insertedObjects where object.objectID.isTemporaryID { parentTemporaryIDs.insert(object.objectID) }
         let saved = Changes(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
         let result = SaveResult(insertedObjectIDs: Set(inserted.map(\.objectID)),
                                 updatedObjectIDs: Set(updated.map(\.objectID)),
@@ -273,93 +273,5 @@ extension ManagedObjectContext {
         if let object = registered[id] { return object }
         if let permanent = permanentIDsOfSavedObjects[id] { return registered[permanent] ?? (try? object(with: permanent)) }
         return try? object(with: id)
-    }
-
-    // MARK: Permanent IDs
-
-    /// Gives objects inserted in this context their permanent IDs now, from their stores
-    /// (Apple: `obtainPermanentIDs(for:)`).
-    ///
-    /// Objects that already have permanent IDs keep them. In a child, the parents that know an
-    /// object by its temporary ID re-register it under the permanent one, so the whole chain
-    /// agrees; a later save keeps the IDs.
-    ///
-    /// - Parameter objects: Objects registered in this context.
-    /// - Throws: ``ManagedObjectContextError/noStore(_:)`` when no store holds an object's
-    ///   entity; the store's error.
-    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
-        enterConfinement("obtainPermanentIDs(for:)")
-        defer { exitConfinement() }
-        if parent != nil { adoptPermanentIDsOfPushedObjects() }
-        let pending = objects.filter { $0.managedObjectContext === self && $0.objectID.isTemporaryID }
-        guard !pending.isEmpty else { return }
-        guard let coordinator else { throw ManagedObjectContextError.noStore(pending[0].entity.name) }
-        var pairs: [(ManagedObjectID, ManagedObjectID)] = []
-        var groups: [ObjectIdentifier: (store: any PersistentStore, objects: [ManagedObject])] = [:]
-        for object in pending {
-            guard let store = coordinator.store(forEntityNamed: object.entity.name) else {
-                throw ManagedObjectContextError.noStore(object.entity.name)
-            }
-            groups[ObjectIdentifier(store), default: (store, [])].objects.append(object)
-        }
-        for group in groups.values {
-            let ids = try checkedNewObjectIDs(from: group.store, for: group.objects.map(\.entity.name))
-            pairs += zip(group.objects.map(\.objectID), ids).map { ($0, $1) }
-        }
-        adoptPermanentIDs(pairs)
-        if let parent { try parent.performAndWait { () throws -> Void in parent.adoptPermanentIDsUpTheChain(pairs) } }
-    }
-
-    /// Re-registers this context's objects known by the temporary IDs under their permanent
-    /// IDs, and remembers the pairs for children.
-    private func adoptPermanentIDs(_ pairs: [(ManagedObjectID, ManagedObjectID)]) {
-        for (temporary, permanent) in pairs {
-            if let object = registered[temporary] { reassign(object, to: permanent) }
-            pushedTemporaryIDs.remove(temporary)
-            if childCount.load(ordering: .relaxed) > 0 { permanentIDsOfSavedObjects[temporary] = permanent }
-        }
-    }
-
-    private func adoptPermanentIDsUpTheChain(_ pairs: [(ManagedObjectID, ManagedObjectID)]) {
-        enterConfinement("obtainPermanentIDs(for:)")
-        defer { exitConfinement() }
-        adoptPermanentIDs(pairs)
-        if let parent { parent.performAndWait { parent.adoptPermanentIDsUpTheChain(pairs) } }
-    }
-
-    /// After a save reached the store: remembers the permanent IDs of objects that had
-    /// temporary ones, for children that still know them by those.
-    package func rememberPermanentIDs(of objects: [ManagedObject], temporaryIDs: [ManagedObjectID]) {
-        guard childCount.load(ordering: .relaxed) > 0 else { return }
-        for (object, temporary) in zip(objects, temporaryIDs) where temporary != object.objectID {
-            permanentIDsOfSavedObjects[temporary] = object.objectID
-        }
-    }
-
-    /// A child's objects that it pushed into its parent under temporary IDs take the permanent
-    /// IDs the chain has given them since (when a fetch sees the objects again).
-    package func adoptPermanentIDsOfPushedObjects() {
-        guard let parent, !pushedTemporaryIDs.isEmpty else { return }
-        let temporaryIDs = Array(pushedTemporaryIDs)
-        let found = parent.performAndWait { parent.permanentIDs(forTemporaryIDs: temporaryIDs) }
-        adoptPermanentIDs(found.map { ($0.key, $0.value) })
-    }
-
-    /// The permanent IDs this context or its parents know for temporary IDs (this context
-    /// adopts those its parents found).
-    private func permanentIDs(forTemporaryIDs temporaryIDs: [ManagedObjectID]) -> [ManagedObjectID: ManagedObjectID] {
-        enterConfinement("a child context's fetch")
-        defer { exitConfinement() }
-        var found: [ManagedObjectID: ManagedObjectID] = [:]
-        var missing: [ManagedObjectID] = []
-        for id in temporaryIDs {
-            if let permanent = permanentIDsOfSavedObjects[id] { found[id] = permanent } else { missing.append(id) }
-        }
-        if !missing.isEmpty, let parent {
-            let above = parent.performAndWait { parent.permanentIDs(forTemporaryIDs: missing) }
-            adoptPermanentIDs(above.map { ($0.key, $0.value) })
-            found.merge(above) { first, _ in first }
-        }
-        return found
     }
 }

@@ -51,6 +51,7 @@ extension ManagedObjectContext {
         // A store (possibly a user's own) may hand back a row of an entity the model lacks.
         let object = try makeObject(entityName: row.objectID.entityName, id: row.objectID)
         register(object)
+        noteParentTemporaryID(row.objectID)
         fill(object, from: row)
         filled.append(row)
         return object
@@ -124,6 +125,7 @@ extension ManagedObjectContext {
         let object = try makeObject(entityName: id.entityName, id: id)
         object.faultFlag = true
         register(object)
+        noteParentTemporaryID(id)
         return object
     }
 

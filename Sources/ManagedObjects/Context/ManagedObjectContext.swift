@@ -98,8 +98,15 @@ public final class ManagedObjectContext {
     /// Temporary IDs of objects that have since been saved, and their permanent IDs: how a
     /// child that still knows an object by its temporary ID reaches it here.
     package var permanentIDsOfSavedObjects: [ManagedObjectID: ManagedObjectID] = [:]
-    /// Temporary IDs of objects this child pushed into its parent and still knows by them.
-    package var pushedTemporaryIDs: Set<ManagedObjectID> = []
+    /// Temporary IDs by which this child knows objects of its parent chain: those it pushed
+    /// into its parent, and those it fetched, faulted or merged from it (a sibling's unsaved
+    /// insert). Each is re-registered under its permanent ID once the chain has one
+    /// (``adoptPermanentIDsFromParent()``).
+    package var parentTemporaryIDs: Set<ManagedObjectID> = []
+    /// The coordinator's ``PersistentStoreCoordinator/permanentIDGeneration`` when this child
+    /// last re-keyed its ``parentTemporaryIDs``, and whether it noted new ones since: with
+    /// neither changed, none of them can have a permanent ID it has not taken.
+    package var parentTemporaryIDsChecked: (generation: Int, notedSince: Bool) = (-1, false)
     /// How many child contexts this context has (they may ask for ``permanentIDsOfSavedObjects``).
     package let childCount = Atomic<Int>(0)
     /// Whether the context merges the changes its parent (or, for a context on a coordinator,

@@ -17,6 +17,12 @@ import Foundation
 /// | ``overwrite`` | the object's values are written whole | as object trump, every value of the object written |
 /// | ``rollback`` | the object's changes are dropped; it takes the store's values | as store trump |
 ///
+/// Saves through one coordinator take turns while they resolve and write (one lock of the
+/// coordinator): with a built-in policy other than ``error``, a save never fails because other
+/// contexts of its coordinator keep changing the same rows (another coordinator or process
+/// still can, after a few rounds). A policy runs while that lock is held: it must not wait for
+/// another context of the coordinator to save.
+///
 /// A row deleted in the store stays deleted: the object leaves the context under every policy
 /// but ``error``. An object deleted in the context whose row changed is deleted by the object
 /// trump and overwrite policies, and comes back with the store's values under the store trump

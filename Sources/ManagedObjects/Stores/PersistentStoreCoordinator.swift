@@ -17,7 +17,9 @@ import Synchronization
 /// ```
 ///
 /// - Important: Thread safety: `Sendable`; the store list takes a lock. Stores synchronise
-///   themselves.
+///   themselves. The saves of the coordinator's contexts take turns (one lock from the first
+///   write attempt until the conflicts are resolved and the rows written), so that a merge
+///   policy's resolution is never overtaken by another of these contexts.
 public final class PersistentStoreCoordinator: Sendable {
     /// The model (Apple: `managedObjectModel`).
     public let model: ManagedObjectModel
@@ -33,6 +35,17 @@ public final class PersistentStoreCoordinator: Sendable {
     package let autoMergingContexts = ContextRegistry()
     /// The last rows read or saved by the coordinator's contexts (see ``RowCache``).
     package let rowCache = RowCache()
+    /// Held by a context's save from its first write attempt until its conflicts are resolved
+    /// and its rows written (``ManagedObjectContext/writeResolvingConflicts(storeOf:coordinator:sortedInserted:)``):
+    /// saves through one coordinator take turns, so a save whose merge policy resolved its
+    /// conflicts writes before another context of the coordinator can change the rows again
+    /// (Apple's coordinator serialises its requests likewise). Recursive: a merge policy may
+    /// save on the same thread.
+    package let saveLock = NSRecursiveLock()
+    /// Counts the saves and `obtainPermanentIDs(for:)` calls of the coordinator's contexts that
+    /// gave objects permanent IDs (after the contexts recorded them): a child context whose
+    /// objects are known by temporary IDs re-keys them only when it has moved on.
+    package let permanentIDGeneration = Atomic<Int>(0)
     /// The handlers of ``onRemoteChange(_:)``, by the identity of their registration.
     package let remoteChangeObservers = Mutex<[(token: ObjectIdentifier, handler: RemoteChangeHandler)]>([])
 

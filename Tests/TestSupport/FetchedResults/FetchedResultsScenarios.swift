@@ -24,6 +24,7 @@ package enum FetchedResultsScenario: String, CaseIterable, Sendable {
     case snapshotForm
     case closureHooks
     case mergesFromAnotherContext
+    case siblingInsertIntoAViewContext
     case namedCache
     case changedRequestNeedsFetch
     case fetchLimitKeepsItsWindow
@@ -50,6 +51,7 @@ package enum FetchedResultsScenario: String, CaseIterable, Sendable {
         case .snapshotForm: try FetchedResultsChecks.snapshotForm(stack)
         case .closureHooks: try FetchedResultsChecks.closureHooks(stack)
         case .mergesFromAnotherContext: try FetchedResultsChecks.merges(stack)
+        case .siblingInsertIntoAViewContext: try FetchedResultsChecks.siblingInsertIntoAViewContext(stack)
         case .namedCache: try FetchedResultsChecks.namedCache(stack)
         case .changedRequestNeedsFetch: try FetchedResultsChecks.changedRequest(stack)
         case .fetchLimitKeepsItsWindow: try FetchedResultsChecks.fetchLimit(stack)
