@@ -72,32 +72,6 @@ import Testing
         #expect(count == 2)
     }
 
-    @Test func smallAndLiteralStringsAreToldApartFromHeapStrings() {
-        #expect(AnyArrayTeardown.skipsImmortalStrings)
-    }
-
-    /// Small and literal strings are skipped (nothing to release), a heap string is released
-    /// once: a copy held elsewhere stays whole, and the array's own is freed with it.
-    @Test func stringsOfEveryFormAreTornDownOnce() {
-        let count = freed { counter in
-            let heap = String(repeating: "kept heap string ", count: 3)
-            var values = ContiguousArray<Any?>()
-            values.append("abc")
-            values.append("a literal string longer than fifteen bytes")
-            values.append(heap)
-            values.append(String(repeating: "owned heap string ", count: 3))
-            values.append(String(decoding: [0x5A, 0x6F, 0xC3, 0xAB], as: UTF8.self))
-            values.append(Counted(5, counter))
-            AnyArrayTeardown.empty(&values)
-            #expect(values.isEmpty)
-            #expect(heap == String(repeating: "kept heap string ", count: 3))
-            var grown = heap
-            grown += "!"
-            #expect(grown.count == heap.count + 1)
-        }
-        #expect(count == 1)
-    }
-
     @Test func anEmptyArrayStaysEmpty() {
         var values = ContiguousArray<Any?>()
         AnyArrayTeardown.empty(&values)

@@ -42,41 +42,10 @@ package enum AnyArrayTeardown {
             let word = AnyContainerMetadata.word(at: container)
             guard let metadata = UnsafeRawPointer(bitPattern: word) else { continue }
             if flags(ofMetadata: metadata) & needsDestructionFlags == 0 { continue }
-            // A small or literal string holds no storage: its destruction would release nothing.
-            if word == stringWord && skipsImmortalStrings && isImmortalString(at: container) { continue }
             // Not nil: the value is destroyed as an `Any` (one witness call fewer).
             container.assumingMemoryBound(to: Any.self).deinitialize(count: 1)
         }
         storage.storeBytes(of: 0, toByteOffset: countOffset, as: Int.self)
-    }
-
-    /// `String`'s metadata word in a container.
-    private static let stringWord = AnyContainerMetadata.word(of: String.self)
-    /// Whether a string's second word has its top bit set exactly when the string is small or
-    /// immortal (a literal): the Swift ABI's `isImmortal` flag of a string's object, checked
-    /// once on probe strings (``verifyStrings()``). Where it does not hold, strings are
-    /// destroyed as any other value.
-    package static let skipsImmortalStrings: Bool = verifyStrings()
-
-    /// Whether the string stored inline in the container at `container` is small or immortal.
-    @inline(__always)
-    private static func isImmortalString(at container: UnsafeRawPointer) -> Bool {
-        container.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self) &>> 63 == 1
-    }
-
-    /// Checks the string facts on probes: a small string and a literal read as immortal, a
-    /// string made at run time in heap storage does not.
-    private static func verifyStrings() -> Bool {
-        guard MemoryLayout<String>.size == 2 * MemoryLayout<UInt>.size, MemoryLayout<UInt>.size == 8,
-              AnyContainerMetadata.isReadable else { return false }
-        let small = String(decoding: [0x61, 0x62, 0x63], as: UTF8.self)
-        let literal = "a string literal longer than fifteen bytes"
-        let heap = String(repeating: "heap storage ", count: 4)
-        func immortal(_ string: String) -> Bool {
-            let value: Any? = string
-            return withUnsafeBytes(of: value) { isImmortalString(at: $0.baseAddress!) }
-        }
-        return immortal(small) && immortal(literal) && !immortal(heap)
     }
 
     /// The value witness flags of the type whose metadata is at `metadata`.
