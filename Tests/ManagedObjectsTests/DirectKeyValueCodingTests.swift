@@ -56,6 +56,25 @@ private func thrownError(_ body: () throws -> Void) -> (any Error)? {
         }
     }
 
+    /// A read by key of an attribute kept in the value array skips the call through the key's
+    /// property: what it returns is still exactly what the property reads, for every type and
+    /// for `nil`, in a plain and in a bound (`@Managed` field) class.
+    @Test(arguments: [false, true])
+    func readsByKeyAreWhatTheKeysPropertyReads(bound: Bool) throws {
+        let object: ManagedObject = bound ? try SlotSample(in: SlotSampleModel.bound())
+            : try ManagedObject(entityName: "Sample", in: SlotSampleModel.unbound())
+        let table = object.layout.keyTable
+        for (key, value) in SlotSampleModel.values {
+            let property = try #require(table.unmanagedProperty(forKey: key)?.takeUnretainedValue())
+            if !bound {
+                #expect(try object.value(forKey: key) == nil && property.value(of: object) == nil, "\(key) empty")
+            }
+            try object.setValue(value, forKey: key)
+            #expect(SlotSampleModel.same(try object.value(forKey: key), value), "\(key)")
+            #expect(SlotSampleModel.same(property.value(of: object), value), "\(key) through its property")
+        }
+    }
+
     @Test func storesConvertAndRefuseAsTheProtocolDoes() throws {
         let model = SlotSampleModel.unbound()
         let direct = try ManagedObject(entityName: "Sample", in: model)

@@ -91,6 +91,36 @@ import Predicates
         #expect(try fetched.value(forKey: "big") as? Int64 == 1)
     }
 
+    /// The row's version and values are read from each column's value once found
+    /// (`sqlite3_column_value`): a version another program stored as text reads as
+    /// `SQLiteValue.integerValue ?? 0` read it (0), a number as itself; NULLs and empty text
+    /// read as before.
+    @Test func versionsAndValuesOfOtherStorageClassesReadAsBefore() throws {
+        let (directory, url, store, context, _) = try Self.fixture()
+        defer { directory.remove() }
+        for name in ["first", "second", "third", ""] {
+            let sample = try context.insertNewObject(forEntityNamed: "Sample")
+            try sample.setValue(name, forKey: "name")
+            try sample.setValue(Int64(name.count), forKey: "big")
+        }
+        try context.save()
+        let connection = try SQLiteConnection(path: url.path, mode: .readWrite)
+        try connection.execute("UPDATE ZSAMPLE SET Z_OPT = 7.0 WHERE ZNAME = 'first'")
+        try connection.execute("UPDATE ZSAMPLE SET Z_OPT = 'seven' WHERE ZNAME = 'second'")
+
+        let rows = try store.fetch(StoreFetchRequest(entityNames: ["Sample"])).rows
+        func row(_ name: String) throws -> StoreRow {
+            try #require(rows.first { $0.attributeValue(named: "name") == (name.isEmpty ? .string("") : .string(name)) })
+        }
+        #expect(try row("first").version == 7)
+        #expect(try row("second").version == 0)
+        #expect(try row("third").version == 1)
+        #expect(try row("third").attributeValue(named: "big") == .integer(5))
+        #expect(try row("").attributeValue(named: "name") == .string(""))
+        #expect(try row("").attributeValue(named: "big") == .integer(0))
+        #expect(try row("first").attributeValue(named: "ratio") == nil)
+    }
+
     @Test func rowsOfEntitiesWithoutExactTypesKeepTheirConstants() throws {
         let (directory, _, store, context, _) = try Self.fixture()
         defer { directory.remove() }

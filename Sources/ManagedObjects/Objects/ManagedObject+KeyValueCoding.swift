@@ -23,8 +23,15 @@ extension ManagedObject {
     /// - Complexity: A short scan of the entity's keys (a hash look-up past 16 keys).
     /// - Thread safety: Confined to the object's context's queue, as every access.
     public final func value(forKey key: String) throws -> Any? {
-        if let property = unmanagedKeyValueKeyTable._withUnsafeGuaranteedRef({ $0.unmanagedProperty(forKey: key) }) {
+        let table = unmanagedKeyValueKeyTable
+        if let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key) }) {
             if _slowPath(faultFlag) { try fulfillFault() }
+            // An attribute of a plain value type kept in the value array (a direct store other
+            // than a date's): its property's getter returns the slot's value as it is
+            // (`EntityLayout.valueSlotProperty`), read here without the call through it.
+            let direct = layout.directStore(position)
+            if direct.word != 0 && !direct.isDate { return arraySlotValue(position) }
+            let property = table._withUnsafeGuaranteedRef { $0.unmanagedProperty(at: position) }
             return property._withUnsafeGuaranteedRef { $0.value(of: self) }
         }
         return try ManagedObject.protocolValue(of: self, forKey: key)

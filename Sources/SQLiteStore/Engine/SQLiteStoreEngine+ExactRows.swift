@@ -43,9 +43,9 @@ struct ExactRowReading {
     /// the key is not an integer).
     func row(_ statement: SQLiteStatement, template: ManagedObjectID) -> StoreRow? {
         let handle = statement.handle
-        guard sqlite3_column_type(handle, 0) == SQLITE_INTEGER else { return nil }
-        let key = sqlite3_column_int64(handle, 0)
-        let version = statement.value(at: 1).integerValue ?? 0
+        guard let keyColumn = sqlite3_column_value(handle, 0), sqlite3_value_type(keyColumn) == SQLITE_INTEGER else { return nil }
+        let key = sqlite3_value_int64(keyColumn)
+        let version = Self.integer(handle, column: 1)
         // Allocated by `reserveCapacity` and appends of `nil` (code specialised for `Any?`;
         // `init(unsafeUninitializedCapacity:)` looks the storage class up at run time, about a
         // sixth of a row's reading), then each value moved over its `nil`, which holds nothing
@@ -68,37 +68,58 @@ struct ExactRowReading {
                         columns: StoreRowColumns(shape: shape, exactSlotValues: values))
     }
 
+    /// A column of the current row as an integer, as `statement.value(at:).integerValue ?? 0`
+    /// reads it: an integer, a real with an integral value, else 0.
+    @inline(__always)
+    static func integer(_ handle: OpaquePointer, column: Int32) -> Int64 {
+        guard let value = sqlite3_column_value(handle, column) else { return 0 }
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return sqlite3_value_int64(value)
+        case SQLITE_FLOAT: return Int64(exactly: sqlite3_value_double(value)) ?? 0
+        default: return 0
+        }
+    }
+
     /// A column's value as its slot holds it when it is NULL (`.some(nil)`) or of the
     /// attribute's storage class and exactly of its Swift type (what
     /// `SQLiteStoreEngine.decode` makes of it); `nil` otherwise.
+    ///
+    /// The column is found once (`sqlite3_column_value`) and its type and value read from
+    /// it: each `sqlite3_column_*` call finds the column again and checks the statement for a
+    /// failed allocation, about 55 instructions a call, two or three calls a column. The value
+    /// is read only here, on the statement's thread (the connection is used by one thread at a
+    /// time), before the statement steps again, as SQLite requires of the unprotected value.
     @inline(__always)
     private static func value(_ handle: OpaquePointer, column: Int32, type: AttributeDescription.AttributeType) -> Any?? {
-        let storage = sqlite3_column_type(handle, column)
+        guard let value = sqlite3_column_value(handle, column) else { return nil }
+        let storage = sqlite3_value_type(value)
         if storage == SQLITE_NULL { return .some(nil) }
         switch type {
         case .integer64:
             guard storage == SQLITE_INTEGER else { return nil }
-            return sqlite3_column_int64(handle, column)
+            return sqlite3_value_int64(value)
         case .integer32:
             // Out of range: the slot would hold nothing but the constant keeps the number.
-            guard storage == SQLITE_INTEGER, let number = Int32(exactly: sqlite3_column_int64(handle, column)) else { return nil }
+            guard storage == SQLITE_INTEGER, let number = Int32(exactly: sqlite3_value_int64(value)) else { return nil }
             return number
         case .integer16:
-            guard storage == SQLITE_INTEGER, let number = Int16(exactly: sqlite3_column_int64(handle, column)) else { return nil }
+            guard storage == SQLITE_INTEGER, let number = Int16(exactly: sqlite3_value_int64(value)) else { return nil }
             return number
         case .boolean:
             guard storage == SQLITE_INTEGER else { return nil }
-            return sqlite3_column_int64(handle, column) != 0
+            return sqlite3_value_int64(value) != 0
         case .double:
             guard storage == SQLITE_FLOAT else { return nil }
-            return sqlite3_column_double(handle, column)
+            return sqlite3_value_double(value)
         case .date:
             guard storage == SQLITE_FLOAT else { return nil }
-            return Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, column))
+            return Date(timeIntervalSinceReferenceDate: sqlite3_value_double(value))
         case .string:
             guard storage == SQLITE_TEXT else { return nil }
-            guard let text = sqlite3_column_text(handle, column) else { return "" }
-            let count = Int(sqlite3_column_bytes(handle, column))
+            // The text first, then its length (SQLite's advice: the length is of the text
+            // as last converted).
+            guard let text = sqlite3_value_text(value) else { return "" }
+            let count = Int(sqlite3_value_bytes(value))
             return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
         default:
             return nil

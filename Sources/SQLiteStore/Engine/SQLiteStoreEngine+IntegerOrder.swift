@@ -49,12 +49,14 @@ struct IntegerRowOrder {
     mutating func collect(_ statement: SQLiteStatement) {
         guard isComplete else { return }
         let handle = statement.handle
-        guard sqlite3_column_type(handle, 0) == SQLITE_INTEGER else { isComplete = false; return }
-        primaryKeys.append(sqlite3_column_int64(handle, 0))
+        // Each column found once, its type and value read from it (see `ExactRowReading`).
+        guard let key = sqlite3_column_value(handle, 0), sqlite3_value_type(key) == SQLITE_INTEGER else { isComplete = false; return }
+        primaryKeys.append(sqlite3_value_int64(key))
         for column in columns {
-            switch sqlite3_column_type(handle, column) {
+            guard let value = sqlite3_column_value(handle, column) else { isComplete = false; return }
+            switch sqlite3_value_type(value) {
             case SQLITE_INTEGER:
-                values.append(sqlite3_column_int64(handle, column))
+                values.append(sqlite3_value_int64(value))
                 nulls.append(false)
             case SQLITE_NULL:
                 values.append(0)
