@@ -235,8 +235,13 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
     public static var managedEmptyStorage: Set<ManagedObject> { [] }
     public static func managedValue(from storage: Set<ManagedObject>) -> Self {
         if Element.self == ManagedObject.self { return storage as! Self }
-        // An object of another class (put there against the model) is left out.
-        return Set(storage.lazy.compactMap { Element.managedElementValueIfOfType($0) })
+        // An object of another class (put there against the model) is left out; room for
+        // every member is made at once (a compact map cannot know the count).
+        var typed = Self(minimumCapacity: storage.count)
+        for object in storage {
+            if let member = Element.managedElementValueIfOfType(object) { typed.insert(member) }
+        }
+        return typed
     }
     public static func managedStorage(from value: Self) -> Set<ManagedObject> {
         value as Set<ManagedObject>
@@ -251,7 +256,13 @@ extension Array: ManagedPropertyValue where Element: ManagedObject {
     public typealias ManagedStorage = [ManagedObject]
     public static var managedEmptyStorage: [ManagedObject] { [] }
     public static func managedValue(from storage: [ManagedObject]) -> Self {
-        storage.compactMap { Element.managedElementValueIfOfType($0) }
+        // An object of another class is left out; room for every member is made at once.
+        var typed = Self()
+        typed.reserveCapacity(storage.count)
+        for object in storage {
+            if let member = Element.managedElementValueIfOfType(object) { typed.append(member) }
+        }
+        return typed
     }
     public static func managedStorage(from value: Self) -> [ManagedObject] { value }
     public static func boxedManagedStorage(_ storage: [ManagedObject]) -> Any? { storage }
