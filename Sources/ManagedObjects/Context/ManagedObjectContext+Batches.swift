@@ -20,7 +20,8 @@ public struct BatchedFetchResults: RandomAccessCollection {
     public var objectIDs: [ManagedObjectID] { members.all }
     /// The IDs, 8 bytes each for one entity's integer keys.
     private let members: CompactObjectIDs
-    /// Objects filled per store query.
+    /// Objects filled per store query: the request's batch size, or the number of results when
+    /// that is smaller (or the request asked for no batches).
     public let batchSize: Int
     private let context: ManagedObjectContext
     private let loaded: LoadedBatches
@@ -39,11 +40,14 @@ public struct BatchedFetchResults: RandomAccessCollection {
         (batch * batchSize)..<Swift.min(members.count, (batch + 1) * batchSize)
     }
 
+    /// The results; `batchSize` is clamped to 1...max(1, the number of IDs), so a size larger
+    /// than the results (up to `Int.max`) is one batch and batch arithmetic cannot overflow.
     init(objectIDs: [ManagedObjectID], batchSize: Int, context: ManagedObjectContext) {
         members = CompactObjectIDs(objectIDs)
-        self.batchSize = Swift.max(1, batchSize)
+        self.batchSize = Swift.min(Swift.max(1, batchSize), Swift.max(1, objectIDs.count))
         self.context = context
-        loaded = LoadedBatches(count: (objectIDs.count + self.batchSize - 1) / self.batchSize)
+        let (whole, rest) = objectIDs.count.quotientAndRemainder(dividingBy: self.batchSize)
+        loaded = LoadedBatches(count: whole + (rest > 0 ? 1 : 0))
     }
 
     public var startIndex: Int { 0 }

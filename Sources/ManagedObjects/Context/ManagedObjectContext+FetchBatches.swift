@@ -112,7 +112,7 @@ extension ManagedObjectContext {
         let group = FetchBatchGroup(prefetchKeyPaths: request.relationshipKeyPathsForPrefetching)
         var start = objects.startIndex
         while start < objects.endIndex {
-            let end = Swift.min(start + request.fetchBatchSize, objects.endIndex)
+            let end = start + Swift.min(request.fetchBatchSize, objects.endIndex - start)
             let slice = objects[start..<end]
             start = end
             guard slice.contains(where: \.faultFlag) else { continue }

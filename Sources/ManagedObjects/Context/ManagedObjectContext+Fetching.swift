@@ -105,8 +105,12 @@ extension ManagedObjectContext {
                                              predicate: passesPredicate ? request.predicate.map(storePredicate) : nil,
                                              resultType: storeResultType)
         // Objects without their values (`includesPropertyValues` off): new ones are made as
-        // faults holding their rows' versions; a store may answer with IDs and versions.
-        let faultsOnly = storeResultType == .rows && !request.includesPropertyValues && parent == nil
+        // faults holding their rows' versions; a store may answer with IDs and versions. So are
+        // the objects of a batched fetch on every store, even one that answers with rows (the
+        // in-memory store): their batches fill them when read, and a row deleted by then is a
+        // fault that cannot be fulfilled, not the deleted row's old values.
+        let faultsOnly = parent == nil && (storeResultType == .rows ? !request.includesPropertyValues
+                                                                     : storeResultType == .objectIDs && request.fetchBatchSize > 0)
         storeRequest.includesPropertyValues = !faultsOnly
         // The store's order counts only without unsaved changes (a changed related object may
         // move an object the store would order by its saved values).

@@ -32,12 +32,16 @@ public struct EntityFetchRequest: Sendable, Hashable {
     public var predicate: KeyValuePredicate?
     /// The order of the results; empty for the store's order.
     public var sortDescriptors: [KeyValueSortDescriptor]
-    /// The most results to return; 0 means no limit (Apple's default).
-    public var fetchLimit: Int
-    /// How many leading results to skip.
-    public var fetchOffset: Int
-    /// How many objects to load at a time; 0 means all at once.
-    public var fetchBatchSize: Int
+    /// The most results to return; 0 means no limit (Apple's default). A negative value is
+    /// stored as 0 (Apple's property is unsigned in Objective-C), so every store and result
+    /// type sees the same request.
+    public var fetchLimit: Int { didSet { if fetchLimit < 0 { fetchLimit = 0 } } }
+    /// How many leading results to skip; a negative value is stored as 0, so it skips nothing
+    /// on every store and for every result type.
+    public var fetchOffset: Int { didSet { if fetchOffset < 0 { fetchOffset = 0 } } }
+    /// How many objects to load at a time; 0 means all at once. A negative value is stored as
+    /// 0; a size larger than the results (up to `Int.max`) loads them in one batch.
+    public var fetchBatchSize: Int { didSet { if fetchBatchSize < 0 { fetchBatchSize = 0 } } }
     /// Whether objects of subentities match too (default `true`).
     public var includesSubentities: Bool
     /// Whether unsaved inserts, updates and deletes in the context count (default `true`).

@@ -103,3 +103,48 @@ extension ManagedObject {
         }
     }
 }
+
+extension ManagedObject {
+    /// Checks a value ``setPrimitiveValue(_:forKey:)`` would store in a relationship: the shape
+    /// of the relationship's kind and members of its destination entity (or a subentity);
+    /// `nil` passes (a to-many slot then stores its empty collection).
+    ///
+    /// - Throws: ``KeyValueCodingError/typeMismatch(key:type:expected:actual:)`` or, for an
+    ///   ordered relationship holding an object twice,
+    ///   ``KeyValueCodingError/validationFailed(key:type:reason:)``.
+    func checkPrimitiveRelationshipValue(_ value: Any?, for relationship: RelationshipDescription) throws {
+        let members: [ManagedObject]
+        let expected: String
+        switch relationship.cardinality {
+        case .toOne:
+            expected = relationship.destinationEntityName
+            guard let value else { return }
+            guard let object = value as? ManagedObject else { throw primitiveMismatch(relationship, expected, value) }
+            members = [object]
+        case .toMany:
+            expected = "Set<ManagedObject> of \(relationship.destinationEntityName)"
+            guard let value else { return }
+            guard let set = value as? Set<ManagedObject> else { throw primitiveMismatch(relationship, expected, value) }
+            members = Array(set)
+        case .orderedToMany:
+            expected = "[ManagedObject] of \(relationship.destinationEntityName)"
+            guard let value else { return }
+            guard let array = value as? [ManagedObject] else { throw primitiveMismatch(relationship, expected, value) }
+            guard Set(array.map(ObjectIdentifier.init)).count == array.count else {
+                throw KeyValueCodingError.validationFailed(key: relationship.name, type: entity.name,
+                                                           reason: "an ordered relationship holds each object once")
+            }
+            members = array
+        }
+        let graph = model.graph
+        for member in members where !graph.isKind(member.entity.name, of: relationship.destinationEntityName) {
+            throw KeyValueCodingError.typeMismatch(key: relationship.name, type: entity.name,
+                                                   expected: relationship.destinationEntityName, actual: member.entity.name)
+        }
+    }
+
+    private func primitiveMismatch(_ relationship: RelationshipDescription, _ expected: String, _ value: Any?) -> KeyValueCodingError {
+        .typeMismatch(key: relationship.name, type: entity.name, expected: expected,
+                      actual: value.map { String(describing: type(of: $0)) } ?? "nil")
+    }
+}

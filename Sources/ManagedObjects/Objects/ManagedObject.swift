@@ -358,13 +358,27 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// Stores a value without notifications or change tracking
     /// (Apple: `setPrimitiveValue(_:forKey:)`).
     ///
+    /// A relationship takes only what ``setValue(_:forKey:)`` takes (a typed read of it could
+    /// not give anything else back): an object of the destination entity or one of its
+    /// subentities, or `nil`, for a to-one; a `Set<ManagedObject>` (an `[ManagedObject]` without
+    /// repeats when ordered) of such objects, or `nil` to empty it, for a to-many.
+    ///
     /// - Parameters:
     ///   - value: The value, of the property's type.
     ///   - key: The property's name.
     /// - Throws: ``KeyValueCodingError/undefinedProperty(_:entity:properties:)`` for a key the
-    ///   entity does not have.
+    ///   entity does not have; for a relationship, ``KeyValueCodingError/typeMismatch(key:type:expected:actual:)``
+    ///   for a value of another shape or an object of another entity, and
+    ///   ``KeyValueCodingError/validationFailed(key:type:reason:)`` for an ordered one holding an
+    ///   object twice. Nothing is stored then.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) throws {
         guard let slot = layout.slotByName[key] else { throw undefinedPropertyError(key) }
+        var value = value
+        if case .relationship(let relationship) = layout.properties[slot] {
+            try checkPrimitiveRelationshipValue(value, for: relationship)
+            // A to-many relationship is never `nil`: `nil` empties it.
+            if value == nil { value = layout.emptyValue(slot) }
+        }
         // Not recorded as a change: a later save writes the object's whole row.
         hasUnrecordedValues = true
         storeSlotValue(value, slot)

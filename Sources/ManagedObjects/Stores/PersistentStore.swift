@@ -236,10 +236,11 @@ public struct StoreFetchRequest: Sendable {
     /// The order.
     public var sortDescriptors: [KeyValueSortDescriptor]
     /// Rows to skip and the most to return (0: no limit). A store may apply them only when it
-    /// applies the predicate and the order too.
-    public var fetchOffset: Int
-    /// The most rows to return (0: no limit).
-    public var fetchLimit: Int
+    /// applies the predicate and the order too. Never negative: a negative value is stored as
+    /// 0, as in ``EntityFetchRequest``.
+    public var fetchOffset: Int { didSet { if fetchOffset < 0 { fetchOffset = 0 } } }
+    /// The most rows to return (0: no limit); never negative (a negative value is stored as 0).
+    public var fetchLimit: Int { didSet { if fetchLimit < 0 { fetchLimit = 0 } } }
     /// What the context needs: rows (values) or only the IDs of the matching objects (for an
     /// ID or count fetch). Either way a store may answer with rows or IDs.
     public var resultType: ResultType
@@ -273,8 +274,8 @@ public struct StoreFetchRequest: Sendable {
         self.entityNames = entityNames
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
-        self.fetchOffset = fetchOffset
-        self.fetchLimit = fetchLimit
+        self.fetchOffset = Swift.max(0, fetchOffset)
+        self.fetchLimit = Swift.max(0, fetchLimit)
         self.resultType = resultType
         self.includesPropertyValues = true
     }

@@ -69,6 +69,10 @@ public protocol ManagedOptionalElement {
     associatedtype ManagedElement
     /// The typed value of a stored element.
     static func managedElementValue(_ element: ManagedElement) -> Self
+    /// The typed value of a stored element, or `nil` when the element is not of this type (an
+    /// object of another class in a relationship, put there against the model): what typed
+    /// reads use, so that such a value reads as missing instead of stopping the process.
+    static func managedElementValueIfOfType(_ element: ManagedElement) -> Self?
     /// The stored element of a typed value.
     static func managedElement(_ value: Self) -> ManagedElement
     /// The shape of `Self?`.
@@ -86,6 +90,8 @@ public protocol ManagedAttributeValue: ManagedOptionalElement where ManagedEleme
 
 extension ManagedAttributeValue {
     public static func managedElementValue(_ element: Self) -> Self { element }
+    @inlinable @inline(__always)
+    public static func managedElementValueIfOfType(_ element: Self) -> Self? { element }
     public static func managedElement(_ value: Self) -> Self { value }
     public static var optionalManagedShape: ManagedPropertyShape {
         ManagedPropertyShape(.attribute(types: managedAttributeTypes, isOptional: true, isScalar: isManagedScalar),
@@ -192,7 +198,7 @@ extension Optional: ManagedPropertyValue where Wrapped: ManagedOptionalElement {
     public static var managedEmptyStorage: Wrapped.ManagedElement? { nil }
     @inlinable @inline(__always)
     public static func managedValue(from storage: Wrapped.ManagedElement?) -> Self {
-        storage.map(Wrapped.managedElementValue)
+        storage.flatMap(Wrapped.managedElementValueIfOfType)
     }
     @inlinable @inline(__always)
     public static func managedStorage(from value: Self) -> Wrapped.ManagedElement? {
@@ -213,6 +219,10 @@ extension ManagedObject: ManagedOptionalElement {
         return typed
     }
 
+    /// The object as an instance of this class, or `nil` when it is of another class: a typed
+    /// to-one property reads such an object as `nil`, and a typed to-many one leaves it out.
+    public static func managedElementValueIfOfType(_ element: ManagedObject) -> Self? { element as? Self }
+
     public static func managedElement(_ value: ManagedObject) -> ManagedObject { value }
 
     public static var optionalManagedShape: ManagedPropertyShape {
@@ -225,7 +235,13 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
     public static var managedEmptyStorage: Set<ManagedObject> { [] }
     public static func managedValue(from storage: Set<ManagedObject>) -> Self {
         if Element.self == ManagedObject.self { return storage as! Self }
-        return Set(storage.lazy.map { Element.managedElementValue($0) })
+        // An object of another class (put there against the model) is left out; room for
+        // every member is made at once (a compact map cannot know the count).
+        var typed = Self(minimumCapacity: storage.count)
+        for object in storage {
+            if let member = Element.managedElementValueIfOfType(object) { typed.insert(member) }
+        }
+        return typed
     }
     public static func managedStorage(from value: Self) -> Set<ManagedObject> {
         value as Set<ManagedObject>
@@ -240,7 +256,13 @@ extension Array: ManagedPropertyValue where Element: ManagedObject {
     public typealias ManagedStorage = [ManagedObject]
     public static var managedEmptyStorage: [ManagedObject] { [] }
     public static func managedValue(from storage: [ManagedObject]) -> Self {
-        storage.map { Element.managedElementValue($0) }
+        // An object of another class is left out; room for every member is made at once.
+        var typed = Self()
+        typed.reserveCapacity(storage.count)
+        for object in storage {
+            if let member = Element.managedElementValueIfOfType(object) { typed.append(member) }
+        }
+        return typed
     }
     public static func managedStorage(from value: Self) -> [ManagedObject] { value }
     public static func boxedManagedStorage(_ storage: [ManagedObject]) -> Any? { storage }

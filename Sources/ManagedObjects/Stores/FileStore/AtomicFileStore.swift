@@ -1,5 +1,6 @@
 // The atomic file store: the whole graph in memory, written whole to one file on every save.
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// A store that keeps every object in memory and writes the whole store to one file on each
@@ -75,6 +76,9 @@ public final class AtomicFileStore: PersistentStore {
 
     /// Reads the file whole, or creates it (empty, with a new UUID) when missing.
     ///
+    /// First removes the temporary copies (`.<name>.saving-<process ID>-<UUID>`) that saves of
+    /// processes no longer running left beside the file (killed midway).
+    ///
     /// - Throws: ``FileStoreError``: `.damaged` for a file that cannot be read or does not fit
     ///   the model (an unknown entity, a key used twice, a negative version, a value of the wrong
     ///   type, a relationship to a missing object or to one of another entity), naming the
@@ -82,6 +86,8 @@ public final class AtomicFileStore: PersistentStore {
     ///   differ from the model's. The file is left untouched.
     public func load(for model: ManagedObjectModel) throws {
         let path = url.path
+        // A save killed midway leaves its temporary copy behind: remove those of dead processes.
+        LeftBehindFiles.removeDeadProcessFiles(in: url.deletingLastPathComponent().path, prefix: temporaryPrefix)
         var roots: [String: String] = [:]
         for entity in model.entities { roots[entity.name] = model.rootEntity(of: entity).name }
         let contents: AtomicFileContents
@@ -150,19 +156,35 @@ public final class AtomicFileStore: PersistentStore {
         state.withLock { $0.rows[id] }
     }
 
+    /// New IDs, each one key past its inheritance root's counter.
+    ///
+    /// - Throws: ``FileStoreError`` `.unsupportedValue` when a counter read from the file is at
+    ///   `Int64.max` (no key is left); no counter changes then.
     public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
-        state.withLock { state in
-            entityNames.map { name in
+        try state.withLock { state throws -> [ManagedObjectID] in
+            var nextKeys = state.nextKeys
+            let ids = try entityNames.map { name in
                 let root = state.roots[name] ?? name
-                let key = state.nextKeys[root, default: 0] + 1
-                state.nextKeys[root] = key
+                let (key, overflow) = nextKeys[root, default: 0].addingReportingOverflow(1)
+                guard !overflow else {
+                    throw FileStoreError(.unsupportedValue("no key is left for a new \(name): the \(root) keys reached \(Int64.max)"),
+                                         path: url.path)
+                }
+                nextKeys[root] = key
                 return ManagedObjectID(entityName: name, storeIdentifier: state.identifier, primaryKey: key)
             }
+            state.nextKeys = nextKeys
+            return ids
         }
     }
 
     /// Applies the save to a copy of the graph, writes the copy to the file atomically, and
     /// keeps it only when the write succeeded.
+    ///
+    /// - Throws: ``StoreSaveError`` `.conflicts` for rows saved meanwhile; `.invalidObject` for
+    ///   an insert that exists or belongs to another store, or an update of a row whose version
+    ///   (read from the file) is `Int64.max` and cannot grow; ``FileStoreError`` when the file
+    ///   cannot be written. The file and the store are unchanged then.
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
         try state.withLock { state throws -> [ManagedObjectID: Int64] in
             let conflicts = changes.conflicts { state.rows[$0]?.version }
@@ -179,7 +201,10 @@ public final class AtomicFileStore: PersistentStore {
                 rows[row.objectID] = row
             }
             for var row in changes.updated {
-                row.version += 1
+                // A version read from the file may be at the top of its range.
+                let (version, overflow) = row.version.addingReportingOverflow(1)
+                guard !overflow else { throw StoreSaveError.invalidObject(row.objectID, reason: "its version \(row.version) cannot grow") }
+                row.version = version
                 versions[row.objectID] = row.version
                 // Relationships the row leaves out (never loaded) keep their stored members.
                 if let stored = rows[row.objectID] {
@@ -204,12 +229,17 @@ public final class AtomicFileStore: PersistentStore {
         }
     }
 
+    /// The start of a save's temporary file name: `.<name>.saving-`, followed by the process ID
+    /// and a UUID (``LeftBehindFiles``), so that a later load can tell a dead process's copy
+    /// from one being written.
+    private var temporaryPrefix: String { ".\(url.lastPathComponent).saving-" }
+
     /// Writes the contents to a temporary file beside the store file, flushes it, and renames
     /// it over the store file.
     private func write(_ contents: AtomicFileContents) throws {
         let data = try contents.data(path: url.path)
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).saving")
+            .appendingPathComponent(LeftBehindFiles.temporaryName(prefix: temporaryPrefix))
         do {
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
                 throw FileStoreError(.io("cannot create a temporary file in \(url.deletingLastPathComponent().path)"), path: url.path)
