@@ -347,7 +347,11 @@ extension ManagedObjectContext {
             var rows: [StoreRow] = []
             rows.reserveCapacity(end - start)
             if let plan = Self.packedRowPlan(of: newObjects[start], for: store, inserting: true) {
-                for object in newObjects[start..<end] { rows.append(packedRow(of: object, plan: plan) ?? row(of: object)) }
+                for object in newObjects[start..<end] {
+                    // Bound, then appended: moved into the list (`??` would copy the row, a
+                    // retain per value it holds, and destroy the original).
+                    if let packed = packedRow(of: object, plan: plan) { rows.append(packed) } else { rows.append(row(of: object)) }
+                }
             } else {
                 for object in newObjects[start..<end] { rows.append(row(of: object)) }
             }

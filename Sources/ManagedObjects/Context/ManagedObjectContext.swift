@@ -189,21 +189,13 @@ public final class ManagedObjectContext {
     deinit {
         parent?.childCount.subtract(1, ordering: .relaxed)
         // Objects keep each other alive through relationships; a context that goes away
-        // breaks those cycles, as Apple's context turns its objects into faults: then every
-        // registered object is visited (both parts of the registry, without making the
-        // missing entries). Otherwise only the objects that may hold membership bits, change
-        // records or quiet stores are: those of the change sets (an object holds a bit only
-        // while in its set, a committed or event record only while in its holders, quiet
-        // slots only with an event record). A context whose sets are empty (a save emptied
-        // them, or a fetch of many objects that only reads them) visits none.
-        guard hasRegisteredRelatedObjects else {
-            for object in inserted { forgetContext(of: object) }
-            for object in updated { forgetContext(of: object) }
-            for object in deleted { forgetContext(of: object) }
-            for object in committedHolders { forgetContext(of: object) }
-            for object in eventHolders { forgetContext(of: object) }
-            return
-        }
+        // breaks those cycles, as Apple's context turns its objects into faults. A context
+        // whose objects have no relationships and whose change sets never held an object
+        // (every record and membership bit goes with a change set) has nothing to clear: its
+        // objects are not visited one by one (a fetch of many objects that only reads them).
+        guard hasRegisteredRelatedObjects || inserted.hasHeldObjects || updated.hasHeldObjects
+                || deleted.hasHeldObjects || committedHolders.hasHeldObjects || eventHolders.hasHeldObjects else { return }
+        // Both parts of the registry, without making the missing entries.
         for object in registeredByID.values { forgetContext(of: object) }
         for object in unindexedInserts { forgetContext(of: object) }
     }
