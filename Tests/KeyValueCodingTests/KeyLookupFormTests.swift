@@ -43,36 +43,4 @@ struct KeyLookupFormTests {
             #expect(table.property(forKey: key) == nil)
         }
     }
-
-    /// The word slots suggest each key's own position or none, never another key's; most of a
-    /// typical entity's keys get a slot of their own; more than 16 keys get no slots.
-    @Test func wordSlotsSuggestOnlyTheKeysOwnPosition() {
-        let keys = ["t1", "t2", "t3", "i1", "i2", "i3", "d1", "d2", "created", "flag", "name", "rank",
-                    "aVeryLongKeyNameOfMoreThanFifteenBytes", "caf\u{E9}", "x", ""]
-        let words = keys.map(StringWords.init)
-        let slots = StringWordSlots(words)
-        var found = 0
-        for (position, key) in words.enumerated() {
-            guard let suggested = slots.position(of: key) else { continue }
-            #expect(suggested == position)
-            found += 1
-        }
-        #expect(found >= keys.count / 2)
-        let many = StringWordSlots((0..<17).map { StringWords("k\($0)") })
-        #expect((0..<17).allSatisfy { many.position(of: StringWords("k\($0)")) == nil })
-    }
-
-    @Test func keysSharingASlotAreFoundByTheScan() {
-        // Many short keys: some share slots; every key is still found, copies too.
-        let keys = (0..<16).map { "k\($0)" }
-        let table = KeyValueKeyTable(properties: keys.map { key in
-            KeyValueProperty(key: key, type: String.self, get: { _ in key })
-        })
-        for key in keys {
-            #expect(table.property(forKey: key)?.key == key)
-            #expect(table.property(forKey: Self.heapCopy(key))?.key == key)
-        }
-        #expect(table.property(forKey: "k16") == nil)
-    }
 }
-

@@ -51,9 +51,6 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
     /// Every key's two words as the `String` holds them (``StringWords``): a key handed in
     /// with the same words is the same string, found without a string comparison.
     private let keyWords: [StringWords]
-    /// The keys' positions by their words' hash (``StringWordSlots``): a key with a key's
-    /// words found with one probe, before the scan of ``keyWords``.
-    private let wordSlots: StringWordSlots
 
     /// Creates a table from a list of properties.
     ///
@@ -124,7 +121,6 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         keyBytes = bytes
         keySpans = spans
         keyWords = keys.map(StringWords.init)
-        wordSlots = StringWordSlots(keyWords)
         self.validators = validators
     }
 
@@ -210,9 +206,6 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         if StringWords.isAvailable {
             let words = StringWords(key)
             let same = keyWords.withUnsafeBufferPointer { all -> Int? in
-                // One probe finds a key written in the source (its words are the key's); a
-                // miss scans every key's words.
-                if let slot = wordSlots.position(of: words), all[slot] == words { return slot }
                 for i in 0..<all.count where all[i] == words { return i }
                 return nil
             }
@@ -344,5 +337,33 @@ enum KeyTableRegistry {
 
     static func keep(_ table: KeyValueKeyTable) {
         kept.withTrackedLock(ThreadSanitizer.staticOwner) { $0.append(table) }
+    }
+}
+
+/// The two words of a `String` value, compared bit for bit: equal words are the same string
+/// (the same small-string bytes, or the same storage and count), so equal words mean equal
+/// strings. Unequal words say nothing (equal text may be stored apart, or in another
+/// canonically equivalent form): the caller then compares the strings.
+///
+/// Only where ``isAvailable``: a `String` of another size (a 32-bit platform) gives zero words,
+/// which no caller compares.
+struct StringWords: Equatable {
+    let first: UInt64
+    let second: UInt64
+
+    /// Whether a `String` is exactly two 64-bit words (every 64-bit platform), so that the
+    /// words are the whole value (a constant the compiler folds).
+    @inline(__always)
+    static var isAvailable: Bool {
+        MemoryLayout<String>.size == MemoryLayout<StringWords>.size && MemoryLayout<StringWords>.size == 16
+    }
+
+    init(_ string: String) {
+        guard Self.isAvailable else {
+            first = 0
+            second = 0
+            return
+        }
+        self = unsafeBitCast(string, to: StringWords.self)
     }
 }
