@@ -77,4 +77,30 @@ import Testing
         AnyArrayTeardown.empty(&values)
         #expect(values.isEmpty)
     }
+
+    @Test func aPlainDataCopyHoldsTheSameValuesInStorageOfItsOwn() throws {
+        var original = ContiguousArray<Any?>()
+        original.append(Int64(7))
+        original.append(nil)
+        original.append(2.5)
+        original.append(Date(timeIntervalSinceReferenceDate: 3))
+        original.append(true)
+        original.append(Int32(-4))
+        var copy = try #require(AnyArrayTeardown.plainDataCopy(of: original))
+        #expect(copy.count == 6)
+        #expect(copy[0] as? Int64 == 7 && copy[1] == nil && copy[2] as? Double == 2.5)
+        #expect(copy[3] as? Date == Date(timeIntervalSinceReferenceDate: 3) && copy[4] as? Bool == true)
+        #expect(copy[5] as? Int32 == -4)
+        let sameStorage = copy.withUnsafeBufferPointer { mine in original.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress } }
+        #expect(!sameStorage)
+        // Changed and grown on its own: the original keeps its values.
+        copy[0] = "changed"
+        copy.append(9)
+        #expect(original.count == 6 && original[0] as? Int64 == 7)
+        #expect(copy.count == 7 && copy[0] as? String == "changed" && copy[6] as? Int == 9)
+    }
+
+    @Test func anEmptyArrayHasNoPlainDataCopy() {
+        #expect(AnyArrayTeardown.plainDataCopy(of: []) == nil)
+    }
 }

@@ -98,9 +98,13 @@ extension ManagedObjectContext {
     /// (``StoreRowShape/holdsExactValues(_:)``): its values alone, constants made when a store
     /// asks for them (``StoreRowColumns/init(shape:exactSlotValues:)``).
     private func exactValuesRow(of object: ManagedObject, plan: PackedRowPlan) -> StoreRow {
-        StoreRow(objectID: object.objectID, version: object.storeVersion,
-                 columns: StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values)),
-                 relationships: savedRelationships(of: object))
+        let columns = StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values))
+        // An entity without relationships has none to list (no dictionary made per row).
+        guard !object.layout.relationshipSlots.isEmpty else {
+            return StoreRow(objectID: object.objectID, version: object.storeVersion, columns: columns)
+        }
+        return StoreRow(objectID: object.objectID, version: object.storeVersion, columns: columns,
+                        relationships: savedRelationships(of: object))
     }
 
     /// The row of an updated object and the slots whose columns its store may write alone

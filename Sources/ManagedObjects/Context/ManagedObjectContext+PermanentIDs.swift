@@ -59,10 +59,12 @@ extension ManagedObjectContext {
 
     /// After a save reached the store: remembers the permanent IDs of objects that had
     /// temporary ones, for children that still know them by those.
-    package func rememberPermanentIDs(of objects: [ManagedObject], temporaryIDs: [ManagedObjectID]) {
+    package func rememberPermanentIDs(of objects: [ManagedObject], temporaryIDs: [ManagedObjectID?]) {
         guard childCount.load(ordering: .relaxed) > 0 else { return }
         var recorded = false
-        for (object, temporary) in zip(objects, temporaryIDs) where temporary != object.objectID {
+        // An object that had no ID before the save is known to no child by a temporary one.
+        for (object, earlier) in zip(objects, temporaryIDs) {
+            guard let temporary = earlier, temporary != object.objectID else { continue }
             permanentIDsOfSavedObjects[temporary] = object.objectID
             recorded = true
         }

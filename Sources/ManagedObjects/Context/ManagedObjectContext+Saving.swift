@@ -49,7 +49,9 @@ extension ManagedObjectContext {
             }
             storeOf[ObjectIdentifier(object.layout)] = store
         }
-        let temporaryIDs = newObjects.map(\.objectID)
+        // The IDs the new objects have before the save (`nil`: none was made yet; the object
+        // takes its permanent ID without a temporary one first).
+        let temporaryIDs = newObjects.map(\.knownObjectID)
         try assignPermanentIDs(to: newObjects, storeOf: storeOf)
         do {
             // Conflicts are resolved by the merge policy and the write tried again
@@ -58,9 +60,12 @@ extension ManagedObjectContext {
         } catch {
             var temporaryOf: [ManagedObjectID: ManagedObjectID] = [:]
             for (object, id) in zip(newObjects, temporaryIDs) where inserted.contains(object) {
-                temporaryOf[object.objectID] = id
-                reassign(object, to: id)
+                let permanent = object.objectID
+                restoreID(of: object, to: id)
+                temporaryOf[permanent] = object.objectID
             }
+            // The waiting objects are back on their temporary IDs (or none).
+            unindexedInsertsHavePermanentIDs = false
             // The objects are back on their temporary IDs: the conflicts name them so.
             guard var mergeError = error as? ManagedObjectMergeError, !temporaryOf.isEmpty else { throw error }
             for index in mergeError.constraintConflicts.indices {
@@ -199,7 +204,8 @@ extension ManagedObjectContext {
         var groups: [(store: any PersistentStore, objects: [ManagedObject])] = []
         var lastLayout: EntityLayout?
         var group = 0
-        for object in objects where object.objectID.isTemporaryID {
+        // An object without an ID yet counts as temporary (it has not been saved).
+        for object in objects where object.knownObjectID?.isTemporaryID ?? true {
             if object.layout !== lastLayout {
                 lastLayout = object.layout
                 let store = storeOf[ObjectIdentifier(object.layout)]!
@@ -216,6 +222,10 @@ extension ManagedObjectContext {
         // are registered anew under their IDs, at once, instead of one removal (which moves
         // the entries after it) and one insertion per object.
         let count = groups.reduce(0) { $0 + $1.objects.count }
+        // Objects waiting for their registry entry take their IDs in place (no entry to move):
+        // the usual save of objects inserted since the last one.
+        prepareUnindexedInsertsForSave()
+        if allAwaitRegistryEntries(count: count) { return try assignPermanentIDsInPlace(groups) }
         let rebuilds = count * 2 >= registered.count
         // Every store answers before any object changes its ID (an error leaves them all as
         // they were). A rebuild finds an ID that names an object already as it goes.
@@ -251,6 +261,37 @@ extension ManagedObjectContext {
             for index in group.objects.indices { group.objects[index].objectID = ids[index] }
         }
         registered = rebuilt
+    }
+
+    /// ``assignPermanentIDs(to:storeOf:)`` of objects that all wait for their registry entry
+    /// (``unindexedInserts``): each takes its store's ID, checked against the registry's
+    /// entries (which hold every permanent ID registered: no waiting object has one), and its
+    /// entry will be made under it. Every store answers before any object changes its ID.
+    private func assignPermanentIDsInPlace(_ groups: [(store: any PersistentStore, objects: [ManagedObject])]) throws {
+        var answers: [[ManagedObjectID]] = []
+        answers.reserveCapacity(groups.count)
+        for group in groups {
+            answers.append(try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name }))
+        }
+        for (group, ids) in zip(groups, answers) {
+            for index in group.objects.indices { group.objects[index].knownObjectID = ids[index] }
+        }
+        unindexedInsertsHavePermanentIDs = true
+    }
+
+    /// Gives a new object back the ID it had before a save that failed: `id`, or none when it
+    /// had none (a temporary one is made when asked for). An object waiting for its registry
+    /// entry just takes it; any other is registered anew.
+    ///
+    /// While ``unindexedInsertsHavePermanentIDs`` (nothing made the waiting entries since
+    /// the IDs were given), every object that took an ID in this save waits for its entry.
+    private func restoreID(of object: ManagedObject, to id: ManagedObjectID?) {
+        if let id, object.knownObjectID == id { return }
+        if unindexedInsertsHavePermanentIDs {
+            object.knownObjectID = id
+        } else {
+            reassign(object, to: id ?? ManagedObjectID.temporary(entityName: object.entity.name))
+        }
     }
 
     /// Re-registers an object under a new ID.
@@ -306,7 +347,11 @@ extension ManagedObjectContext {
             var rows: [StoreRow] = []
             rows.reserveCapacity(end - start)
             if let plan = Self.packedRowPlan(of: newObjects[start], for: store, inserting: true) {
-                for object in newObjects[start..<end] { rows.append(packedRow(of: object, plan: plan) ?? row(of: object)) }
+                for object in newObjects[start..<end] {
+                    // Bound, then appended: moved into the list (`??` would copy the row, a
+                    // retain per value it holds, and destroy the original).
+                    if let packed = packedRow(of: object, plan: plan) { rows.append(packed) } else { rows.append(row(of: object)) }
+                }
             } else {
                 for object in newObjects[start..<end] { rows.append(row(of: object)) }
             }

@@ -16,6 +16,10 @@ extension ManagedObjectContext {
     /// - Complexity: O(*n*) in the number of names.
     package func checkedNewObjectIDs(from store: any PersistentStore, for entityNames: [String],
                                      checkingRegistry: Bool = true) throws -> [ManagedObjectID] {
+        // Every permanent ID registered then has its entry (see ManagedObjectContext+Registry.swift):
+        // the new IDs, all permanent, are checked against the entries, without making those
+        // of objects that wait with temporary IDs or none.
+        if checkingRegistry { prepareUnindexedInsertsForSave() }
         let ids = try store.newObjectIDs(for: entityNames)
         func wrong(_ reason: String) -> ManagedObjectContextError {
             .invalidStoreAnswer(store: Self.storeName(store), reason: reason)
@@ -35,7 +39,7 @@ extension ManagedObjectContext {
             guard id.storeIdentifier == identifier else {
                 throw wrong("newObjectIDs(for:) gave \(id), an ID of another store")
             }
-            guard rising || seen.insert(id).inserted, !checkingRegistry || registered[id] == nil else {
+            guard rising || seen.insert(id).inserted, !checkingRegistry || registeredByID[id] == nil else {
                 throw wrong("newObjectIDs(for:) gave \(id), which already names an object")
             }
         }

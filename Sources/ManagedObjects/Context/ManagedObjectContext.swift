@@ -30,8 +30,30 @@ public final class ManagedObjectContext {
     // check per access would cost more than most of the accesses.
     /// The state behind ``objectObservationStorage``.
     @exclusivity(unchecked) private var sharedObservationStorage: KeyValueObservationStorage?
-    /// Registered objects by ID.
-    @exclusivity(unchecked) package var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// Registered objects by ID: every registered object (the entries of ``unindexedInserts``
+    /// are made first, so any use sees them all).
+    package var registered: [ManagedObjectID: ManagedObject] {
+        _read {
+            if !unindexedInserts.isEmpty { indexUnindexedInserts() }
+            yield registeredByID
+        }
+        _modify {
+            if !unindexedInserts.isEmpty { indexUnindexedInserts() }
+            yield &registeredByID
+        }
+    }
+    /// The registry's entries made so far: every registered object but those of
+    /// ``unindexedInserts``. Read directly only where those cannot matter (see
+    /// ManagedObjectContext+Registry.swift).
+    @exclusivity(unchecked) package var registeredByID: [ManagedObjectID: ManagedObject] = [:]
+    /// New objects inserted without an ID (nobody had asked for one), registered in the
+    /// context but without an entry in ``registeredByID`` yet: the entry is made under the
+    /// ID they have when the registry is next used, so that objects inserted and saved get
+    /// one entry, under their permanent IDs, or none at all when nothing looks them up.
+    @exclusivity(unchecked) package var unindexedInserts: [ManagedObject] = []
+    /// Whether the objects of ``unindexedInserts`` took permanent IDs from a save (IDs a
+    /// store's later answer must be checked against).
+    @exclusivity(unchecked) package var unindexedInsertsHavePermanentIDs = false
     @exclusivity(unchecked) package var inserted = TrackedObjectSet(.inserted)
     @exclusivity(unchecked) package var updated = TrackedObjectSet(.updated)
     @exclusivity(unchecked) package var deleted = TrackedObjectSet(.deleted)
@@ -180,15 +202,20 @@ public final class ManagedObjectContext {
         // objects are not visited one by one (a fetch of many objects that only reads them).
         guard hasRegisteredRelatedObjects || inserted.hasHeldObjects || updated.hasHeldObjects
                 || deleted.hasHeldObjects || committedHolders.hasHeldObjects || eventHolders.hasHeldObjects else { return }
-        for object in registered.values {
-            // The objects' references to this context (their change sink and
-            // `managedObjectContext`) are weak: they read as `nil` from now on, with no need to
-            // clear them one by one (a weak store each, and each object's observation lock).
-            object.changeSetMembership = []
-            object.forgetChangeRecords()
-            for slot in object.layout.relationshipSlots {
-                object.storeLoadedSlotValue(object.layout.emptyValue(slot), slot)
-            }
+        // Both parts of the registry, without making the missing entries.
+        for object in registeredByID.values { forgetContext(of: object) }
+        for object in unindexedInserts { forgetContext(of: object) }
+    }
+
+    /// Clears what the context left on `object` as it goes away.
+    private func forgetContext(of object: ManagedObject) {
+        // The objects' references to this context (their change sink and
+        // `managedObjectContext`) are weak: they read as `nil` from now on, with no need to
+        // clear them one by one (a weak store each, and each object's observation lock).
+        object.changeSetMembership = []
+        object.forgetChangeRecords()
+        for slot in object.layout.relationshipSlots {
+            object.storeLoadedSlotValue(object.layout.emptyValue(slot), slot)
         }
     }
 
@@ -265,8 +292,15 @@ public final class ManagedObjectContext {
             noteInserted(object)
             return
         }
-        // One probe of the registry: the object goes in unless its ID names one already.
-        guard register(object, unlessRegistered: object.objectID) else { return }
+        if object.registrationSequence == 0 && object.knownObjectID == nil {
+            // Never registered and without an ID: no registered object can have the ID it
+            // will get. Its registry entry waits until the registry is used.
+            unindexedInserts.append(object)
+            didRegister(object)
+        } else {
+            // One probe of the registry: the object goes in unless its ID names one already.
+            guard register(object, unlessRegistered: object.objectID) else { return }
+        }
         inserted.insert(object)
         noteInserted(object)
         // Its stores in this event record nothing more (the values at the insert are the

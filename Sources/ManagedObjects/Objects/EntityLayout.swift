@@ -367,9 +367,12 @@ private struct SlotValues: @unchecked Sendable {
     func bitwiseCopy() -> ContiguousArray<Any?>? {
         // Not for an empty array (the shared empty storage must not be written).
         guard isBitwiseCopyable, !values.isEmpty else { return nil }
-        // Made by `reserveCapacity` and appends of `nil` (allocated by code specialised for
-        // `Any?`, where `init(unsafeUninitializedCapacity:)` looks the storage class up at
-        // run time), then overwritten: a `nil` holds nothing to release.
+        // Storage reserved and its memory written and counted at once (AnyArrayTeardown's
+        // layout facts), where they hold.
+        if let copy = AnyArrayTeardown.plainDataCopy(of: values) { return copy }
+        // Else made by `reserveCapacity` and appends of `nil` (allocated by code specialised for
+        // `Any?`, where `init(unsafeUninitializedCapacity:)` and `init(repeating:count:)` look
+        // the storage class up at run time), then overwritten: a `nil` holds nothing to release.
         var copy = ContiguousArray<Any?>()
         copy.reserveCapacity(values.count)
         for _ in values.indices { copy.append(nil) }

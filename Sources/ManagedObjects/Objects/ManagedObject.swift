@@ -45,6 +45,14 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // Unchecked (as `faultFlag`): only this object's own methods and its context, on its
     // thread, touch it.
     @exclusivity(unchecked) private var assignedObjectID: ManagedObjectID?
+    /// The object's ID if it has one yet, without making a temporary one (`nil` for a new
+    /// object nobody asked for its ID: its context registers it without one, and its first
+    /// save gives it its permanent ID directly). Set back to `nil` only by a save that failed
+    /// to give an object its first ID.
+    package var knownObjectID: ManagedObjectID? {
+        get { assignedObjectID }
+        set { assignedObjectID = newValue }
+    }
     @usableFromInline package let layout: EntityLayout
     /// The values of the slots not held in `@Managed` storage.
     // Unchecked (as `faultFlag`): read and written by every key-value coding access of a

@@ -24,7 +24,13 @@ struct InMemoryEntityRows {
     private(set) var columns: ContiguousArray<ContiguousArray<KeyValueReading>>
     /// How many rows (a prefix of `rows`) the columns hold.
     private(set) var builtRows = 0
+    /// The position of each of the first ``indexedRows`` rows, by ID.
     private var positions: [ManagedObjectID: Int] = [:]
+    /// How many rows (a prefix of `rows`) have their position in `positions`. Each later row
+    /// was added with an integer key greater than every stored key (the store's counter: a
+    /// save's new rows), so they ascend by key and a binary search finds them; a change of any
+    /// other kind (a replaced or removed row, a row of another key) puts them in first.
+    private var indexedRows = 0
     /// The greatest integer key of a stored row (`Int64.min` when none has one): a new row's
     /// key (the store's counter) is greater, and is known not to be stored without a look-up.
     private var highestIntegerKey = Int64.min
@@ -35,26 +41,53 @@ struct InMemoryEntityRows {
     }
 
     func row(for id: ManagedObjectID) -> StoreRow? {
-        positions[id].map { rows[$0] }
+        (positions[id] ?? unindexedPosition(of: id)).map { rows[$0] }
     }
 
     /// Whether a row of `id` is stored.
     func contains(_ id: ManagedObjectID) -> Bool {
         if case .integer(let key) = id.referenceObject, key > highestIntegerKey { return false }
-        return positions[id] != nil
+        return positions[id] != nil || unindexedPosition(of: id) != nil
+    }
+
+    /// The position of the row of `id` among the rows after ``indexedRows`` (ascending by
+    /// integer key): a binary search by key, then the IDs compared.
+    private func unindexedPosition(of id: ManagedObjectID) -> Int? {
+        guard indexedRows < rows.count, case .integer(let key) = id.referenceObject else { return nil }
+        var low = indexedRows, high = rows.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            guard case .integer(let found) = rows[middle].objectID.referenceObject else { return nil }
+            if found == key { return rows[middle].objectID == id ? middle : nil }
+            if found < key { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Gives the rows after ``indexedRows`` their positions in `positions`.
+    private mutating func indexRows() {
+        guard indexedRows < rows.count else { return }
+        positions.reserveCapacity(rows.count)
+        for position in indexedRows..<rows.count { positions[rows[position].objectID] = position }
+        indexedRows = rows.count
     }
 
     /// Makes room for `count` rows in all, growing at least twofold (many small saves do not
     /// reallocate each time).
     mutating func reserveCapacity(_ count: Int) {
         if count > rows.capacity { rows.reserveCapacity(Swift.max(count, 2 * rows.capacity)) }
-        if count > positions.capacity { positions.reserveCapacity(Swift.max(count, 2 * positions.capacity)) }
     }
 
     /// Adds `row`, or replaces the row with its ID. Consuming: a new row moves into the rows
     /// (no copy of it, no release of the caller's).
     mutating func set(_ row: consuming StoreRow) {
-        if case .integer(let key) = row.objectID.referenceObject, key > highestIntegerKey { highestIntegerKey = key }
+        if case .integer(let key) = row.objectID.referenceObject, key > highestIntegerKey {
+            // A new key above every stored one: appended without a position (they ascend).
+            highestIntegerKey = key
+            rows.append(row)
+            return
+        }
+        indexRows()
         // One look-up for a new row: its position is put in at once (and put back for a
         // replaced row).
         if let position = positions.updateValue(rows.count, forKey: row.objectID) {
@@ -65,6 +98,7 @@ struct InMemoryEntityRows {
             }
         } else {
             rows.append(row)
+            indexedRows = rows.count
         }
     }
 
@@ -90,6 +124,7 @@ struct InMemoryEntityRows {
 
     /// Removes the row of `id`: the last row takes its place.
     mutating func remove(_ id: ManagedObjectID) {
+        indexRows()
         guard positions[id] != nil else { return }
         buildColumns()   // the columns then hold every row, and move with them
         guard let position = positions.removeValue(forKey: id) else { return }
@@ -102,6 +137,7 @@ struct InMemoryEntityRows {
         rows.removeLast()
         for column in columns.indices { columns[column].removeLast() }
         builtRows = rows.count
+        indexedRows = rows.count
     }
 }
 

@@ -48,6 +48,27 @@ package enum AnyArrayTeardown {
         storage.storeBytes(of: 0, toByteOffset: countOffset, as: Int.self)
     }
 
+    /// A copy of `array` in storage of its own, made by copying the elements' memory at once
+    /// (no value copied through the witnesses of `Optional` and `Any`); `nil` when the facts
+    /// do not hold or `array` is empty.
+    ///
+    /// - Precondition: Every value of `array` is `nil` or plain data stored inline (the
+    ///   caller knows it by the values' types): a memory copy of any other value would share
+    ///   it without retaining it.
+    package static func plainDataCopy(of array: ContiguousArray<Any?>) -> ContiguousArray<Any?>? {
+        let count = array.count
+        guard count > 0, holds else { return nil }
+        var copy = ContiguousArray<Any?>()
+        copy.reserveCapacity(count)
+        // The new storage's elements are written as memory, then counted.
+        let storage = unsafeBitCast(copy, to: UnsafeMutableRawPointer.self)
+        array.withUnsafeBytes { source in
+            (storage + elementsOffset).copyMemory(from: source.baseAddress!, byteCount: source.count)
+        }
+        storage.storeBytes(of: count, toByteOffset: countOffset, as: Int.self)
+        return copy
+    }
+
     /// The value witness flags of the type whose metadata is at `metadata`.
     private static func flags(ofMetadata metadata: UnsafeRawPointer) -> UInt32 {
         let witnesses = metadata.load(fromByteOffset: -MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
