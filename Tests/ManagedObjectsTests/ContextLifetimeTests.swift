@@ -66,24 +66,26 @@ import UndoManagement
         #expect(try apple.value(forKey: "crate") == nil && !apple.hasFault(forRelationshipNamed: "crate"))
     }
 
+    /// A stand named `names` one after the other (an undo group each) in `context`, which
+    /// records into `undo`.
+    static func stand(in context: ManagedObjectContext, undo: UndoHistory, names: [String]) throws -> TypedStand {
+        context.undoManager = undo
+        let stand = try context.insertNewObject(forEntityNamed: "Stand") as! TypedStand
+        for name in names {
+            stand.name = name
+            context.processPendingChanges()
+        }
+        return stand
+    }
+
     @Test func theContextsUndoActionsLeaveTheUndoManagerWithIt() throws {
         let model = try TypedFixtures.model()
         let undo = UndoHistory()
         let survivor = ManagedObjectContext(model: model)
-        survivor.undoManager = undo
-        let kept = try survivor.insertNewObject(forEntityNamed: "Stand") as! TypedStand
-        kept.name = "kept"
-        survivor.processPendingChanges()
+        _ = try Self.stand(in: survivor, undo: undo, names: ["kept"])
         var orphan: TypedStand?
         do {
-            let context = ManagedObjectContext(model: model)
-            context.undoManager = undo
-            let stand = try context.insertNewObject(forEntityNamed: "Stand") as! TypedStand
-            stand.name = "one"
-            context.processPendingChanges()
-            stand.name = "two"
-            context.processPendingChanges()
-            orphan = stand
+            orphan = try Self.stand(in: ManagedObjectContext(model: model), undo: undo, names: ["one", "two"])
         }
         #expect(undo.canUndo, "the surviving context's group stays")
         try survivor.undo()
@@ -95,10 +97,7 @@ import UndoManagement
         let lone = UndoHistory()
         do {
             let context = ManagedObjectContext(model: model)
-            context.undoManager = lone
-            let stand = try context.insertNewObject(forEntityNamed: "Stand") as! TypedStand
-            stand.name = "x"
-            context.processPendingChanges()
+            _ = try Self.stand(in: context, undo: lone, names: ["x"])
             #expect(lone.canUndo)
         }
         #expect(!lone.canUndo && !lone.canRedo)

@@ -193,9 +193,11 @@ extension ManagedObjectContext {
         }
     }
 
-    /// A value for an error message: its case and (shortened) contents.
+    /// A value for an error message: its kind and (shortened) contents in the predicate
+    /// format, such as `string "x"`, `unsignedInteger 18446744073709551615` or `array {"a"}`.
     private static func describe(_ value: KeyValueConstant) -> String {
-        let text = String(describing: value)
+        let kind = Mirror(reflecting: value).children.first?.label ?? "value"
+        let text = "\(kind) \(KeyValueExpression.constant(value))"
         return text.count > 80 ? String(text.prefix(77)) + "..." : text
     }
 }
