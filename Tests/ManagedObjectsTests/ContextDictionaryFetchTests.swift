@@ -89,6 +89,12 @@ import Predicates
         #expect(try context.fetchDictionaries(try Self.grouped(having: "n > 2")).count == 1)
         let dotted = Self.refusal(context, try Self.grouped(having: "crate.label == 'A'"))
         #expect(dotted?.contains("expression description with a plain name") == true, "\(dotted ?? "no error")")
+        // The way the hint gives: the key path fetched and grouped as a named expression.
+        var named = try Self.grouped(having: "label == 'A' AND n > 2")
+        let label = PropertyToFetch.expression(ExpressionDescription(name: "label", expression: .keyPath("crate.label")))
+        named.propertiesToGroupBy = [label]
+        named.propertiesToFetch[0] = label
+        #expect(try context.fetchDictionaries(named).map { $0["label"] as? String } == ["A"])
     }
 
     @Test func unknownKeysAreRefusedBeforeAnyObjectIsRead() throws {
