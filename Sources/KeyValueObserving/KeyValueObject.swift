@@ -56,6 +56,11 @@ open class KeyValueObject: KeyValueObservable {
     // Unchecked: read on every notification; the owner writes it on the object's thread.
     @usableFromInline @exclusivity(unchecked) final var ownerStorage: Unmanaged<KeyValueObservationStorage>?
 
+    /// Whether the object holds an owner's shared state (``setOwnerObservationStorage(_:)``):
+    /// an owner registered it and has not let it go, whether or not the owner still lives.
+    @inlinable @inline(__always)
+    package final var hasOwnerObservationStorage: Bool { ownerStorage != nil }
+
     /// ``ownStorageAddress`` of an object that keeps its own state and has not made it yet.
     @usableFromInline static var keepsOwnButHasNone: UInt { 1 }
 

@@ -191,3 +191,7 @@ extension PostgreSQLPersistentStore: CustomStringConvertible, CustomReflectable 
         Mirror(self, children: ["schemaName": schemaName as Any, "identifier": identifier], displayStyle: .class)
     }
 }
+
+/// The store's rows are read from its own columns by the model's types: a context does not
+/// check them again.
+extension PostgreSQLPersistentStore: TrustedRowStore {}

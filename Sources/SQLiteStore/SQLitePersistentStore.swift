@@ -225,3 +225,7 @@ public final class SQLitePersistentStore: PersistentStore {
 extension SQLitePersistentStore: StoreFileLocating {
     package var storeFileURL: URL { url }
 }
+
+/// The store's rows are read from its own columns by the model's types: a context does not
+/// check them again.
+extension SQLitePersistentStore: TrustedRowStore {}

@@ -92,3 +92,11 @@ extension SQLiteStoreError: LocalizedError, CustomStringConvertible {
     /// The same text as ``description``.
     public var errorDescription: String? { description }
 }
+
+extension SQLiteStoreError: StoreLocatedError {
+    package func relocated(from temporaryPath: String, to path: String) -> SQLiteStoreError {
+        var copy = self
+        if copy.path == temporaryPath { copy.path = path }
+        return copy
+    }
+}

@@ -288,6 +288,19 @@ public final class UndoHistory {
         UndoGroup.dismantle(consume removed)
     }
 
+    /// Removes every action registered with a target that has been freed since (such an
+    /// action can never run: undoing its group would change nothing), as
+    /// ``removeAllActions(withTarget:)`` removes a live target's. An object that registers
+    /// actions with itself as the target calls it from its `deinit`, where a reference to
+    /// itself no longer matches its actions' (they already read as freed): a managed object
+    /// context does, as Apple's removes its actions when it is deallocated.
+    ///
+    /// - Complexity: O(*n*) in the number of stored actions.
+    package func removeActionsOfFreedTargets() {
+        let removed = state.removeAllActions { $0.targetIsFreed }
+        UndoGroup.dismantle(consume removed)
+    }
+
     #if DEBUG
     /// Traps if the internal state is inconsistent (debug builds; used by tests).
     func _checkInvariants() {

@@ -144,8 +144,9 @@ import UndoManagement
         do {
             let stand = try #require(survivor)
             #expect(stand.managedObjectContext == nil && stand.keyValueChangeSink == nil)
-            try stand.setValue("Corner", forKey: "name")
-            #expect(try stand.value(forKey: "name") as? String == "Corner")
+            // A change by key to an object whose context was released is refused (trial13 T9).
+            #expect(throws: ManagedObjectContextError.contextGone(stand.objectID)) { try stand.setValue("Corner", forKey: "name") }
+            #expect(try stand.value(forKey: "name") == nil)
         }
         survivor = nil
         tracker.expectAllReleased()

@@ -16,6 +16,30 @@ import Testing
         }
     }
 
+    /// The server's notices (a WARNING, the FATAL before it ends a connection) do not reach
+    /// the app's standard error through libpq's default notice processor (trial13 T13).
+    @Test func serverNoticesDoNotReachStandardError() throws {
+        try TestDatabase.run { database in
+            let connection = try database.connection()
+            let marker = "lows13-notice-\(UUID().uuidString)"
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(marker + ".txt")
+            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+            defer { try? FileManager.default.removeItem(at: file) }
+            let saved = dup(2)
+            let capture = open(file.path, O_WRONLY)
+            #expect(saved >= 0 && capture >= 0)
+            dup2(capture, 2)
+            let result = Result { try connection.execute("DO $$ BEGIN RAISE WARNING '\(marker)'; END $$") }
+            fsync(2)
+            dup2(saved, 2)
+            close(saved)
+            close(capture)
+            _ = try result.get()
+            let written = try String(contentsOf: file, encoding: .utf8)
+            #expect(!written.contains(marker), "\(written)")
+        }
+    }
+
     @Test func failedStatementsNameTheServerMessageAndSQLState() throws {
         try TestDatabase.run { database in
             let connection = try database.connection()

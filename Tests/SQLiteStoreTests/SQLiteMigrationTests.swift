@@ -68,6 +68,32 @@ import Predicates
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("migrating") }.isEmpty)
     }
 
+    /// Data the new model's uniqueness constraint refuses fails the migration naming the
+    /// user's store, not the hidden copy it was built in, nor an INSERT (trial13 T13).
+    @Test func aUniquenessFailureDuringAMigrationNamesTheStore() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("Library.sqlite")
+        do {
+            let (_, context) = try openStack(try Self.v1(), at: url)
+            for _ in 0..<2 { try context.insertNewObject(forEntityNamed: "Book").setValue("Same", forKey: "title") }
+            try context.save()
+        }
+        let before = try Data(contentsOf: url)
+        let coordinator = PersistentStoreCoordinator(model: try LibraryMigrationModels.v2(unique: true))
+        do {
+            try coordinator.addStore(with: Self.migrating(url), sourceModels: [try Self.v1()])
+            Issue.record("the migration succeeded")
+        } catch let error as SQLiteStoreError {
+            #expect(error.path == url.path)
+            #expect(error.sql == nil)
+            let text = error.description
+            #expect(!text.contains("migrating") && !text.contains("INSERT") && text.contains("title"), "\(text)")
+        }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("migrating") }.isEmpty)
+    }
+
     @Test func aMigrationRemovesTheHiddenCopiesOfKilledMigrationsOnly() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -294,7 +320,9 @@ import Predicates
         }
         let coordinator = PersistentStoreCoordinator(model: versions[to])
         try coordinator.addStore(with: Self.migrating(url), sourceModels: versions)
-        let users = try ManagedObjectContext(coordinator: coordinator).fetch(EntityFetchRequest(entityName: "User"))
+        // The context is kept: a released context's objects cannot read their relationships.
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let users = try context.fetch(EntityFetchRequest(entityName: "User"))
         #expect(try Set(users.map { try $0.value(forKey: "name") as? String }) == ["Ada", "Grace"])
         #expect(try users.allSatisfy { try $0.value(forKey: "pet") == nil })
     }

@@ -20,25 +20,33 @@ extension ManagedObjectContext {
     ///
     /// - Parameter request: The request.
     /// - Returns: The dictionaries, in the request's order.
-    /// - Throws: ``ManagedObjectContextError/invalidDictionaryFetch(_:)`` for a mix of aggregates
-    ///   and plain properties without grouping (or a plain property not grouped by), and the
-    ///   errors of ``fetch(_:)`` and of key-value coding.
+    /// - Throws: ``ManagedObjectContextError/invalidDictionaryFetch(_:)``, before any store is
+    ///   asked, for a key or key path (in ``EntityFetchRequest/propertiesToFetch``,
+    ///   ``EntityFetchRequest/propertiesToGroupBy`` or an expression) naming no property of the
+    ///   entity, two different entries of one name, a ``EntityFetchRequest/havingPredicate``
+    ///   reading a name that is not fetched, a plain property not grouped by, and a mix of
+    ///   aggregates and plain properties without grouping; the errors of ``fetch(_:)`` and of
+    ///   key-value coding.
     public func fetchDictionaries(_ request: EntityFetchRequest) throws -> [[String: Any]] {
-        var objectRequest = request
-        objectRequest.fetchOffset = 0
-        objectRequest.fetchLimit = 0
-        objectRequest.includesPropertyValues = true   // the dictionaries are made of the values
-        let objects = try fetch(objectRequest)
+        // The names are checked before any store runs the fetch, the same for every store.
+        try request.checkDictionaryNames(in: model)
         let entity = model.entity(named: request.entityName)
         let columns: [PropertyToFetch] = request.propertiesToFetch.isEmpty
             ? (entity?.allProperties.compactMap { $0.attribute.map { .key($0.name) } } ?? [])
             : request.propertiesToFetch
-        var rows: [[String: Any]]
         if !request.propertiesToGroupBy.isEmpty {
             let groupNames = Set(request.propertiesToGroupBy.map(\.name))
             for column in columns where !column.isAggregate && !groupNames.contains(column.name) {
                 throw ManagedObjectContextError.invalidDictionaryFetch("'\(column.name)' is neither grouped by nor an aggregate")
             }
+        }
+        var objectRequest = request
+        objectRequest.fetchOffset = 0
+        objectRequest.fetchLimit = 0
+        objectRequest.includesPropertyValues = true   // the dictionaries are made of the values
+        let objects = try fetch(objectRequest)
+        var rows: [[String: Any]]
+        if !request.propertiesToGroupBy.isEmpty {
             rows = try groups(of: objects, by: request.propertiesToGroupBy).map { try dictionary(columns, group: $0) }
             if let having = request.havingPredicate { rows = try rows.filter { try having.evaluate(with: $0) } }
         } else if columns.contains(where: \.isAggregate) {

@@ -45,7 +45,9 @@ extension ManagedObjectContext {
             }
         }
         guard let storeID = id.storeIdentifier, let store = coordinator?.store(withIdentifier: storeID) else { return [] }
-        return try store.objectIDs(forRelationship: name, of: id)
+        let members = try store.objectIDs(forRelationship: name, of: id)
+        try checkRelationshipMembers(members, of: id, relationship: name, store: store)
+        return members
     }
 
     /// The members of a relationship of one object of this context's current state, for a
@@ -82,8 +84,16 @@ extension ManagedObjectContext {
                 for (object, slot) in faults { object.fireRelationshipFault(slot: slot) }
                 continue
             }
+            let checked = !(store is any TrustedRowStore)
             for (object, slot) in faults where object.isRelationshipFaulted(slot: slot) {
                 guard case .relationship(let relationship) = object.layout.properties[slot] else { continue }
+                // A user's store's wrong answer leaves the fault to fire alone (and throw where
+                // it can).
+                if checked, (try? checkRelationshipMembers(members[object.objectID] ?? [], of: object.objectID,
+                                                           relationship: name, store: store)) == nil {
+                    object.fireRelationshipFault(slot: slot)
+                    continue
+                }
                 object.clearRelationshipFault(slot: slot)
                 let related = relatedObjects(members[object.objectID] ?? [], destination: relationship.destinationEntityName)
                 object.storeLoadedSlotValue(relationship.cardinality == .orderedToMany ? related as Any : Set(related) as Any, slot)

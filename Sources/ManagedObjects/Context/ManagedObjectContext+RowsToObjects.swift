@@ -164,6 +164,7 @@ extension ManagedObjectContext {
         if let row = coordinator.rowCache.row(for: id, maximumAge: stalenessInterval) { return row }
         guard let storeID = id.storeIdentifier, let store = coordinator.store(withIdentifier: storeID),
               let row = try store.row(for: id) else { return nil }
+        try checkRow(row, for: id, of: store)
         coordinator.rowCache.store(CollectionOfOne(row))
         return row
     }
@@ -177,6 +178,7 @@ extension ManagedObjectContext {
             coordinator.rowCache.remove(CollectionOfOne(id))
             return nil
         }
+        try checkRow(row, for: id, of: store)
         coordinator.rowCache.store(CollectionOfOne(row))
         return row
     }

@@ -1,5 +1,6 @@
 // The context's checks of what a store (possibly a user's own) answers.
 import Foundation
+import Predicates
 
 extension ManagedObjectContext {
     /// The store's name in errors: its type and identifier.
@@ -67,7 +68,8 @@ extension ManagedObjectContext {
 
     /// Checks a store's fetch answer: every row and ID is of one of the entities asked for
     /// (`names`: the request's entity and, when asked, its subentities) and of that store, and a
-    /// count is not negative. Repeated rows of one ID are allowed: the first one wins.
+    /// count is not negative. Repeated rows of one ID are allowed: the first one wins. The rows
+    /// of a store other than this package's own are checked as ``checkRows(_:of:)`` does.
     ///
     /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)`` naming the store
     ///   and the entity.
@@ -104,5 +106,116 @@ extension ManagedObjectContext {
         if !result.objectVersions.isEmpty && result.objectVersions.count != result.objectIDs.count {
             throw wrong("a fetch returned \(result.objectIDs.count) object IDs with \(result.objectVersions.count) versions")
         }
+        // The values of a user's store's rows (this package's stores make theirs right).
+        guard !(store is any TrustedRowStore) else { return }
+        if let version = result.objectVersions.first(where: { $0 < 0 }) {
+            throw wrong("a fetch returned the negative version \(version)")
+        }
+        try checkUntrustedRows(result.rows, of: store)
+    }
+}
+
+/// A store of this package whose rows are right by construction: values of their attributes'
+/// types (written from the model's values, or checked when its file loads), relationship IDs of
+/// its own objects, at most one on a to-one, versions not negative. A context does not check
+/// its rows again; a user's store is not one, and its rows are checked
+/// (``ManagedObjectContext/checkRows(_:of:)``).
+package protocol TrustedRowStore: PersistentStore {}
+
+extension InMemoryStore: TrustedRowStore {}
+extension AtomicFileStore: TrustedRowStore {}
+
+extension ManagedObjectContext {
+    /// Checks the rows a store other than this package's own answered (nothing for a
+    /// ``TrustedRowStore``): each version is not negative, each attribute value fits its
+    /// attribute's type (a string for a `Double`, a number beyond `Int64`, an array for a
+    /// `String` would read as `nil`), a to-one holds at most one object, and every related ID
+    /// is of this store.
+    ///
+    /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)`` naming the
+    ///   store, the object, the entity and key, and the value.
+    /// - Complexity: O(*n*) in the rows' values and related IDs; one dynamic cast for a
+    ///   trusted store.
+    package func checkRows<Rows: Collection<StoreRow>>(_ rows: Rows, of store: any PersistentStore) throws {
+        guard !(store is any TrustedRowStore) else { return }
+        try checkUntrustedRows(rows, of: store)
+    }
+
+    /// ``checkRows(_:of:)`` for a store known not to be a ``TrustedRowStore``.
+    private func checkUntrustedRows<Rows: Collection<StoreRow>>(_ rows: Rows, of store: any PersistentStore) throws {
+        guard !rows.isEmpty else { return }
+        let storeIdentifier = store.identifier
+        var entityName: String?
+        var entity: EntityDescription?
+        var attributes: [String: AttributeDescription] = [:]
+        var relationships: [String: RelationshipDescription] = [:]
+        for row in rows {
+            let id = row.objectID
+            func wrong(_ reason: String) -> ManagedObjectContextError {
+                .invalidStoreAnswer(store: Self.storeName(store), reason: "the row of \(id) \(reason)")
+            }
+            guard row.version >= 0 else { throw wrong("has the negative version \(row.version)") }
+            if id.entityName != entityName {
+                entityName = id.entityName
+                entity = model.entity(named: id.entityName)
+                attributes = entity?.attributesByName ?? [:]
+                relationships = entity?.relationshipsByName ?? [:]
+            }
+            guard let entity else { continue }   // an unknown entity is refused where it is used
+            for (key, value) in row.attributes where value != .null {
+                guard let attribute = attributes[key], attribute.typedValue(from: value) == nil else { continue }
+                throw wrong("holds \(Self.describe(value)) for \(entity.name).\(key), an attribute of type \(attribute.attributeType.rawValue)")
+            }
+            for (key, members) in row.relationships {
+                guard let relationship = relationships[key] else { continue }
+                if relationship.cardinality == .toOne && members.count > 1 {
+                    throw wrong("holds \(members.count) objects for the to-one relationship \(entity.name).\(key)")
+                }
+                for member in members where member.storeIdentifier != storeIdentifier {
+                    throw wrong("holds \(member), an object of another store, for the relationship \(entity.name).\(key)")
+                }
+            }
+        }
+    }
+
+    /// Checks the members a store other than this package's own gave for the relationship
+    /// `name` of `id`: at most one for a to-one, each of this store.
+    ///
+    /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)``.
+    package func checkRelationshipMembers(_ members: [ManagedObjectID], of id: ManagedObjectID, relationship name: String,
+                                          store: any PersistentStore) throws {
+        guard !(store is any TrustedRowStore), !members.isEmpty else { return }
+        func wrong(_ reason: String) -> ManagedObjectContextError {
+            .invalidStoreAnswer(store: Self.storeName(store), reason: "objectIDs(forRelationship: \"\(name)\", of: \(id)) \(reason)")
+        }
+        if members.count > 1, model.entity(named: id.entityName)?.relationshipsByName[name]?.cardinality == .toOne {
+            throw wrong("gave \(members.count) objects for a to-one relationship")
+        }
+        let storeIdentifier = store.identifier
+        for member in members where member.storeIdentifier != storeIdentifier {
+            throw wrong("gave \(member), an object of another store")
+        }
+    }
+
+    /// A value for an error message: its kind and (shortened) contents in the predicate
+    /// format, such as `string "x"`, `unsignedInteger 18446744073709551615` or `array {"a"}`.
+    private static func describe(_ value: KeyValueConstant) -> String {
+        let kind = Mirror(reflecting: value).children.first?.label ?? "value"
+        let text = "\(kind) \(KeyValueExpression.constant(value))"
+        return text.count > 80 ? String(text.prefix(77)) + "..." : text
+    }
+}
+
+extension ManagedObjectContext {
+    /// Checks the row a store other than this package's own gave for `id`: the row of that
+    /// object, with right values (``checkRows(_:of:)``).
+    ///
+    /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)``.
+    package func checkRow(_ row: StoreRow, for id: ManagedObjectID, of store: any PersistentStore) throws {
+        guard !(store is any TrustedRowStore) else { return }
+        guard row.objectID == id else {
+            throw ManagedObjectContextError.invalidStoreAnswer(store: Self.storeName(store), reason: "row(for: \(id)) gave the row of \(row.objectID)")
+        }
+        try checkUntrustedRows(CollectionOfOne(row), of: store)
     }
 }

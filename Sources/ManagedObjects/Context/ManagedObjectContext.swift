@@ -195,6 +195,10 @@ public final class ManagedObjectContext {
 
     deinit {
         parent?.childCount.subtract(1, ordering: .relaxed)
+        // The context's undo actions leave the undo manager with it (Apple's context removes
+        // its actions when it is deallocated): undoing them would change nothing. They target
+        // the context, which already reads as freed here.
+        undoManager?.removeActionsOfFreedTargets()
         // Objects keep each other alive through relationships; a context that goes away
         // breaks those cycles, as Apple's context turns its objects into faults. A context
         // whose objects have no relationships and whose change sets never held an object
@@ -214,7 +218,10 @@ public final class ManagedObjectContext {
         // clear them one by one (a weak store each, and each object's observation lock).
         object.changeSetMembership = []
         object.forgetChangeRecords()
-        for slot in object.layout.relationshipSlots {
+        // Each relationship is cut and becomes a relationship fault that cannot fire (the
+        // context is gone): typed reads give empty values, key-value coding throws
+        // `faultNotFulfilled(_, .contextGone)`, `hasFault(forRelationshipNamed:)` is true.
+        for slot in object.layout.relationshipSlots where !object.markRelationshipFault(slot: slot) {
             object.storeLoadedSlotValue(object.layout.emptyValue(slot), slot)
         }
     }
@@ -449,7 +456,9 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     case unknownStoreType(String)
     /// A store's answer breaks the store contract (``PersistentStore``): new IDs of the wrong
     /// number, entity or store, temporary or repeated IDs, a fetched object of an entity that
-    /// was not asked for, a negative count. The store's type and identifier, and what is wrong.
+    /// was not asked for, a negative count; a user's store's row with a value that does not fit
+    /// its attribute's type, a negative version, several objects on a to-one or an object of
+    /// another store. The store's type and identifier, and what is wrong.
     case invalidStoreAnswer(store: String, reason: String)
     /// A child context's save changes or relates objects its parent no longer has: objects
     /// the parent deleted (saved or not) or its store no longer has, and objects the parent
@@ -461,6 +470,11 @@ public enum ManagedObjectContextError: Error, Equatable, Sendable {
     /// the object and why. Thrown by ``ManagedObject/fulfillFault()`` and key-value coding
     /// by key; typed properties read empty values instead.
     case faultNotFulfilled(ManagedObjectID, reason: FaultFailure)
+    /// A change by key-value coding to an object whose context was released (the object was
+    /// kept, the context was not). No context would record or save the change (a typed
+    /// property's store, which cannot throw, changes the value in memory only). An object that
+    /// left a live context (`reset()`) is an object outside any context, and takes changes.
+    case contextGone(ManagedObjectID)
 
     /// Why a fault cannot be fulfilled.
     public enum FaultFailure: Sendable, Equatable {
@@ -497,11 +511,15 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
             return "the child context's save changes or relates objects its parent no longer has (deleted in the parent or "
                 + "its store, or dropped by the parent's reset() or rollback() after it inserted them): "
                 + ids.map(\.description).joined(separator: ", ")
+        case .contextGone(let id):
+            return "the object \(id) outlived its context (the context was released): no context would record or save "
+                + "a change to it; keep the context, or fetch the object again in a live context"
         case .faultNotFulfilled(let id, .rowGone):
             return "the fault of \(id) cannot be fulfilled: its store (or parent context) does not have the object "
                 + "(deleted elsewhere, or never saved)"
         case .faultNotFulfilled(let id, .contextGone):
-            return "the fault of \(id) cannot be fulfilled: its context is gone (released, or reset) and its values were never loaded"
+            return "the fault of \(id) cannot be fulfilled: its context is gone (released, or reset), and what it never loaded "
+                + "(its values, or a relationship's members: a released context cuts its objects' relationships) cannot be read"
         }
     }
 

@@ -236,6 +236,8 @@ extension PersistentStoreCoordinator {
             try FileRename.replace(url, with: temporaryURL)
         } catch {
             try? factory(temporary).destroy()
+            // The hidden copy is gone: the error names the user's store.
+            if let located = error as? any StoreLocatedError { throw located.relocated(from: temporaryURL.path, to: url.path) }
             throw error
         }
     }
@@ -249,5 +251,20 @@ extension PersistentStoreCoordinator {
         let destination = try factory(destinationDescription)
         try destination.load(for: destinationModel)
         try StoreMigrator.copy(from: source, sourceModel: sourceModel, to: destination, mapping: mapping)
+    }
+}
+
+/// An error that names a store's file: a migration, which builds the migrated store in a hidden
+/// copy, names the user's store instead of the copy in what it throws.
+package protocol StoreLocatedError: Error {
+    /// The same error naming `path` where it named `temporaryPath`.
+    func relocated(from temporaryPath: String, to path: String) -> Self
+}
+
+extension FileStoreError: StoreLocatedError {
+    package func relocated(from temporaryPath: String, to path: String) -> FileStoreError {
+        var copy = self
+        if copy.path == temporaryPath { copy.path = path }
+        return copy
     }
 }

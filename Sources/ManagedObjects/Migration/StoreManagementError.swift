@@ -30,7 +30,8 @@ extension StoreManagementError: LocalizedError, CustomStringConvertible {
             return "\(store) was written with another version of the model (entities that differ: \(entities.joined(separator: ", "))); "
                 + "add the source models and the options \(StoreDescription.migratesAutomaticallyOption) and \(StoreDescription.infersMappingAutomaticallyOption) to migrate it"
         case .noSourceModel(let store, let entities):
-            return "no source model given wrote \(store) (entities without a matching version: \(entities.joined(separator: ", ")))"
+            return "none of the source models given is the model that wrote \(store) (entities without a matching version: "
+                + "\(entities.joined(separator: ", "))): add the model version that wrote the store to the source models"
         case .cannotInferMapping(let entity, let property, let reason):
             return "the migration cannot be inferred: \(entity)\(property.map { ".\($0)" } ?? ""): \(reason)"
         case .destinationExists(let path): return "\(path) already exists"

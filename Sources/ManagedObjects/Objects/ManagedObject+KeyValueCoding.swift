@@ -19,13 +19,16 @@ extension ManagedObject {
     /// - Throws: ``KeyValueCodingError/undefinedProperty(_:entity:properties:)`` (or what an
     ///   override of ``value(forUndefinedKey:)`` throws) for a key the object does not have;
     ///   ``ManagedObjectContextError/faultNotFulfilled(_:reason:)`` for a fault whose values
-    ///   cannot be loaded (its row or its context is gone; see ``fulfillFault()``).
+    ///   cannot be loaded (its row or its context is gone; see ``fulfillFault()``), and for a
+    ///   relationship of an object whose context was released (its relationships were cut:
+    ///   they are faults that cannot fire).
     /// - Complexity: A short scan of the entity's keys (a hash look-up past 16 keys).
     /// - Thread safety: Confined to the object's context's queue, as every access.
     public final func value(forKey key: String) throws -> Any? {
         let table = unmanagedKeyValueKeyTable
         if let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key) }) {
             if _slowPath(faultFlag) { try fulfillFault() }
+            if _slowPath(faultedRelationshipSlots != 0) { try checkRelationshipFaultCanFire(forKey: key) }
             // An attribute of a plain value type kept in the value array (a direct store other
             // than a date's): its property's getter returns the slot's value as it is
             // (`EntityLayout.valueSlotProperty`), read here without the call through it.
@@ -52,7 +55,8 @@ extension ManagedObject {
     ///   key or a key the object does not have (or what an override of
     ///   ``setValue(_:forUndefinedKey:)`` or ``setNilValueForKey(_:)`` throws);
     ///   ``ManagedObjectContextError/faultNotFulfilled(_:reason:)`` for a fault whose values
-    ///   cannot be loaded (nothing changes).
+    ///   cannot be loaded (nothing changes); ``ManagedObjectContextError/contextGone(_:)`` for
+    ///   an object whose context was released.
     /// - Complexity: A short scan of the entity's keys, then the store and its change tracking.
     /// - Thread safety: Confined to the object's context's queue, as every change.
     ///
@@ -75,7 +79,9 @@ extension ManagedObject {
             writeArraySlot(consume value, position, direct)
             return keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
         case .property:
-            break
+            // An object whose context is gone takes no change by key (a typed store cannot
+            // throw: it changes the value in memory only).
+            if _slowPath(registrationSequence != 0) { try checkContextForChange() }
         }
         let property = table._withUnsafeGuaranteedRef { $0.unmanagedProperty(at: position) }
         try property._withUnsafeGuaranteedRef { try $0.setValue(value, on: self) }

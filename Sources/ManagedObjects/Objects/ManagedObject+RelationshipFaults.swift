@@ -25,8 +25,8 @@ extension ManagedObject {
     /// - Important: Thread safety: as the object (its context's thread or queue).
     public func hasFault(forRelationshipNamed key: String) -> Bool {
         guard let slot = layout.slotByName[key], case .relationship(let relationship) = layout.properties[slot] else { return false }
-        if faultFlag { return true }
-        if relationship.isToMany { return isRelationshipFaulted(slot: slot) }
+        if faultFlag || isRelationshipFaulted(slot: slot) { return true }
+        if relationship.isToMany { return false }
         return (primitiveValue(forKey: key) as? ManagedObject)?.faultFlag ?? false
     }
 
@@ -52,11 +52,31 @@ extension ManagedObject {
     }
 
     /// Loads the members of the relationship in `slot` when it is a relationship fault: from
-    /// the context's parent or store, one query. Without a context the relationship stays empty.
+    /// the context's parent or store, one query. Without a context (it is gone) the
+    /// relationship stays a fault, and reads as empty.
     @usableFromInline @inline(never)
     package func fireRelationshipFault(slot: Int) {
-        guard isRelationshipFaulted(slot: slot) else { return }
+        guard isRelationshipFaulted(slot: slot), let context = managedObjectContext else { return }
         clearRelationshipFault(slot: slot)
-        managedObjectContext?.fulfillRelationshipFault(self, slot: slot)
+        context.fulfillRelationshipFault(self, slot: slot)
+    }
+
+    /// Throws when `key` is a relationship fault that cannot fire: the object's context is
+    /// gone (key-value coding's reads say so, as a fault's do; typed reads give empty values).
+    @inline(never)
+    package func checkRelationshipFaultCanFire(forKey key: String) throws {
+        guard managedObjectContext == nil, let slot = layout.slotByName[key], isRelationshipFaulted(slot: slot) else { return }
+        throw ManagedObjectContextError.faultNotFulfilled(objectID, reason: .contextGone)
+    }
+
+    /// Throws ``ManagedObjectContextError/contextGone(_:)`` when the context the object is
+    /// registered in was released (the object still holds the context's shared observation
+    /// state, and the context reads as `nil`): a change made now would be recorded by no
+    /// context. An object that left its context (`reset()`, a deleted inserted object) holds no
+    /// such state: it is an object outside any context, and takes changes.
+    @inline(never)
+    package func checkContextForChange() throws {
+        guard registrationSequence != 0, hasOwnerObservationStorage, managedObjectContext == nil else { return }
+        throw ManagedObjectContextError.contextGone(objectID)
     }
 }

@@ -59,6 +59,11 @@ package final class PostgreSQLConnection: @unchecked Sendable {
             PQfinish(handle)
             throw PostgreSQLStoreError(.connectionFailed(message), server: server)
         }
+        // The server's messages outside a statement's result (the FATAL it sends before it
+        // ends the connection, a WARNING) would go to the app's standard error through libpq's
+        // default notice processor: a lost connection is reported by the error of the call
+        // that meets it instead.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         self.handle = handle
         self.server = server
         try execute("SET client_min_messages TO warning")

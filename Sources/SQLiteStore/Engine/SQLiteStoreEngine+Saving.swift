@@ -282,7 +282,9 @@ extension SQLiteStoreEngine {
                         return false
                     }?.relationship.name ?? name
             }
-            throw SQLiteStoreError(.uniquenessConstraint(objectID: id, properties: properties), path: path, sql: error.sql)
+            // A fact about the data, not the SQL: the statement (an INSERT or UPDATE of
+            // ours) would say nothing more.
+            throw SQLiteStoreError(.uniquenessConstraint(objectID: id, properties: properties), path: path)
         }
     }
 

@@ -33,6 +33,11 @@ extension UndoGroup {
     ///   `deinit` that calls back into the history).
     /// - Complexity: O(*n*) in the number of entries at all levels; constant stack depth.
     mutating func removeActions(involving object: AnyObject) -> [UndoEntry] {
+        removeActions { $0.involves(object) }
+    }
+
+    /// Removes every action `shouldRemove` picks, as ``removeActions(involving:)`` does.
+    mutating func removeActions(where shouldRemove: (UndoAction) -> Bool) -> [UndoEntry] {
         var removed: [UndoEntry] = []
         var frames = [RebuildFrame(taking: &self)]
         while !frames.isEmpty {
@@ -40,7 +45,7 @@ extension UndoGroup {
             if let entry = frames[top].pending.popLast() {
                 switch consume entry {
                 case .action(let action):
-                    if action.involves(object) {
+                    if shouldRemove(action) {
                         removed.append(.action(action))
                     } else {
                         frames[top].kept.append(.action(action))

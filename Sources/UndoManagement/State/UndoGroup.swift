@@ -54,6 +54,13 @@ struct UndoAction {
     func involves(_ object: AnyObject) -> Bool {
         target === object
     }
+
+    /// Whether the action was registered with a target that has been freed since (it can
+    /// never run again).
+    var targetIsFreed: Bool {
+        guard case .targeted = body else { return false }
+        return target == nil
+    }
 }
 
 /// One element of a group: an action, or a closed nested group.

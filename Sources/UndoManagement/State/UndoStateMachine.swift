@@ -342,14 +342,19 @@ struct UndoStateMachine {
     /// Closed groups that become empty are dropped (groups that were empty already stay); open
     /// groups stay open.
     mutating func removeAllActions(withTarget object: AnyObject) -> [UndoEntry] {
+        removeAllActions { $0.involves(object) }
+    }
+
+    /// Removes every action `shouldRemove` picks, as ``removeAllActions(withTarget:)`` does.
+    mutating func removeAllActions(where shouldRemove: (UndoAction) -> Bool) -> [UndoEntry] {
         var removed: [UndoEntry] = []
-        removed += Self.removeActions(involving: object, from: &undoStack)
-        removed += Self.removeActions(involving: object, from: &redoStack)
+        removed += Self.removeActions(where: shouldRemove, from: &undoStack)
+        removed += Self.removeActions(where: shouldRemove, from: &redoStack)
         for index in openGroups.indices {
-            removed += openGroups[index].removeActions(involving: object)
+            removed += openGroups[index].removeActions(where: shouldRemove)
         }
         for index in recordingGroups.indices {
-            removed += recordingGroups[index].removeActions(involving: object)
+            removed += recordingGroups[index].removeActions(where: shouldRemove)
         }
         return removed
     }
@@ -369,12 +374,12 @@ struct UndoStateMachine {
         return dropped
     }
 
-    private static func removeActions(involving object: AnyObject,
+    private static func removeActions(where shouldRemove: (UndoAction) -> Bool,
                                       from stack: inout [UndoGroup]) -> [UndoEntry] {
         var removed: [UndoEntry] = []
         var emptied: [Int] = []
         for index in stack.indices {
-            let taken = stack[index].removeActions(involving: object)
+            let taken = stack[index].removeActions(where: shouldRemove)
             if !taken.isEmpty, stack[index].isEmpty { emptied.append(index) }
             removed += taken
         }

@@ -75,4 +75,38 @@ import TestSupport
         try context.save()
         #expect(apple.objectID.referenceObject == .integer(6))
     }
+
+    /// The reason an atomic file store refuses `bytes` written to a fresh file.
+    static func refusal(of bytes: Data) throws -> String {
+        let url = try temporaryDirectory().appendingPathComponent("Fruit.store")
+        try bytes.write(to: url)
+        do {
+            _ = try AtomicFileStoreTests.open(url)
+            return "opened"
+        } catch let error as FileStoreError {
+            guard case .damaged(let reason) = error.code else { return "\(error)" }
+            #expect(error.path == url.path)
+            return reason
+        }
+    }
+
+    /// Each message says what is wrong with the file (trial13 T13): too deep is not called
+    /// truncated; cut short is; an integer beyond 64 bits is not called untagged.
+    @Test func messagesSayWhatIsWrongWithTheJSON() throws {
+        let deep = try Self.refusal(of: Data(String(repeating: "[", count: 100_000).utf8))
+        #expect(deep.contains("nests") && !deep.contains("truncated"), "\(deep)")
+        let cut = try Self.refusal(of: Data("{\"format\": \"ObjectGraph.AtomicFileStore\", \"objects\": [1, 2".utf8))
+        #expect(cut.contains("ends too early"), "\(cut)")
+
+        let url = try temporaryDirectory().appendingPathComponent("Fruit.store")
+        try FruitStandModel.stock(try AtomicFileStoreTests.open(url))
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var objects = try #require(root["objects"] as? [[String: Any]])
+        let apple = try #require(objects.firstIndex { $0["entity"] as? String == "Apple" })
+        objects[apple]["attributes"] = ["radius": ["integer": 987_654_321]]
+        root["objects"] = objects
+        let text = try #require(String(data: try JSONSerialization.data(withJSONObject: root), encoding: .utf8))
+        let big = try Self.refusal(of: Data(text.replacingOccurrences(of: "987654321", with: "99999999999999999999999").utf8))
+        #expect(big.contains("99999999999999999999999") && big.contains("64-bit") && !big.contains("not a tagged"), "\(big)")
+    }
 }

@@ -123,6 +123,9 @@ import Predicates
         #expect(throws: StoreManagementError.noSourceModel(store: url.path, entities: ["Folder", "Label", "Note", "Tag"])) {
             try coordinator.addStore(with: Self.migrating(url), sourceModels: [try Self.v2()])
         }
+        // The message reads as a sentence naming the store (trial13 T13).
+        let text = StoreManagementError.noSourceModel(store: url.path, entities: ["Note"]).description
+        #expect(text.hasPrefix("none of the source models given is the model that wrote \(url.path)"), "\(text)")
     }
 
     @Test func aStoreMovesToAnotherLocationAndTheOriginalStays() throws {

@@ -126,7 +126,7 @@ struct AtomicFileContents {
         do {
             parsed = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw damaged("it is not complete JSON (truncated or overwritten?)")
+            throw damaged(Self.jsonFailure(error))
         }
         guard let root = parsed as? [String: Any], root["format"] as? String == Self.format else {
             throw damaged("it is not an \(Self.format) file")
@@ -168,7 +168,7 @@ struct AtomicFileContents {
             let id = ManagedObjectID(entityName: entity, storeIdentifier: storeID, primaryKey: key)
             var row = StoreRow(objectID: id, version: rowVersion)
             for (name, value) in object["attributes"] as? [String: Any] ?? [:] {
-                guard let constant = Self.decode(value) else { throw damaged("\(entity) \(key): the value of \(name) is not a tagged value") }
+                guard let constant = Self.decode(value) else { throw damaged("\(entity) \(key): \(Self.undecodable(value, name: name))") }
                 row.attributes[name] = constant
             }
             for (name, value) in object["relationships"] as? [String: Any] ?? [:] {
@@ -183,6 +183,39 @@ struct AtomicFileContents {
             rows.append(row)
         }
         self.init(metadata: metadata, nextKeys: nextKeys, rows: rows)
+    }
+
+    /// What the JSON parser's error says of the file: too deeply nested (complete, but beyond
+    /// what the parser reads), cut short, or not JSON, with the parser's own words.
+    private static func jsonFailure(_ error: any Error) -> String {
+        let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ". ")) }
+        guard let detail else { return "it is not JSON (truncated or overwritten?)" }
+        let lowered = detail.lowercased()
+        if lowered.contains("nested") || lowered.contains("depth") {
+            return "its JSON nests arrays or objects deeper than the parser reads (\(detail)); "
+                + "this library writes at most a few levels: the file was not written by it"
+        }
+        if lowered.contains("end of file") || lowered.contains("unexpected end") {
+            return "its JSON ends too early (\(detail)): truncated?"
+        }
+        return "it is not valid JSON (\(detail)): overwritten?"
+    }
+
+    /// Why an attribute's JSON value cannot be read: not an object of one tag, an unknown
+    /// tag, an integer beyond 64 bits, or content that is not of its tag's kind.
+    private static func undecodable(_ value: Any, name: String) -> String {
+        guard let tagged = value as? [String: Any], tagged.count == 1, let (tag, content) = tagged.first else {
+            return "the value of \(name) is not a tagged value (an object of one key naming its type, such as {\"string\": \"…\"})"
+        }
+        let shown = String(String(describing: content).prefix(60))
+        let tags = ["null", "bool", "integer", "unsigned", "double", "decimal", "string", "date", "data", "uuid", "url",
+                    "array", "set", "dictionary"]
+        guard tags.contains(tag) else { return "the value of \(name) has the unknown tag \"\(tag)\"" }
+        if tag == "integer", content is NSNumber, !(content is Bool) {
+            return "the integer \(shown) of \(name) is not a whole number within the range of a 64-bit integer"
+        }
+        return "the \"\(tag)\" value of \(name) holds \(shown), which is not a valid \(tag)"
     }
 
     /// Metadata values JSON gives: strings, numbers, arrays of strings.
