@@ -209,6 +209,30 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         return value
     }
 
+    /// Runs `body` in a read-only `REPEATABLE READ` transaction: its queries see one snapshot
+    /// of the data.
+    ///
+    /// A read changes nothing, so the outcome of its `COMMIT` does not matter: a connection
+    /// lost then is reported as ``PostgreSQLStoreError/Code/connectionLost(_:)``, and the pool
+    /// runs the read again on a new connection
+    /// (``PostgreSQLConnectionPool/withConnection(retrying:_:)``).
+    ///
+    /// - Parameter body: The transaction's queries.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (after the rollback), or the commit's error.
+    package func readOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            if !isBroken && isConnected { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+        try execute("COMMIT")
+        return value
+    }
+
     /// Whether the connection is usable.
     package var isConnected: Bool { !isBroken && PQstatus(handle) == CONNECTION_OK }
 
