@@ -192,14 +192,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     ///   and the caller must not simply run it again.
     @discardableResult
     package func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
-        let value: T
-        do {
-            value = try body()
-        } catch {
-            if !isBroken && isConnected { _ = try? execute("ROLLBACK") }
-            throw error
-        }
+        let value = try begun("BEGIN", body)
         do {
             try execute("COMMIT")
         } catch let error as PostgreSQLStoreError {
@@ -221,16 +214,21 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws (after the rollback), or the commit's error.
     package func readOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        let value: T
+        let value = try begun("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+        try execute("COMMIT")
+        return value
+    }
+
+    /// Starts a transaction with `begin` and runs `body` in it; rolls it back when `body`
+    /// throws (the caller commits).
+    private func begun<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
-            value = try body()
+            return try body()
         } catch {
             if !isBroken && isConnected { _ = try? execute("ROLLBACK") }
             throw error
         }
-        try execute("COMMIT")
-        return value
     }
 
     /// Whether the connection is usable.
