@@ -17,14 +17,19 @@ extension PostgreSQLPersistentStore: ExclusiveResolutionStore {
     /// A connection of the pool holds the saves' lock in exclusive mode in a transaction of its
     /// own, which ends (and frees the lock) when `body` returns; this store's own saves, made
     /// by `body` on the pool's other connections, do not wait for it. With a pool of one
-    /// connection nothing is kept out (`body`'s saves would wait for that connection). Should
+    /// connection nothing is kept out (`body`'s saves would wait for that connection), nor
+    /// again while this store already keeps the others out (a nested save). Should
     /// the lock's connection be lost, the lock is gone and `body` goes on as without it (a
     /// conflict is then met again and resolved in another round).
     ///
     /// - Throws: What `body` throws; ``PostgreSQLStoreError`` when the lock cannot be taken
     ///   (no connection, the statement timeout).
     package func withOtherSavesExcluded(_ body: () throws -> Void) throws {
-        guard pool.configuration.poolSize > 1 else { return try body() }
+        // Already kept out by this store (a merge policy saving during a resolution): a second
+        // lock, on another connection, would wait for the first forever.
+        guard pool.configuration.poolSize > 1, excludingOtherSaves.load(ordering: .sequentiallyConsistent) == 0 else {
+            return try body()
+        }
         try pool.withConnection(retrying: false) { connection in
             try connection.execute("BEGIN")
             // The transaction writes nothing: it ends with a rollback, and the lock with it.

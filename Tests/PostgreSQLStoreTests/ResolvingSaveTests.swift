@@ -88,6 +88,40 @@ import Synchronization
         }
     }
 
+    @Test func aPolicySavingAnotherContextOfTheCoordinatorDuringTheResolutionDoesNotWaitForItself() throws {
+        try TestDatabase.run { database in
+            let model = try StoreTests.library()
+            let a = try StoreTests.context(database, model: model)
+            let item = try a.insertNewObject(forEntityNamed: "Item")
+            try item.setValue(Int64(0), forKey: "large")
+            try a.save()
+            // A second lock of the same store would wait for the first: the timeout ends that wait.
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try coordinator.addStore(PostgreSQLPersistentStore(url: database.url, schema: database.schema,
+                                                               options: PostgreSQLStoreOptions(statementTimeout: .seconds(2))))
+            let b = ManagedObjectContext(coordinator: coordinator)
+            let nested = ManagedObjectContext(coordinator: coordinator)
+            nested.mergePolicy = .overwrite
+            let mine = try #require(try b.fetch(EntityFetchRequest(entityName: "Item")).first)
+            let theirs = try #require(try nested.fetch(EntityFetchRequest(entityName: "Item")).first)
+            var nestedSaves = 0
+            b.mergePolicy = Meddling {
+                guard nestedSaves == 0 else { return }
+                nestedSaves += 1
+                try theirs.setValue(Int64(50), forKey: "large")
+                try nested.save()                          // meets a's change too, inside b's resolution
+            }
+            try item.setValue(Int64(1), forKey: "large")
+            try a.save()
+            try mine.setValue(Int64(2), forKey: "large")
+            try b.save()
+            #expect(nestedSaves == 1)
+            let check = try StoreTests.context(database, model: model)
+            let saved = try #require(try check.fetch(EntityFetchRequest(entityName: "Item")).first)
+            #expect(saved.stored("large") as? Int64 == 2)
+        }
+    }
+
     @Test func twoProcessesWithTrumpingPoliciesNeverThrow() throws {
         try TestDatabase.run { database in
             let model = try StoreTests.library()
