@@ -24,8 +24,7 @@ extension PostgreSQLPersistentStore {
     /// see the same rows.
     func compiledFetch(_ request: StoreFetchRequest, schema: PostgreSQLSchema, model: ManagedObjectModel,
                        connection: PostgreSQLConnection, identifier: String) throws -> StoreFetchResult {
-        try connection.transaction {
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        try connection.readOnlyTransaction {
             let (queries, exact) = try plan(request, schema: schema, connection: connection, identifier: identifier)
             let ordered = exact && queries.count <= 1 && queries.allSatisfy { $0.order != nil }
             let limited = ordered && (request.fetchLimit > 0 || request.fetchOffset > 0)
@@ -101,8 +100,7 @@ extension PostgreSQLPersistentStore {
     package func sqlDecides(_ request: StoreFetchRequest) throws -> (predicate: Bool, orderAndLimits: Bool) {
         try withConnection { connection, state in
             let (schema, _) = try Self.loaded(state, connection)
-            return try connection.transaction {
-                try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            return try connection.readOnlyTransaction {
                 let (queries, exact) = try plan(request, schema: schema, connection: connection, identifier: state.identifier)
                 return (exact, exact && queries.count <= 1 && queries.allSatisfy { $0.order != nil })
             }

@@ -5,9 +5,10 @@ import SQLCompiling
 import Predicates
 
 extension PostgreSQLPersistentStore {
-    /// Writes one save in one transaction: locks the rows of every updated, deleted and locked
-    /// object (`SELECT … FOR UPDATE`), compares their versions (`Z_OPT`) with the ones the
-    /// context saw, then deletes, updates and inserts.
+    /// Writes one save in one transaction: takes the saves' lock in shared mode (it waits while
+    /// another user's resolving save keeps saves out, ``withOtherSavesExcluded(_:)``), locks
+    /// the rows of every updated, deleted and locked object (`SELECT … FOR UPDATE`), compares
+    /// their versions (`Z_OPT`) with the ones the context saw, then deletes, updates and inserts.
     ///
     /// - Throws: ``StoreSaveError/conflicts(_:)`` when a row moved on or is gone (nothing is
     ///   written); ``StoreSaveError/uniquenessConstraint(_:properties:)`` when another row has
@@ -31,6 +32,8 @@ extension PostgreSQLPersistentStore {
                 return key
             }
             return try connection.transaction {
+                // First: wait while another user's resolving save keeps saves out.
+                if excludingOtherSaves.load(ordering: .sequentiallyConsistent) == 0 { try connection.execute(Self.sharingSavesSQL) }
                 // Lock and read the versions, one statement per root table.
                 var checked: [String: [Int64]] = [:]
                 for id in changes.updated.map(\.objectID) + changes.deleted.map(\.objectID) + changes.locked.map(\.objectID) {

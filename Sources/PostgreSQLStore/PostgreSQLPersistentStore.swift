@@ -15,8 +15,10 @@ import Synchronization
 ///
 /// Saves run in one transaction that locks the saved rows (`SELECT … FOR UPDATE`) and checks
 /// their versions (`Z_OPT`): a row another process saved meanwhile is a
-/// ``StoreSaveError/conflicts(_:)``, which the context hands to its merge policy. Every value
-/// travels as a bound parameter.
+/// ``StoreSaveError/conflicts(_:)``, which the context hands to its merge policy; while the
+/// policy resolves them and the context writes again, other processes' saves wait (an advisory
+/// lock), so a resolving policy does not lose the race. Every value travels as a bound
+/// parameter.
 ///
 /// - Important: Thread safety: `Sendable`; calls from several threads run at once on the
 ///   connections of the store's pool (``PostgreSQLStoreOptions/poolSize``).
@@ -44,6 +46,9 @@ public final class PostgreSQLPersistentStore: PersistentStore {
     /// Persistent history and fan-out (History/, Notifications/); never locked inside `state`'s
     /// lock the other way round: `state` first when both are needed.
     let fanOut = Mutex(PostgreSQLFanOutState())
+    /// How many resolving saves of this store keep other users' saves out now
+    /// (``withOtherSavesExcluded(_:)``): while any do, this store's saves go ahead.
+    let excludingOtherSaves = Atomic<Int>(0)
 
     /// Creates a store (not connected until ``load(for:)``).
     ///

@@ -255,6 +255,52 @@ import TestSupport
         }
     }
 
+    /// Ends the server process `pid` and waits until it is gone.
+    static func terminate(pid: Int64, url: String) throws {
+        let admin = try PostgreSQLConnection(url: url)
+        _ = try admin.execute("SELECT pg_terminate_backend($1::int)", [.integer(pid)])
+        for _ in 0..<500 {
+            let left = try admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = $1::int", [.integer(pid)])
+            if left.rows.first?.first == "0" { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Issue.record("the server process \(pid) did not end")
+    }
+
+    @Test func aReadLostAtItsCommitIsRunAgainAndASaveLostThereIsNot() throws {
+        try TestDatabase.run { database in
+            let pool = PostgreSQLConnectionPool(configuration: PostgreSQLConnectionConfiguration(url: database.url))
+            // The body's queries have run; its server process ends before the COMMIT is sent.
+            func endingBeforeCommit(_ connection: PostgreSQLConnection, first: Bool) throws -> String? {
+                let answer = try connection.execute("SELECT 'read'").rows.first?.first ?? nil
+                if first {
+                    let own = try connection.execute("SELECT pg_backend_pid()")
+                    let pid = try #require(PostgreSQLRows.integer(own.rows.first?.first ?? nil))
+                    try Self.terminate(pid: pid, url: database.url)
+                }
+                return answer
+            }
+            let reads = Atomic<Int>(0)
+            let value = try pool.withConnection(retrying: true) { connection in
+                let run = reads.add(1, ordering: .relaxed).newValue
+                return try connection.readOnlyTransaction { try endingBeforeCommit(connection, first: run == 1) }
+            }
+            #expect(value == "read")
+            #expect(reads.load(ordering: .relaxed) == 2, "the read ran again on a new connection")
+            let writes = Atomic<Int>(0)
+            #expect {
+                try pool.withConnection(retrying: true) { connection in
+                    writes.add(1, ordering: .relaxed)
+                    try connection.transaction { _ = try endingBeforeCommit(connection, first: true) }
+                }
+            } throws: { error in
+                guard let error = error as? PostgreSQLStoreError, case .commitOutcomeUnknown = error.code else { return false }
+                return true
+            }
+            #expect(writes.load(ordering: .relaxed) == 1, "a transaction that may write is never run again")
+        }
+    }
+
     @Test func aRoleWithOnlyTheRightsOnItsSchemaCreatesAndUsesAStore() throws {
         try TestDatabase.run { database in
             let admin = try PostgreSQLConnection(url: database.url)

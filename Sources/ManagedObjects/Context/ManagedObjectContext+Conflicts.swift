@@ -7,9 +7,10 @@ import Predicates
 extension ManagedObjectContext {
     /// How many times a save looks for conflicts and resolves them before it gives up with
     /// the conflicts of its last attempt. Other contexts of the coordinator wait meanwhile
-    /// (``PersistentStoreCoordinator/saveLock``), so more than two rounds are needed only when
-    /// another coordinator or process writes the same rows, or a custom policy leaves
-    /// conflicts unresolved.
+    /// (``PersistentStoreCoordinator/saveLock``), and so do other processes' saves to a store
+    /// that can keep them out (``ExclusiveResolutionStore``), so more than two rounds are
+    /// needed only when another coordinator or process writes the same rows of a store that
+    /// cannot, or a custom policy leaves conflicts unresolved.
     package static let conflictRounds = 4
 
     /// Writes the changes, resolving constraint conflicts (found before writing) and
@@ -18,7 +19,9 @@ extension ManagedObjectContext {
     /// Runs holding the coordinator's ``PersistentStoreCoordinator/saveLock``: the rows a
     /// resolution read from the store stay as they are until the retry writes (no other
     /// context of the coordinator can save in between), so a resolving policy's save does not
-    /// fail because other contexts keep changing the same rows.
+    /// fail because other contexts keep changing the same rows. A store that other processes
+    /// write too (``ExclusiveResolutionStore``) keeps their saves out from the first conflict
+    /// until the write, so they cannot change the rows either.
     ///
     /// `storeOf` gives the store of the inserted objects of each layout, by the layout's identity.
     ///
@@ -44,27 +47,63 @@ extension ManagedObjectContext {
                 undoManager?.removeAllActions(withTarget: self)
             }
         }
-        for round in 1...Self.conflictRounds {
-            defer { sortedInserted = nil }
-            let constraintConflicts = try self.constraintConflicts(coordinator: coordinator)
-            if !constraintConflicts.isEmpty {
-                if round == Self.conflictRounds { throw ManagedObjectMergeError(constraintConflicts: constraintConflicts) }
-                try mergePolicy.resolve(constraintConflicts: constraintConflicts, in: self)
-                continue
-            }
-            do {
-                try writeChanges(newObjects: sortedInserted ?? Self.inSaveOrder(inserted), storeOf: storeOf,
-                                 coordinator: coordinator, savedStores: &savedStores)
-                return
-            } catch StoreSaveError.conflicts(let found) {
-                let conflicts = mergeConflicts(from: found)
-                if round == Self.conflictRounds { throw ManagedObjectMergeError(mergeConflicts: conflicts) }
-                try mergePolicy.resolve(optimisticLockingConflicts: conflicts, in: self)
-            } catch StoreSaveError.uniquenessConstraint where round < Self.conflictRounds {
-                // Another writer saved a duplicate since the check: the next round finds it.
-                continue
+        var round = 0
+        // Optimistic-locking conflicts of the last write, resolved at the start of the next round.
+        var pending: [StoreConflict] = []
+        var excluding = false
+        func rounds() throws {
+            while round < Self.conflictRounds {
+                round += 1
+                let given = sortedInserted
+                sortedInserted = nil
+                if !pending.isEmpty {
+                    // The rows are read now: inside `excluding`, they stay as read until the write.
+                    let conflicts = mergeConflicts(from: pending)
+                    pending = []
+                    try mergePolicy.resolve(optimisticLockingConflicts: conflicts, in: self)
+                }
+                let constraintConflicts = try self.constraintConflicts(coordinator: coordinator)
+                if !constraintConflicts.isEmpty {
+                    if round == Self.conflictRounds { throw ManagedObjectMergeError(constraintConflicts: constraintConflicts) }
+                    try mergePolicy.resolve(constraintConflicts: constraintConflicts, in: self)
+                    continue
+                }
+                do {
+                    try writeChanges(newObjects: given ?? Self.inSaveOrder(inserted), storeOf: storeOf, coordinator: coordinator, savedStores: &savedStores)
+                    return
+                } catch StoreSaveError.conflicts(let found) {
+                    if round == Self.conflictRounds { throw ManagedObjectMergeError(mergeConflicts: mergeConflicts(from: found)) }
+                    pending = found
+                    // Stores shared with other processes keep their saves out from here until
+                    // the write: the rest of the rounds run inside.
+                    let shared = Self.exclusiveResolutionStores(of: found, in: coordinator)
+                    if !excluding, !shared.isEmpty {
+                        excluding = true
+                        try Self.excludingOtherSaves(of: shared[...], rounds)
+                        return
+                    }
+                } catch StoreSaveError.uniquenessConstraint where round < Self.conflictRounds {
+                    // Another writer saved a duplicate since the check: the next round finds it.
+                    continue
+                }
             }
         }
+        try rounds()
+    }
+
+    /// The stores of conflicting objects that can keep other processes' saves out, in a fixed
+    /// order (by identifier: two saves take them in the same order).
+    private static func exclusiveResolutionStores(of conflicts: [StoreConflict],
+                                                  in coordinator: PersistentStoreCoordinator) -> [any ExclusiveResolutionStore] {
+        let identifiers = Set(conflicts.compactMap { $0.objectID.storeIdentifier })
+        return identifiers.sorted().compactMap { coordinator.store(withIdentifier: $0) as? any ExclusiveResolutionStore }
+    }
+
+    /// Runs `body` with the saves of other users of every store kept out.
+    private static func excludingOtherSaves(of stores: ArraySlice<any ExclusiveResolutionStore>,
+                                            _ body: () throws -> Void) throws {
+        guard let first = stores.first else { return try body() }
+        try first.withOtherSavesExcluded { try excludingOtherSaves(of: stores.dropFirst(), body) }
     }
 
     /// The conflicts a store reported, with the objects' snapshots and the rows the store has

@@ -197,14 +197,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     ///   and the caller must not simply run it again.
     @discardableResult
     package func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
-        let value: T
-        do {
-            value = try body()
-        } catch {
-            if !isBroken && isConnected { _ = try? execute("ROLLBACK") }
-            throw error
-        }
+        let value = try begun("BEGIN", body)
         do {
             try execute("COMMIT")
         } catch let error as PostgreSQLStoreError {
@@ -212,6 +205,35 @@ package final class PostgreSQLConnection: @unchecked Sendable {
             throw failure(.commitOutcomeUnknown(message), "COMMIT")
         }
         return value
+    }
+
+    /// Runs `body` in a read-only `REPEATABLE READ` transaction: its queries see one snapshot
+    /// of the data.
+    ///
+    /// A read changes nothing, so the outcome of its `COMMIT` does not matter: a connection
+    /// lost then is reported as ``PostgreSQLStoreError/Code/connectionLost(_:)``, and the pool
+    /// runs the read again on a new connection
+    /// (``PostgreSQLConnectionPool/withConnection(retrying:_:)``).
+    ///
+    /// - Parameter body: The transaction's queries.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (after the rollback), or the commit's error.
+    package func readOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
+        let value = try begun("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+        try execute("COMMIT")
+        return value
+    }
+
+    /// Starts a transaction with `begin` and runs `body` in it; rolls it back when `body`
+    /// throws (the caller commits).
+    private func begun<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
+        do {
+            return try body()
+        } catch {
+            if !isBroken && isConnected { _ = try? execute("ROLLBACK") }
+            throw error
+        }
     }
 
     /// Whether the connection is usable.

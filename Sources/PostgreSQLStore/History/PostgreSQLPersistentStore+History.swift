@@ -98,8 +98,7 @@ struct PostgreSQLHistoryReader {
 
     /// The transactions (and changes) a fetch request asks for.
     func fetch(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
-        try connection.transaction {
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        try connection.readOnlyTransaction {
             var condition: String
             var parameters: [PostgreSQLValue]
             switch request.operation {
