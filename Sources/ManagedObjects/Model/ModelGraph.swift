@@ -1,6 +1,7 @@
 // The resolved, immutable form of a model's entities: hierarchy filled in and checked.
 import Foundation
 import KeyValueCoding
+import ObjectGraphInternals
 import Synchronization
 
 /// A model's entities with their hierarchy resolved: inherited properties and subentity names
@@ -14,10 +15,10 @@ package final class ModelGraph: Sendable {
 
     /// The entities in declaration order, resolved, with their version hashes.
     package var entities: [EntityDescription] {
-        if let done = hashed.withLock({ $0 }) { return done }
+        if let done = hashed.withTrackedLock(self, { $0 }) { return done }
         var entities = unhashed
         VersionHashing.resolve(&entities, index: indexByName)
-        return hashed.withLock { stored in
+        return hashed.withTrackedLock(self) { stored in
             if let done = stored { return done }
             stored = entities
             return entities

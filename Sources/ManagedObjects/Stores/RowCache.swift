@@ -2,6 +2,7 @@
 // a fault can be filled without asking the store (Apple: the coordinator's snapshots, which a
 // context's `stalenessInterval` ages).
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// The last known row of objects of a coordinator's stores, with the time each was read.
@@ -118,7 +119,7 @@ package final class RowCache: Sendable {
     /// any age; 0: never).
     package func row(for id: ManagedObjectID, maximumAge interval: TimeInterval) -> StoreRow? {
         guard interval != 0 else { return nil }
-        return state.withLock { state -> StoreRow? in
+        return state.withTrackedLock(self) { state -> StoreRow? in
             state.enterPending()
             guard let entry = state.entries[id] else { return nil }
             if interval > 0 && Self.now(state) - entry.time >= interval { return nil }
@@ -128,7 +129,7 @@ package final class RowCache: Sendable {
 
     /// Remembers rows just read from a store.
     package func store<Rows: Sequence>(_ rows: Rows) where Rows.Element == StoreRow {
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             state.enterPending()
             let time = Self.now(state)
             if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
@@ -153,7 +154,7 @@ package final class RowCache: Sendable {
             return
         }
         let shared = SharedRows(rows)
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             let time = Self.now(state)
             // At most `capacity` rows wait (besides this answer): enter older ones first.
             if state.pendingCount > 0 && state.pendingCount + rows.count > Self.capacity { state.enterPending() }
@@ -203,7 +204,7 @@ package final class RowCache: Sendable {
         swap(&updated, &changes.updated)
         let masks = changes.updatedSlotMasks.count == updated.count ? changes.updatedSlotMasks : []
         let sharedInserted = inserted.count > 1 ? SharedRows(inserted) : nil
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             state.enterPending()
             let time = Self.now(state)
             if state.entries.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
@@ -252,7 +253,7 @@ package final class RowCache: Sendable {
 
     /// Forgets the rows of `ids` (a remote merge: the store has newer ones).
     package func remove<IDs: Sequence>(_ ids: IDs) where IDs.Element == ManagedObjectID {
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             state.enterPending()
             for id in ids { state.entries[id] = nil }
         }
@@ -260,6 +261,6 @@ package final class RowCache: Sendable {
 
     /// Moves the cache's clock forward (tests).
     package func advanceClock(by seconds: TimeInterval) {
-        state.withLock { $0.clockOffset += seconds }
+        state.withTrackedLock(self) { $0.clockOffset += seconds }
     }
 }

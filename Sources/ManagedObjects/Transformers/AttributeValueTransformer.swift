@@ -1,5 +1,6 @@
 // Value transformers for transformable attributes: the protocol, its errors, the registry.
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// Turns the values of a transformable attribute into data for the store and back
@@ -126,7 +127,7 @@ public enum AttributeValueTransformers {
     ///   - transformer: The transformer.
     ///   - name: The name models use (`valueTransformerName`).
     public static func register(_ transformer: any AttributeValueTransformer, named name: String) {
-        registry.withLock { $0[name] = transformer }
+        registry.withTrackedLock(ThreadSanitizer.staticOwner) { $0[name] = transformer }
     }
 
     /// Removes the transformer registered under `name` (the secure-unarchiving default can be
@@ -134,7 +135,7 @@ public enum AttributeValueTransformers {
     ///
     /// - Parameter name: The name.
     public static func unregister(named name: String) {
-        _ = registry.withLock { $0.removeValue(forKey: name) }
+        _ = registry.withTrackedLock(ThreadSanitizer.staticOwner) { $0.removeValue(forKey: name) }
     }
 
     /// The transformer registered under `name`, or `nil`.
@@ -142,11 +143,11 @@ public enum AttributeValueTransformers {
     /// - Parameter name: The name.
     /// - Complexity: O(1).
     public static func transformer(named name: String) -> (any AttributeValueTransformer)? {
-        registry.withLock { $0[name] }
+        registry.withTrackedLock(ThreadSanitizer.staticOwner) { $0[name] }
     }
 
     /// The registered names, sorted.
-    public static var registeredNames: [String] { registry.withLock { $0.keys.sorted() } }
+    public static var registeredNames: [String] { registry.withTrackedLock(ThreadSanitizer.staticOwner) { $0.keys.sorted() } }
 }
 
 extension AttributeDescription {
