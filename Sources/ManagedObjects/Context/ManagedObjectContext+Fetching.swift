@@ -199,7 +199,6 @@ extension ManagedObjectContext {
             // Room for the answer at once, not by doubling.
             let answered = result.rows.count + result.objectIDs.count
             objects.reserveCapacity(objects.count + answered)
-            registered.reserveCapacity(registered.count + answered)
             // While every row makes (or fills) an object, the answer's own array of rows is
             // what the row cache keeps: no copy of each row.
             var everyRowFilled = true
@@ -209,14 +208,22 @@ extension ManagedObjectContext {
             // Rows naming each object once, answered into an empty registry: a row's object
             // can be registered only if something registered objects on the way (an
             // `awakeFromFetch`), which the registration count shows. Until then each row
-            // makes its object without a look-up (registering it is the one hash probe).
+            // makes its object without a look-up, and its registry entry waits until the
+            // registry is used (``registerAwaitingEntry(_:)``: no hash probe here at all).
             var unregisteredWhileCount = result.rowsNameEachObjectOnce && registered.isEmpty ? registrationCount : nil
+            if unregisteredWhileCount != nil {
+                unindexedFetches.reserveCapacity(unindexedFetches.count + result.rows.count)
+            } else {
+                registered.reserveCapacity(registered.count + answered)
+            }
             // Faults the store matched hold the values it matched: not evaluated again.
             let notesFaultMatches = faultsOnly && request.predicate != nil && result.appliedPredicate && passesPredicate
             try result.rows.withUnsafeBufferPointer { rows in
                 for index in rows.indices {
                     let known: ManagedObject?
-                    if let count = unregisteredWhileCount, count == registrationCount {
+                    // Whether no registered object can have the row's ID (no look-up made).
+                    let unregistered = unregisteredWhileCount == registrationCount
+                    if unregistered {
                         known = nil
                     } else {
                         unregisteredWhileCount = nil
@@ -230,11 +237,13 @@ extension ManagedObjectContext {
                         // store gave although values were not asked for make faults, and are
                         // cached for them.)
                         if faultsOnly {
-                            let fault = try newFault(for: rows[index].objectID, version: rows[index].version, classes: &classes)
+                            let fault = try newFault(for: rows[index].objectID, version: rows[index].version, classes: &classes,
+                                                     awaitingEntry: unregistered)
                             objects.append(fault)
                             if notesFaultMatches { matchedByStore.insert(ObjectIdentifier(fault)) }
                         } else {
-                            objects.append(try newFilledObject(at: rows.baseAddress! + index, classes: &classes))
+                            objects.append(try newFilledObject(at: rows.baseAddress! + index, classes: &classes,
+                                                               awaitingEntry: unregistered))
                         }
                         if let count = unregisteredWhileCount { unregisteredWhileCount = count &+ 1 }
                         if !everyRowFilled { filled.append(rows[index]) }

@@ -1,5 +1,6 @@
-// The registry's deferred entries: objects inserted without an ID are registered without an
-// entry by ID until the registry is used.
+// The registry's deferred entries: objects inserted without an ID, and the new objects of a
+// fetch into an empty registry, are registered without an entry by ID until the registry is
+// used.
 import Foundation
 
 extension ManagedObjectContext {
@@ -17,6 +18,21 @@ extension ManagedObjectContext {
         let objects = unindexedInserts
         unindexedInserts = []
         unindexedInsertsHavePermanentIDs = false
+        registeredByID.reserveCapacity(registeredByID.count + objects.count)
+        for object in objects { registeredByID[object.objectID] = object }
+    }
+
+    /// Makes the registry entries of ``unindexedFetches``, each under the object's ID, in the
+    /// order the objects were registered. Every use of ``registered`` calls it first.
+    ///
+    /// No entry can replace another: each object was made for a row of an ID no registered
+    /// object had (``registerAwaitingEntry(_:)``), and a fetch's rows name each object once;
+    /// a fetched object's ID is permanent and changes only through the registry.
+    ///
+    /// - Complexity: O(*n*) in the objects waiting.
+    package func indexUnindexedFetches() {
+        let objects = unindexedFetches
+        unindexedFetches = []
         registeredByID.reserveCapacity(registeredByID.count + objects.count)
         for object in objects { registeredByID[object.objectID] = object }
     }
@@ -39,5 +55,7 @@ extension ManagedObjectContext {
     /// permanent ID registered.
     package func prepareUnindexedInsertsForSave() {
         if unindexedInsertsHavePermanentIDs { indexUnindexedInserts() }
+        // Fetched objects have permanent IDs: a store's new IDs are checked against them too.
+        if !unindexedFetches.isEmpty { indexUnindexedFetches() }
     }
 }

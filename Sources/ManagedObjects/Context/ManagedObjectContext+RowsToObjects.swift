@@ -79,13 +79,16 @@ extension ManagedObjectContext {
     /// where it lies in the store's answer (passing the row on would copy it: a retain per
     /// value it holds). A packed row of the object's entity whose slots are all stored
     /// attributes gives the object its values array as it is (what ``fillValues(_:from:)``
-    /// does for it); any other row is filled by ``fill(_:from:)``.
-    func newFilledObject(at row: UnsafePointer<StoreRow>, classes: inout ObjectClassCache) throws -> ManagedObject {
+    /// does for it); any other row is filled by ``fill(_:from:)``. With `awaitingEntry` (no
+    /// registered object has the row's ID), the object's registry entry waits
+    /// (``registerAwaitingEntry(_:)``).
+    func newFilledObject(at row: UnsafePointer<StoreRow>, classes: inout ObjectClassCache,
+                         awaitingEntry: Bool = false) throws -> ManagedObject {
         // A store (possibly a user's own) may hand back a row of an entity the model lacks.
         let name = row.pointee.objectID.entityName
         let object = try classes.objectClass(of: name, in: model).init(entityName: name, in: model)
         object.objectID = row.pointee.objectID
-        register(object)
+        if awaitingEntry { registerAwaitingEntry(object) } else { register(object) }
         let layout = object.layout
         guard !layout.hasFields, let values = classes.packedSlotValues(of: row, layout: layout) else {
             object.clearSlotValues()
@@ -107,7 +110,10 @@ extension ManagedObjectContext {
 
     /// A registered fault for `id`, made by a fetch without property values: `version` is the
     /// version of its row the store gave (checked when the fault is saved or deleted unloaded).
-    func newFault(for id: ManagedObjectID, version: Int64, classes: inout ObjectClassCache) throws -> ManagedObject {
+    /// With `awaitingEntry` (no registered object has the ID), its registry entry waits
+    /// (``registerAwaitingEntry(_:)``).
+    func newFault(for id: ManagedObjectID, version: Int64, classes: inout ObjectClassCache,
+                  awaitingEntry: Bool = false) throws -> ManagedObject {
         // A store (possibly a user's own) may hand back an ID of an entity the model lacks.
         let name = id.entityName
         let object = try classes.objectClass(of: name, in: model).init(entityName: name, in: model)
@@ -115,7 +121,7 @@ extension ManagedObjectContext {
         object.clearSlotValues()
         object.faultFlag = true
         object.storeVersion = version
-        register(object)
+        if awaitingEntry { registerAwaitingEntry(object) } else { register(object) }
         return object
     }
 

@@ -31,26 +31,34 @@ public final class ManagedObjectContext {
     /// The state behind ``objectObservationStorage``.
     @exclusivity(unchecked) private var sharedObservationStorage: KeyValueObservationStorage?
     /// Registered objects by ID: every registered object (the entries of ``unindexedInserts``
-    /// are made first, so any use sees them all).
+    /// and ``unindexedFetches`` are made first, so any use sees them all).
     package var registered: [ManagedObjectID: ManagedObject] {
         _read {
             if !unindexedInserts.isEmpty { indexUnindexedInserts() }
+            if !unindexedFetches.isEmpty { indexUnindexedFetches() }
             yield registeredByID
         }
         _modify {
             if !unindexedInserts.isEmpty { indexUnindexedInserts() }
+            if !unindexedFetches.isEmpty { indexUnindexedFetches() }
             yield &registeredByID
         }
     }
     /// The registry's entries made so far: every registered object but those of
-    /// ``unindexedInserts``. Read directly only where those cannot matter (see
-    /// ManagedObjectContext+Registry.swift).
+    /// ``unindexedInserts`` and ``unindexedFetches``. Read directly only where those cannot
+    /// matter (see ManagedObjectContext+Registry.swift).
     @exclusivity(unchecked) package var registeredByID: [ManagedObjectID: ManagedObject] = [:]
     /// New objects inserted without an ID (nobody had asked for one), registered in the
     /// context but without an entry in ``registeredByID`` yet: the entry is made under the
     /// ID they have when the registry is next used, so that objects inserted and saved get
     /// one entry, under their permanent IDs, or none at all when nothing looks them up.
     @exclusivity(unchecked) package var unindexedInserts: [ManagedObject] = []
+    /// Objects a fetch made from a store's rows, each of an ID no registered object had,
+    /// registered in the context but without an entry in ``registeredByID`` yet (in the order
+    /// they were registered): the entries are made when the registry is next used, so that a
+    /// fetch whose objects nothing looks up by ID makes no entry per object (see
+    /// ManagedObjectContext+Registry.swift).
+    @exclusivity(unchecked) package var unindexedFetches: [ManagedObject] = []
     /// Whether the objects of ``unindexedInserts`` took permanent IDs from a save (IDs a
     /// store's later answer must be checked against).
     @exclusivity(unchecked) package var unindexedInsertsHavePermanentIDs = false
@@ -206,9 +214,10 @@ public final class ManagedObjectContext {
         // objects are not visited one by one (a fetch of many objects that only reads them).
         guard hasRegisteredRelatedObjects || inserted.hasHeldObjects || updated.hasHeldObjects
                 || deleted.hasHeldObjects || committedHolders.hasHeldObjects || eventHolders.hasHeldObjects else { return }
-        // Both parts of the registry, without making the missing entries.
+        // Every part of the registry, without making the missing entries.
         for object in registeredByID.values { forgetContext(of: object) }
         for object in unindexedInserts { forgetContext(of: object) }
+        for object in unindexedFetches { forgetContext(of: object) }
     }
 
     /// Clears what the context left on `object` as it goes away.
@@ -374,6 +383,15 @@ public final class ManagedObjectContext {
 
     package func register(_ object: ManagedObject) {
         registered[object.objectID] = object
+        didRegister(object)
+    }
+
+    /// Registers `object`, a fetch's new object whose ID no registered object has, without
+    /// its registry entry: the entry waits in ``unindexedFetches`` until the registry is used.
+    ///
+    /// - Precondition: No registered object (entry made or waiting) has the object's ID.
+    package func registerAwaitingEntry(_ object: ManagedObject) {
+        unindexedFetches.append(object)
         didRegister(object)
     }
 
