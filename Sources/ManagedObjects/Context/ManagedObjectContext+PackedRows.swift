@@ -107,6 +107,21 @@ extension ManagedObjectContext {
                         relationships: savedRelationships(of: object))
     }
 
+    /// Appends the row of a new object without relationships whose values are all `nil` or
+    /// exactly of their attributes' types (what ``packedRow(of:plan:)`` makes of it), made in
+    /// the call that appends it: returned from a function, the row was copied (a retain per
+    /// reference it holds) and the original destroyed.
+    ///
+    /// - Returns: `false`, having appended nothing, for any other object.
+    @inline(__always)
+    func appendExactValuesRow(of object: ManagedObject, plan: PackedRowPlan, to rows: inout [StoreRow]) -> Bool {
+        guard plan.keepsExactValues, !object.faultFlag, object.layout.relationshipSlots.isEmpty,
+              plan.shape.holdsExactValues(object.values) else { return false }
+        rows.append(StoreRow(objectID: object.objectID, version: object.storeVersion,
+                             columns: StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values))))
+        return true
+    }
+
     /// The row of an updated object and the slots whose columns its store may write alone
     /// (``StoreSaveChanges/updatedSlotMasks``): with a packing plan whose shape has exact
     /// types, an object whose changes are all recorded (``changedSlotMask(of:)``) and whose

@@ -366,7 +366,7 @@ extension ManagedObjectContext {
             var rows: [StoreRow] = []
             rows.reserveCapacity(end - start)
             if let plan = Self.packedRowPlan(of: newObjects[start], for: store, inserting: true) {
-                for object in newObjects[start..<end] {
+                for object in newObjects[start..<end] where !appendExactValuesRow(of: object, plan: plan, to: &rows) {
                     // Bound, then appended: moved into the list (`??` would copy the row, a
                     // retain per value it holds, and destroy the original).
                     if let packed = packedRow(of: object, plan: plan) { rows.append(packed) } else { rows.append(row(of: object)) }
