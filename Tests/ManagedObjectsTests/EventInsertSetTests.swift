@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import UndoManagement
 @testable import ManagedObjects
@@ -8,16 +9,22 @@ import UndoManagement
 /// its event gives the did-save that event's set: the notifications must say what they said
 /// when every insert went straight into the set.
 @Suite struct EventInsertSetTests {
+    /// The identities of the objects under `inserted` in each posted notification's user info.
+    private final class Posted: Sendable {
+        let sets = Mutex<[Set<ObjectIdentifier>]>([])
+        var all: [Set<ObjectIdentifier>] { sets.withLock { $0 } }
+    }
+
     /// A context on the fruit-stand model, its objects-did-change batches and did-save changes
     /// recorded (typed callbacks and the notifications' user info).
     private final class Recorder {
         let context: ManagedObjectContext
         var events: [ManagedObjectContext.Changes] = []
         var saves: [(result: ManagedObjectContext.SaveResult, changes: ManagedObjectContext.Changes)] = []
-        var postedInserted: [Set<ManagedObject>] = []
-        var postedSaved: [Set<ManagedObject>] = []
+        let postedEvents = Posted()
+        let postedSaves = Posted()
         private var tokens: [ContextObservation] = []
-        private var observers: [NSObjectProtocol] = []
+        private var observers: [any NSObjectProtocol] = []
         private let center = NotificationCenter()
 
         init() throws {
@@ -25,14 +32,14 @@ import UndoManagement
             context.notificationCenter = center
             tokens.append(context.onObjectsDidChange { [unowned self] in events.append($0) })
             tokens.append(context.onDidSave { [unowned self] in saves.append(($0, $1)) })
-            observers.append(center.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: context,
-                                                queue: nil) { [unowned self] note in
-                postedInserted.append(note.userInfo?["inserted"] as? Set<ManagedObject> ?? [])
-            })
-            observers.append(center.addObserver(forName: ManagedObjectContext.didSaveNotification, object: context,
-                                                queue: nil) { [unowned self] note in
-                postedSaved.append(note.userInfo?["inserted"] as? Set<ManagedObject> ?? [])
-            })
+            for (name, posted) in [(ManagedObjectContext.objectsDidChangeNotification, postedEvents),
+                                   (ManagedObjectContext.didSaveNotification, postedSaves)] {
+                observers.append(center.addObserver(forName: name, object: context, queue: nil) { note in
+                    let inserted = note.userInfo?["inserted"] as? Set<ManagedObject> ?? []
+                    let identities = Set(inserted.map(ObjectIdentifier.init))
+                    posted.sets.withLock { $0.append(identities) }
+                })
+            }
         }
 
         func stands(_ count: Int) throws -> [ManagedObject] {
@@ -46,16 +53,20 @@ import UndoManagement
         deinit { for observer in observers { center.removeObserver(observer) } }
     }
 
+    private static func identities(_ objects: [ManagedObject]) -> Set<ObjectIdentifier> {
+        Set(objects.map(ObjectIdentifier.init))
+    }
+
     @Test func aRunOfInsertsIsReportedOnceEachByTheEventAndTheSave() throws {
         let recorder = try Recorder()
         let stands = try recorder.stands(300)
         try recorder.context.save()
         #expect(recorder.events.count == 1)
         #expect(recorder.events.first?.inserted == Set(stands))
-        #expect(recorder.postedInserted == [Set(stands)])
+        #expect(recorder.postedEvents.all == [Self.identities(stands)])
         #expect(recorder.saves.count == 1)
         #expect(recorder.saves.first?.changes.inserted == Set(stands))
-        #expect(recorder.postedSaved == [Set(stands)])
+        #expect(recorder.postedSaves.all == [Self.identities(stands)])
         #expect(recorder.saves.first?.result.insertedObjectIDs == Set(stands.map(\.objectID)))
         #expect(!recorder.context.hasChanges)
     }
@@ -68,7 +79,7 @@ import UndoManagement
         try recorder.context.save()
         #expect(recorder.events.map(\.inserted) == [Set(first), Set(second)])
         #expect(recorder.saves.first?.changes.inserted == Set(first + second), "the save's inserts, not only its event's")
-        #expect(recorder.postedSaved == [Set(first + second)])
+        #expect(recorder.postedSaves.all == [Self.identities(first + second)])
     }
 
     @Test func anObjectInsertedAndDeletedInTheEventIsInNeitherSet() throws {
@@ -139,19 +150,21 @@ import UndoManagement
     @Test func anObjectInsertedDuringTheSaveIsSavedAndReported() throws {
         let recorder = try Recorder()
         let stands = try recorder.stands(3)
+        // Inserted when the save's first objects-did-change is delivered: after the save took
+        // its event's inserts, before it writes.
         var extra: ManagedObject?
-        let center = recorder.context.notificationCenter
-        let observer = center.addObserver(forName: ManagedObjectContext.willSaveNotification, object: recorder.context,
-                                          queue: nil) { _ in
+        let token = recorder.context.onObjectsDidChange { _ in
             guard extra == nil else { return }
             extra = try? recorder.context.insertNewObject(forEntityNamed: "Stand")
             try? extra?.setValue("Late", forKey: "name")
         }
-        defer { center.removeObserver(observer) }
         try recorder.context.save()
+        token.cancel()
         let late = try #require(extra)
+        #expect(recorder.events.map(\.inserted) == [Set(stands), [late]])
         #expect(recorder.saves.first?.changes.inserted == Set(stands + [late]))
-        #expect(recorder.postedSaved == [Set(stands + [late])])
+        #expect(recorder.postedSaves.all == [Self.identities(stands + [late])])
         #expect(recorder.saves.first?.result.insertedObjectIDs == Set((stands + [late]).map(\.objectID)))
+        #expect(!late.objectID.isTemporaryID)
     }
 }
