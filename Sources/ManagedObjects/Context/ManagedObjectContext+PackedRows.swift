@@ -108,17 +108,19 @@ extension ManagedObjectContext {
     }
 
     /// Appends the row of a new object without relationships whose values are all `nil` or
-    /// exactly of their attributes' types (what ``packedRow(of:plan:)`` makes of it), made in
-    /// the call that appends it: returned from a function, the row was copied (a retain per
-    /// reference it holds) and the original destroyed.
+    /// exactly of their attributes' types (what ``packedRow(of:plan:)`` makes of it), built in
+    /// place: made by ``packedRow(of:plan:)`` (or by any initialiser declared by hand), the
+    /// row was copied (a retain per reference it holds) and the original destroyed.
     ///
     /// - Returns: `false`, having appended nothing, for any other object.
     @inline(__always)
     func appendExactValuesRow(of object: ManagedObject, plan: PackedRowPlan, to rows: inout [StoreRow]) -> Bool {
         guard plan.keepsExactValues, !object.faultFlag, object.layout.relationshipSlots.isEmpty,
               plan.shape.holdsExactValues(object.values) else { return false }
-        rows.append(StoreRow(objectID: object.objectID, version: object.storeVersion,
-                             columns: StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values))))
+        // The memberwise initialiser: the row is built in place (StoreRow's initialisers).
+        rows.append(StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:],
+                             columns: StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values)),
+                             relationships: [:]))
         return true
     }
 
