@@ -89,7 +89,7 @@ extension ManagedObjectContext {
                   let constant = AttributeValueConversion.exactConstant(of: value, type: type) else { return nil }
             constants.append(constant)
         }
-        return StoreRow(objectID: object.objectID, version: object.storeVersion,
+        return StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:],
                         columns: StoreRowColumns(shape: shape, constants: constants, slotValues: plan.rowSlotValues(values)),
                         relationships: savedRelationships(of: object))
     }
@@ -100,10 +100,12 @@ extension ManagedObjectContext {
     private func exactValuesRow(of object: ManagedObject, plan: PackedRowPlan) -> StoreRow {
         let columns = StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values))
         // An entity without relationships has none to list (no dictionary made per row).
+        // The memberwise initialiser: the row is built in place (StoreRow's initialisers).
         guard !object.layout.relationshipSlots.isEmpty else {
-            return StoreRow(objectID: object.objectID, version: object.storeVersion, columns: columns)
+            return StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:], columns: columns,
+                            relationships: [:])
         }
-        return StoreRow(objectID: object.objectID, version: object.storeVersion, columns: columns,
+        return StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:], columns: columns,
                         relationships: savedRelationships(of: object))
     }
 
