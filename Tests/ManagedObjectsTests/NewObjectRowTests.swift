@@ -24,15 +24,14 @@ import Predicates
     @Test func aNewObjectsRowHoldsItsValuesAtVersionOne() throws {
         let (context, store) = try Self.stack()
         let taken = Date(timeIntervalSinceReferenceDate: 1_000)
-        var readings: [ManagedObject] = []
-        for index in 0..<3 {
+        // Each reading's values by key ("note" left nil).
+        let values: [[(String, Any)]] = (0..<3).map { index in
+            [("label", "r\(index)"), ("count", Int64(index)), ("level", Double(index) / 2), ("taken", taken), ("valid", index == 1)]
+        }
+        let readings = try values.map { pairs in
             let reading = try context.insertNewObject(forEntityNamed: "Reading")
-            try reading.setValue("r\(index)", forKey: "label")
-            try reading.setValue(Int64(index), forKey: "count")
-            try reading.setValue(Double(index) / 2, forKey: "level")
-            try reading.setValue(taken, forKey: "taken")
-            try reading.setValue(index == 1, forKey: "valid")
-            readings.append(reading)
+            for (key, value) in pairs { try reading.setValue(value, forKey: key) }
+            return reading
         }
         try context.save()
         for (index, reading) in readings.enumerated() {
