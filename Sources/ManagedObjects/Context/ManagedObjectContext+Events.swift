@@ -43,10 +43,47 @@ extension ManagedObjectContext {
         maintenanceDepth == 0 && !(undoManager.map { $0.isUndoing || $0.isRedoing } ?? false)
     }
 
+    /// Objects inserted, updated and deleted since the last `processPendingChanges()`.
+    ///
+    /// Reading or changing it first puts the inserts that wait in ``pendingEventInserts`` into
+    /// its inserted objects; any change forgets ``lastPendingInsert`` (it may take an object
+    /// out of the inserted objects).
+    package var pendingEvent: Changes {
+        _read {
+            if !pendingEventInserts.isEmpty { takePendingEventInserts() }
+            yield storedPendingEvent
+        }
+        _modify {
+            if !pendingEventInserts.isEmpty { takePendingEventInserts() }
+            defer { lastPendingInsert = nil }
+            yield &storedPendingEvent
+        }
+        set {
+            pendingEventInserts.removeAll()
+            storedPendingEvent = newValue
+            lastPendingInsert = nil
+        }
+    }
+
+    /// Puts the waiting inserts (``pendingEventInserts``) into the pending event's inserted
+    /// objects, the set grown once for all of them (not doubled and rehashed as they come).
+    /// Adding objects takes none out: ``lastPendingInsert`` stays true.
+    private func takePendingEventInserts() {
+        let waiting = pendingEventInserts
+        pendingEventInserts = []
+        storedPendingEvent.inserted.reserveCapacity(storedPendingEvent.inserted.count + waiting.count)
+        for object in waiting { storedPendingEvent.inserted.insert(object) }
+    }
+
     package func noteInserted(_ object: ManagedObject) {
-        pendingEvent.inserted.insert(object)
-        // Not hashed when the event deleted nothing (an insert of many new objects).
-        if !pendingEvent.deleted.isEmpty { pendingEvent.deleted.remove(object) }
+        if storedPendingEvent.deleted.isEmpty {
+            // Not hashed now when the event deleted nothing (an insert of many new objects):
+            // the event's set takes it when the event is next read or changed.
+            pendingEventInserts.append(object)
+        } else {
+            pendingEvent.inserted.insert(object)
+            pendingEvent.deleted.remove(object)
+        }
         registerUndo(for: object) { context, object in context.delete(object) }
     }
 

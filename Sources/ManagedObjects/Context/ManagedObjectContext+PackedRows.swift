@@ -89,7 +89,7 @@ extension ManagedObjectContext {
                   let constant = AttributeValueConversion.exactConstant(of: value, type: type) else { return nil }
             constants.append(constant)
         }
-        return StoreRow(objectID: object.objectID, version: object.storeVersion,
+        return StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:],
                         columns: StoreRowColumns(shape: shape, constants: constants, slotValues: plan.rowSlotValues(values)),
                         relationships: savedRelationships(of: object))
     }
@@ -100,11 +100,30 @@ extension ManagedObjectContext {
     private func exactValuesRow(of object: ManagedObject, plan: PackedRowPlan) -> StoreRow {
         let columns = StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values))
         // An entity without relationships has none to list (no dictionary made per row).
+        // The memberwise initialiser: the row is built in place (StoreRow's initialisers).
         guard !object.layout.relationshipSlots.isEmpty else {
-            return StoreRow(objectID: object.objectID, version: object.storeVersion, columns: columns)
+            return StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:], columns: columns,
+                            relationships: [:])
         }
-        return StoreRow(objectID: object.objectID, version: object.storeVersion, columns: columns,
+        return StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:], columns: columns,
                         relationships: savedRelationships(of: object))
+    }
+
+    /// Appends the row of a new object without relationships whose values are all `nil` or
+    /// exactly of their attributes' types (what ``packedRow(of:plan:)`` makes of it), built in
+    /// place: made by ``packedRow(of:plan:)`` (or by any initialiser declared by hand), the
+    /// row was copied (a retain per reference it holds) and the original destroyed.
+    ///
+    /// - Returns: `false`, having appended nothing, for any other object.
+    @inline(__always)
+    func appendExactValuesRow(of object: ManagedObject, plan: PackedRowPlan, to rows: inout [StoreRow]) -> Bool {
+        guard plan.keepsExactValues, !object.faultFlag, object.layout.relationshipSlots.isEmpty,
+              plan.shape.holdsExactValues(object.values) else { return false }
+        // The memberwise initialiser: the row is built in place (StoreRow's initialisers).
+        rows.append(StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:],
+                             columns: StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values)),
+                             relationships: [:]))
+        return true
     }
 
     /// The row of an updated object and the slots whose columns its store may write alone

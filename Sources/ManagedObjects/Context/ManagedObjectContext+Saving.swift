@@ -21,6 +21,10 @@ extension ManagedObjectContext {
         enterConfinement("save()")
         defer { exitConfinement() }
         if let parent { return try saveIntoParent(parent) }
+        // The event's inserts as they came, and the set the event's notification gives them:
+        // the did-save's inserted objects when the save's are the same (below).
+        let eventInserts = storedPendingEvent.inserted.isEmpty ? pendingEventInserts : []
+        let eventInserted = eventInserts.isEmpty ? [] : pendingEvent.inserted
         processPendingChanges()
         guard hasChanges else { return }
         notificationCenter.post(name: Self.willSaveNotification, object: self)
@@ -75,7 +79,10 @@ extension ManagedObjectContext {
             throw mergeError
         }
         rememberPermanentIDs(of: newObjects, temporaryIDs: temporaryIDs)
-        let saved = Changes(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
+        // The usual insert-then-save: the objects inserted are those of the event the save
+        // began with, one for one; their set is made once, for both notifications.
+        let savedInserted = Self.holds(inserted, exactly: eventInserts) ? eventInserted : inserted.objects
+        let saved = Changes(inserted: savedInserted, updated: updated.objects, deleted: deleted.objects)
         let result = SaveResult(insertedObjectIDs: Self.objectIDs(of: inserted),
                                 updatedObjectIDs: Self.objectIDs(of: updated),
                                 deletedObjectIDs: Self.objectIDs(of: deleted))
@@ -86,6 +93,18 @@ extension ManagedObjectContext {
         for object in saved.updated { object.didSave() }
         for object in saved.deleted { object.didSave() }
         postDidSave(result, saved)
+    }
+
+    /// Whether `set` holds the objects of `objects` (non-empty) and no other, in their order:
+    /// a comparison of identities, no hashing.
+    private static func holds(_ set: TrackedObjectSet, exactly objects: [ManagedObject]) -> Bool {
+        guard !objects.isEmpty, set.count == objects.count else { return false }
+        return set.ordered.withUnsafeBufferPointer { members in
+            objects.withUnsafeBufferPointer { given in
+                for i in 0..<given.count where members[i] !== given[i] { return false }
+                return true
+            }
+        }
     }
 
     /// The IDs of the objects of `set`, put in a set of their number at once (no array of
@@ -347,7 +366,7 @@ extension ManagedObjectContext {
             var rows: [StoreRow] = []
             rows.reserveCapacity(end - start)
             if let plan = Self.packedRowPlan(of: newObjects[start], for: store, inserting: true) {
-                for object in newObjects[start..<end] {
+                for object in newObjects[start..<end] where !appendExactValuesRow(of: object, plan: plan, to: &rows) {
                     // Bound, then appended: moved into the list (`??` would copy the row, a
                     // retain per value it holds, and destroy the original).
                     if let packed = packedRow(of: object, plan: plan) { rows.append(packed) } else { rows.append(row(of: object)) }

@@ -92,11 +92,12 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) package var hasRegisteredRelatedObjects = false
     /// Whether the context is putting committed values back (rollback): not a change.
     @exclusivity(unchecked) package var isRestoring = false
-    /// Objects inserted, updated and deleted since the last `processPendingChanges()`.
-    @exclusivity(unchecked) package var pendingEvent = Changes() {
-        // Any change of the event may take an object out of its inserted objects.
-        didSet { lastPendingInsert = nil }
-    }
+    /// The pending event (``pendingEvent``) but for the objects in ``pendingEventInserts``.
+    @exclusivity(unchecked) package var storedPendingEvent = Changes()
+    /// Objects inserted in the current event not yet put in ``storedPendingEvent``'s inserted
+    /// set: a run of inserts appends them, and the set takes them all at once, sized for them,
+    /// the first time the event is read or changed (``pendingEvent``).
+    @exclusivity(unchecked) package var pendingEventInserts: [ManagedObject] = []
     /// The object last found in ``pendingEvent``'s inserted objects, while it is certainly
     /// still there (every change of the event forgets it): the changes of one new object's
     /// attributes look the event's inserted objects up once, not once per attribute.

@@ -164,29 +164,6 @@ public struct StoreRow: Sendable, Hashable {
     /// relationship left out is unchanged.
     public var relationships: [String: [ManagedObjectID]]
 
-    /// Creates a row.
-    public init(objectID: ManagedObjectID, version: Int64, attributes: [String: KeyValueConstant] = [:],
-                relationships: [String: [ManagedObjectID]] = [:]) {
-        self.objectID = objectID
-        self.version = version
-        self.storedAttributes = attributes
-        self.relationships = relationships
-    }
-
-    /// A packed row (see ``StoreRowColumns``).
-    ///
-    /// Inlinable: a store makes one per row it reads, and called across modules the row was
-    /// built apart and then copied into place (a copy and a destruction of the whole row).
-    @inlinable
-    package init(objectID: ManagedObjectID, version: Int64, columns: StoreRowColumns,
-                 relationships: [String: [ManagedObjectID]] = [:]) {
-        self.objectID = objectID
-        self.version = version
-        self.storedAttributes = [:]
-        self.columns = columns
-        self.relationships = relationships
-    }
-
     /// The value of one attribute (`nil` for none or NULL), without making the dictionary of
     /// a packed row.
     package func attributeValue(named name: String) -> KeyValueConstant? {
@@ -223,6 +200,33 @@ public struct StoreRow: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(objectID)
         hasher.combine(version)
+    }
+}
+
+// The initialisers are declared here, not in the struct, so that the struct keeps its memberwise
+// initialiser: a row made with it is built in place (measured: a row made by an initialiser
+// declared in the struct, even one that only assigns its fields, was copied, a retain per
+// reference it holds, and the original destroyed).
+extension StoreRow {
+    /// Creates a row.
+    public init(objectID: ManagedObjectID, version: Int64, attributes: [String: KeyValueConstant] = [:],
+                relationships: [String: [ManagedObjectID]] = [:]) {
+        self.init(objectID: objectID, version: version, storedAttributes: attributes, columns: nil, relationships: relationships)
+    }
+
+    /// A packed row (see ``StoreRowColumns``).
+    ///
+    /// Inlinable: a store makes one per row it reads, and called across modules the row was
+    /// built apart and then copied into place (a copy and a destruction of the whole row).
+    /// Inside this module, rows made in bulk use the memberwise initialiser instead.
+    @inlinable
+    package init(objectID: ManagedObjectID, version: Int64, columns: StoreRowColumns,
+                 relationships: [String: [ManagedObjectID]] = [:]) {
+        self.objectID = objectID
+        self.version = version
+        self.storedAttributes = [:]
+        self.columns = columns
+        self.relationships = relationships
     }
 }
 

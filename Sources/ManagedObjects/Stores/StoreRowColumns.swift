@@ -73,13 +73,19 @@ package final class StoreRowShape: Sendable {
         guard exactTypes != nil, exactMetadata.count == slots.count, AnyContainerMetadata.isReadable else { return false }
         return values.withUnsafeBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return slots.isEmpty }
-            for position in slots.indices {
-                let slot = slots[position]
-                guard slot >= 0, slot < buffer.count else { return false }
-                let metadata = AnyContainerMetadata.word(ofElement: slot, at: base)
-                if metadata != 0 && metadata != exactMetadata[position] { return false }
+            // Read through buffers (the counts are equal, checked above): no bounds check or
+            // array access per slot.
+            return slots.withUnsafeBufferPointer { slots in
+                exactMetadata.withUnsafeBufferPointer { expected in
+                    for position in 0..<slots.count {
+                        let slot = slots[position]
+                        guard slot >= 0, slot < buffer.count else { return false }
+                        let metadata = AnyContainerMetadata.word(ofElement: slot, at: base)
+                        if metadata != 0 && metadata != expected[position] { return false }
+                    }
+                    return true
+                }
             }
-            return true
         }
     }
 }
