@@ -1,5 +1,6 @@
 // Loading: create the tables on first use, or check the stored model's version hashes.
 import Foundation
+import ObjectGraphInternals
 import ManagedObjects
 import SQLCompiling
 
@@ -62,7 +63,7 @@ extension PostgreSQLPersistentStore {
                 return (schema, identifier)
             }
             try prepareHistory(on: connection)
-            self.state.withLock { state in
+            self.state.withTrackedLock(self) { state in
                 state.schema = loaded.0
                 state.model = model
                 state.identifier = loaded.1

@@ -1,6 +1,7 @@
 // Lightweight migration in place: the store's tables rewritten for a newer model version in one
 // transaction (PostgreSQL's DDL is transactional), and the saved metadata read without loading.
 import Foundation
+import ObjectGraphInternals
 import ManagedObjects
 import Predicates
 import SQLCompiling
@@ -64,7 +65,7 @@ extension PostgreSQLPersistentStore: TransactionallyMigratingStore {
         }
         // New connections: none keeps statements prepared against the old tables.
         pool.drain()
-        state.withLock { $0.schema = nil; $0.model = nil }
+        state.withTrackedLock(self) { $0.schema = nil; $0.model = nil }
     }
 
     /// What `Z_METADATA` and `Z_PRIMARYKEY` hold, or `nil` when there is no store.

@@ -1,5 +1,6 @@
 // The PostgreSQL store: the store interface over a PostgreSQL database.
 import Foundation
+import ObjectGraphInternals
 import ManagedObjects
 import SQLCompiling
 import Predicates
@@ -87,9 +88,9 @@ public final class PostgreSQLPersistentStore: PersistentStore {
         }
     }
 
-    public var identifier: String { state.withLock { $0.identifier } }
+    public var identifier: String { state.withTrackedLock(self) { $0.identifier } }
     public var storeType: String { Self.type }
-    public var metadata: [String: any Sendable] { state.withLock { $0.metadata } }
+    public var metadata: [String: any Sendable] { state.withTrackedLock(self) { $0.metadata } }
 
     /// Runs `body` with a connection of the pool and the store's state as it is now.
     ///
@@ -99,7 +100,7 @@ public final class PostgreSQLPersistentStore: PersistentStore {
     ///   - body: The work.
     func withConnection<T>(retrying: Bool = true, _ body: (PostgreSQLConnection, State) throws -> T) throws -> T {
         try pool.withConnection(retrying: retrying) { connection in
-            try body(connection, state.withLock { $0 })
+            try body(connection, state.withTrackedLock(self) { $0 })
         }
     }
 
@@ -178,7 +179,7 @@ public final class PostgreSQLPersistentStore: PersistentStore {
         }
         // New connections create the schema again and point their search_path at it.
         pool.drain()
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             state.schema = nil
             state.model = nil
         }

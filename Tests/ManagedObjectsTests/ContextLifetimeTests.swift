@@ -51,9 +51,9 @@ import UndoManagement
         #expect(apple.radius == 3, "nothing changed")
         apple.radius = 5   // a typed store cannot throw: the value changes in memory only
         #expect(apple.radius == 5 && !apple.hasChanges)
-        // A key path write takes the key table's way, as a typed store does (documented).
-        try apple.setValue(6.0, forKeyPath: "radius")
-        #expect(apple.radius == 6 && !apple.hasChanges)
+        // A key path write is refused as a write by key is (ReleasedContextWriteTests).
+        #expect(throws: ManagedObjectContextError.contextGone(apple.objectID)) { try apple.setValue(6.0, forKeyPath: "radius") }
+        #expect(apple.radius == 5 && !apple.hasChanges)
         let text = ManagedObjectContextError.contextGone(apple.objectID).description
         #expect(text.contains("outlived its context"), "\(text)")
     }

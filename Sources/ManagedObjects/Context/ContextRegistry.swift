@@ -1,6 +1,7 @@
 // A registry of contexts that want to hear about saves (automatic merges), safe to use from any
 // thread.
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// A weak reference to a context that is handed between threads.
@@ -27,18 +28,18 @@ package final class ContextRegistry: Sendable {
     package func add(_ context: ManagedObjectContext) {
         let reference = ContextReference(context)
         let key = ObjectIdentifier(context)
-        entries.withLock { $0[key] = reference }
+        entries.withTrackedLock(self) { $0[key] = reference }
     }
 
     /// Removes a context.
     package func remove(_ context: ManagedObjectContext) {
         let key = ObjectIdentifier(context)
-        entries.withLock { $0[key] = nil }
+        entries.withTrackedLock(self) { $0[key] = nil }
     }
 
     /// The live contexts other than `excluded`, dropping released ones.
     package func references(excluding excluded: ObjectIdentifier?) -> [ContextReference] {
-        entries.withLock { entries in
+        entries.withTrackedLock(self) { entries in
             entries = entries.filter { $0.value.context != nil }
             return entries.filter { $0.key != excluded }.map(\.value)
         }

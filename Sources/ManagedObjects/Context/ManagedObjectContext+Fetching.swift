@@ -190,7 +190,7 @@ extension ManagedObjectContext {
             try checkFetchAnswer(result, of: store, names: names)
             if storeResultType == .count, let count = result.count,
                passesPredicate && (result.appliedPredicate || request.predicate == nil) {
-                counted += count
+                counted = try Self.adding(count: count, to: counted, of: store)
                 continue
             }
             applied.predicate = applied.predicate && (result.appliedPredicate || request.predicate == nil)
@@ -358,7 +358,12 @@ extension ManagedObjectContext {
         }
         var counted = 0
         let objects = try fetch(request, storeResultType: .count, counted: &counted)
-        return counted + objects.count
+        let (total, overflow) = counted.addingReportingOverflow(objects.count)
+        if overflow, let store = storesHolding(try entityNames(for: request)).first {
+            // Only a store's count can be that large: it answered wrongly.
+            return try Self.adding(count: counted, to: objects.count, of: store)
+        }
+        return total
     }
 
     /// A store's IDs or count for a request, answered without making objects: when the context
@@ -373,7 +378,7 @@ extension ManagedObjectContext {
                                              sortDescriptors: request.sortDescriptors, fetchOffset: request.fetchOffset,
                                              fetchLimit: request.fetchLimit, resultType: type)
         let result = try stores[0].fetch(storeRequest)
-        try checkFetchAnswer(result, of: stores[0], names: names)
+        try checkFetchAnswer(result, of: stores[0], names: names, fetchLimit: request.fetchLimit)
         let ordered = result.appliedOrderAndLimits
             || (request.fetchOffset == 0 && request.fetchLimit == 0 && (type == .count || request.sortDescriptors.isEmpty))
         let answered = type == .count ? result.count != nil : result.rows.isEmpty

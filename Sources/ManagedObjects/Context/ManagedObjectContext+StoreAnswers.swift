@@ -66,19 +66,40 @@ extension ManagedObjectContext {
         return true
     }
 
+    /// `counted` plus a store's `count`; a sum past `Int.max` (more objects than any stores
+    /// could hold) is the store's wrong answer, not a trap.
+    ///
+    /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)`` naming the store.
+    package static func adding(count: Int, to counted: Int, of store: any PersistentStore) throws -> Int {
+        let (sum, overflow) = counted.addingReportingOverflow(count)
+        guard !overflow else {
+            throw ManagedObjectContextError.invalidStoreAnswer(
+                store: storeName(store), reason: "a fetch counted \(count) objects, more than a count can hold with \(counted) others")
+        }
+        return sum
+    }
+
     /// Checks a store's fetch answer: every row and ID is of one of the entities asked for
     /// (`names`: the request's entity and, when asked, its subentities) and of that store, and a
-    /// count is not negative. Repeated rows of one ID are allowed: the first one wins. The rows
-    /// of a store other than this package's own are checked as ``checkRows(_:of:)`` does.
+    /// count is not negative nor, when the store applied the request's limit (`fetchLimit`,
+    /// 0: none), more than that limit. Repeated rows of one ID are allowed: the first one wins.
+    /// The rows of a store other than this package's own are checked as ``checkRows(_:of:)``
+    /// does.
     ///
     /// - Throws: ``ManagedObjectContextError/invalidStoreAnswer(store:reason:)`` naming the store
     ///   and the entity.
     /// - Complexity: O(*n*) in the number of rows and IDs.
-    package func checkFetchAnswer(_ result: StoreFetchResult, of store: any PersistentStore, names: [String]) throws {
+    package func checkFetchAnswer(_ result: StoreFetchResult, of store: any PersistentStore, names: [String],
+                                  fetchLimit: Int = 0) throws {
         func wrong(_ reason: String) -> ManagedObjectContextError {
             .invalidStoreAnswer(store: Self.storeName(store), reason: reason)
         }
-        if let count = result.count, count < 0 { throw wrong("a fetch counted \(count) objects") }
+        if let count = result.count {
+            if count < 0 { throw wrong("a fetch counted \(count) objects") }
+            if fetchLimit > 0 && result.appliedOrderAndLimits && count > fetchLimit {
+                throw wrong("a fetch limited to \(fetchLimit) objects counted \(count)")
+            }
+        }
         let wanted = names.count == 1 ? nil : Set(names)
         // Asked once: a store's identifier may take a lock and copy a string.
         let storeIdentifier = store.identifier

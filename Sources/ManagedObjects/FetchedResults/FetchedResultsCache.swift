@@ -1,5 +1,6 @@
 // The named cache of computed sections, shared by controllers with the same name and request.
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// What a named cache holds: the request and section key path it was computed for, the stores
@@ -24,7 +25,7 @@ extension FetchedResultsController {
     ///
     /// - Parameter name: The cache's name, or `nil` for all.
     public static func deleteCache(withName name: String?) {
-        FetchedResultsCache.entries.withLock { entries in
+        FetchedResultsCache.entries.withTrackedLock(ThreadSanitizer.staticOwner) { entries in
             if let name { entries[name] = nil } else { entries.removeAll() }
         }
     }
@@ -39,7 +40,7 @@ extension FetchedResultsController {
     /// computed for another request is deleted (Apple recomputes it then).
     func cachedSections() throws -> [SectionState]? {
         guard let cacheName, !managedObjectContext.hasChanges else { return nil }
-        guard let entry = FetchedResultsCache.entries.withLock({ $0[cacheName] }) else { return nil }
+        guard let entry = FetchedResultsCache.entries.withTrackedLock(ThreadSanitizer.staticOwner, { $0[cacheName] }) else { return nil }
         guard entry.request == fetchRequest, entry.sectionNameKeyPath == sectionNameKeyPath,
               entry.storeIdentifiers == storeIdentifiers else {
             Self.deleteCache(withName: cacheName)
@@ -60,6 +61,6 @@ extension FetchedResultsController {
         let entry = FetchedResultsCacheEntry(
             request: fetchRequest, sectionNameKeyPath: sectionNameKeyPath, storeIdentifiers: storeIdentifiers,
             sections: state.map { (name: $0.name, objectIDs: $0.objects.map(\.objectID)) })
-        FetchedResultsCache.entries.withLock { $0[cacheName] = entry }
+        FetchedResultsCache.entries.withTrackedLock(ThreadSanitizer.staticOwner) { $0[cacheName] = entry }
     }
 }

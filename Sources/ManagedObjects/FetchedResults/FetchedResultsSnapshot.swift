@@ -1,6 +1,7 @@
 // The snapshot form of a controller's results: section identifiers and object IDs, as a value.
 import Synchronization
 import Foundation
+import ObjectGraphInternals
 
 /// A controller's results as identifiers only: the section names in order, and per section the
 /// IDs of its objects in order, with the IDs of the objects that changed in place (Apple: the
@@ -79,26 +80,27 @@ final class SnapshotStreams: Sendable {
     private let continuations = Mutex<[Int: AsyncStream<FetchedResultsSnapshot>.Continuation]>([:])
     private let counter = Mutex(0)
 
-    var isEmpty: Bool { continuations.withLock { $0.isEmpty } }
+    var isEmpty: Bool { continuations.withTrackedLock(self) { $0.isEmpty } }
 
     func add(_ continuation: AsyncStream<FetchedResultsSnapshot>.Continuation) {
-        let id = counter.withLock { value in
+        let id = counter.withTrackedLock(self) { value in
             value += 1
             return value
         }
-        continuations.withLock { $0[id] = continuation }
+        continuations.withTrackedLock(self) { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.continuations.withLock { $0.removeValue(forKey: id) }
+            guard let self else { return }
+            _ = self.continuations.withTrackedLock(self) { $0.removeValue(forKey: id) }
         }
     }
 
     func yield(_ snapshot: FetchedResultsSnapshot) {
-        let list = continuations.withLock { Array($0.values) }
+        let list = continuations.withTrackedLock(self) { Array($0.values) }
         for continuation in list { continuation.yield(snapshot) }
     }
 
     func finish() {
-        let list = continuations.withLock { dictionary in
+        let list = continuations.withTrackedLock(self) { dictionary in
             defer { dictionary.removeAll() }
             return Array(dictionary.values)
         }

@@ -1,6 +1,7 @@
 // Remote-change notifications: a coordinator tells its app that a store it holds has a new
 // transaction, whoever committed it.
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 extension PersistentStoreCoordinator {
@@ -82,7 +83,7 @@ extension PersistentStoreCoordinator {
     /// - Returns: The registration; keep it as long as you want the calls.
     public func onRemoteChange(_ handler: @escaping RemoteChangeHandler) -> RemoteChangeObservation {
         let observation = RemoteChangeObservation(coordinator: self)
-        remoteChangeObservers.withLock { $0.append((ObjectIdentifier(observation), handler)) }
+        remoteChangeObservers.withTrackedLock(self) { $0.append((ObjectIdentifier(observation), handler)) }
         return observation
     }
 
@@ -139,7 +140,7 @@ extension PersistentStoreCoordinator {
 
     /// Calls the typed handlers (copied out of the lock), then posts the notification.
     package func postRemoteChange(_ change: RemoteChange) {
-        let handlers = remoteChangeObservers.withLock { $0.map(\.handler) }
+        let handlers = remoteChangeObservers.withTrackedLock(self) { $0.map(\.handler) }
         for handler in handlers { handler(change) }
         NotificationCenter.default.post(name: Self.remoteChangeNotification, object: self, userInfo: change.userInfo)
     }
@@ -215,11 +216,12 @@ public final class RemoteChangeObservation: Sendable {
     /// Ends the calls.
     public func cancel() {
         let key = ObjectIdentifier(self)
-        let coordinator = owner.withLock { owner -> PersistentStoreCoordinator? in
+        let coordinator = owner.withTrackedLock(self) { owner -> PersistentStoreCoordinator? in
             defer { owner.coordinator = nil }
             return owner.coordinator
         }
-        coordinator?.remoteChangeObservers.withLock { $0.removeAll { $0.token == key } }
+        guard let coordinator else { return }
+        coordinator.remoteChangeObservers.withTrackedLock(coordinator) { $0.removeAll { $0.token == key } }
     }
 
     deinit { cancel() }

@@ -200,7 +200,7 @@ extension PersistentStoreCoordinator {
     }
 
     static func factory(for type: String) throws -> StoreFactory {
-        guard let factory = factories.withLock({ $0[type] }) else { throw ManagedObjectContextError.unknownStoreType(type) }
+        guard let factory = factories.withTrackedLock(ThreadSanitizer.staticOwner, { $0[type] }) else { throw ManagedObjectContextError.unknownStoreType(type) }
         return factory
     }
 

@@ -29,6 +29,7 @@ extension EntityLayout {
             get: { object in unsafeDowncast(object, to: ManagedObject.self).arraySlotValue(slot) },
             read: { object in KeyValueReading(unsafeDowncast(object, to: ManagedObject.self).slotValue(slot)) },
             set: { object, value, notify in
+                try ManagedObject.checkKeyedChange(of: object)
                 let boxed: Any?
                 if holdsExactly(value, Wrapped.self) {
                     boxed = value   // already the box the slot holds
@@ -38,7 +39,10 @@ extension EntityLayout {
                 }
                 try storeArraySlot(boxed, slot, key: key, of: object, notify: notify)
             },
-            setNil: { object, notify in try storeArraySlot(nil, slot, key: key, of: object, notify: notify) })
+            setNil: { object, notify in
+                try ManagedObject.checkKeyedChange(of: object)
+                try storeArraySlot(nil, slot, key: key, of: object, notify: notify)
+            })
     }
 
     /// The key of a date attribute kept in the value array (slot `slot`): as a property made
@@ -56,6 +60,7 @@ extension EntityLayout {
             get: { object in date(object).map { $0 as Any } },
             read: KeyValueProperty.typedReader(date),
             set: { object, value, notify in
+                try ManagedObject.checkKeyedChange(of: object)
                 let converted: Date?
                 if holdsExactly(value, Date.self) {
                     converted = (value as! Date)
@@ -74,7 +79,10 @@ extension EntityLayout {
                 let boxed = converted.map { $0 as Any }
                 try storeArraySlot(boxed, slot, key: key, of: object, notify: notify)
             },
-            setNil: { object, notify in try storeArraySlot(nil, slot, key: key, of: object, notify: notify) })
+            setNil: { object, notify in
+                try ManagedObject.checkKeyedChange(of: object)
+                try storeArraySlot(nil, slot, key: key, of: object, notify: notify)
+            })
     }
 
     /// Stores `boxed` into value-array slot `slot` of `object` (a managed object), as a
@@ -105,6 +113,7 @@ extension EntityLayout {
             },
             read: KeyValueProperty.typedReader(typed),
             set: { object, value, notify in
+                try ManagedObject.checkKeyedChange(of: object)
                 let converted: Wrapped?
                 if holdsExactly(value, Wrapped.self) {
                     converted = loadInline(value, as: Wrapped.self)
@@ -116,6 +125,7 @@ extension EntityLayout {
                 managed.changeSlot(slot, key: key) { store(converted, into: managed) }
             },
             setNil: { object, notify in
+                try ManagedObject.checkKeyedChange(of: object)
                 guard notify else { return store(nil, into: object) }
                 let managed = unsafeDowncast(object, to: ManagedObject.self)
                 managed.changeSlot(slot, key: key) { store(nil, into: managed) }

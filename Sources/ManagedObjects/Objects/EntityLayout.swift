@@ -238,6 +238,7 @@ package final class EntityLayout: Sendable {
                 return KeyValueProperty(key: relationship.name, type: ManagedObject?.self,
                                         get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? ManagedObject },
                                         set: { object, value in
+                                            try ManagedObject.checkKeyedChange(of: object)
                                             let source = unsafeDowncast(object, to: ManagedObject.self)
                                             if let value { try check.check(value, from: source) }
                                             source.storeSlotValue(value, slot)
@@ -246,6 +247,7 @@ package final class EntityLayout: Sendable {
                 return KeyValueProperty(key: relationship.name, type: Set<ManagedObject>.self,
                                         get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Set<ManagedObject> ?? [] },
                                         set: { object, value in
+                                            try ManagedObject.checkKeyedChange(of: object)
                                             let source = unsafeDowncast(object, to: ManagedObject.self)
                                             for member in value { try check.check(member, from: source) }
                                             source.storeSlotValue(value, slot)
@@ -254,6 +256,7 @@ package final class EntityLayout: Sendable {
                 return KeyValueProperty(key: relationship.name, type: [ManagedObject].self,
                                         get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? [ManagedObject] ?? [] },
                                         set: { object, value in
+                                            try ManagedObject.checkKeyedChange(of: object)
                                             let source = unsafeDowncast(object, to: ManagedObject.self)
                                             for member in value { try check.check(member, from: source) }
                                             try check.checkNoDuplicates(value)
@@ -289,6 +292,7 @@ package final class EntityLayout: Sendable {
             return KeyValueProperty(key: name, type: Date?.self,
                                     get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Date },
                                     set: { object, value in
+                                        try ManagedObject.checkKeyedChange(of: object)
                                         if let value, !value.timeIntervalSinceReferenceDate.isFinite {
                                             throw KeyValueCodingError.valueOutOfRange(key: name, type: String(describing: type(of: object)),
                                                                                       value: "a date of \(value.timeIntervalSinceReferenceDate) seconds")
@@ -315,6 +319,7 @@ package final class EntityLayout: Sendable {
         KeyValueProperty(key: key, type: Wrapped?.self,
                          get: { object in unsafeDowncast(object, to: ManagedObject.self).slotValue(slot) as? Wrapped },
                          set: { object, value in
+                             try ManagedObject.checkKeyedChange(of: object)
                              unsafeDowncast(object, to: ManagedObject.self).storeSlotValue(value.map { $0 as Any }, slot)
                          },
                          // The slot holds the value boxed already (never a nested optional):

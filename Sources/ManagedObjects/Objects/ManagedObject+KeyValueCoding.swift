@@ -79,9 +79,10 @@ extension ManagedObject {
             writeArraySlot(consume value, position, direct)
             return keyValueDidChange(KeyValueChangeEvent(.didChange, key: key))
         case .property:
-            // An object whose context is gone takes no change by key (a typed store cannot
-            // throw: it changes the value in memory only).
-            if _slowPath(registrationSequence != 0) { try checkContextForChange() }
+            // An object whose context is gone takes no change by key: the entity's properties
+            // refuse it (`ManagedObject.checkKeyedChange(of:)`), whichever way the store comes
+            // (by key, by key path, through a mutable collection proxy).
+            break
         }
         let property = table._withUnsafeGuaranteedRef { $0.unmanagedProperty(at: position) }
         try property._withUnsafeGuaranteedRef { try $0.setValue(value, on: self) }

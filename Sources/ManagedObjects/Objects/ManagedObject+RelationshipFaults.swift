@@ -79,4 +79,21 @@ extension ManagedObject {
         guard registrationSequence != 0, hasOwnerObservationStorage, managedObjectContext == nil else { return }
         throw ManagedObjectContextError.contextGone(objectID)
     }
+
+    /// ``checkContextForChange()`` for a store through the entity's key table (by key, by key
+    /// path, through a mutable collection proxy): one field test for an object never
+    /// registered in a context.
+    @inline(__always)
+    static func checkKeyedChange(of object: AnyObject) throws {
+        let managed = unsafeDowncast(object, to: ManagedObject.self)
+        if _slowPath(managed.registrationSequence != 0) { try managed.checkContextForChange() }
+    }
+
+    /// Whether a typed relationship store must change nothing: the object's context was
+    /// released (its relationships were cut; the store cannot throw
+    /// ``ManagedObjectContextError/contextGone(_:)``).
+    @usableFromInline @inline(never)
+    package func refusesRelationshipStore() -> Bool {
+        hasOwnerObservationStorage && managedObjectContext == nil
+    }
 }

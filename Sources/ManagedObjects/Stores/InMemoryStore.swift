@@ -1,5 +1,6 @@
 // The in-memory store: rows in a dictionary, for the life of the process.
 import Foundation
+import ObjectGraphInternals
 import Predicates
 import Synchronization
 
@@ -42,7 +43,7 @@ public final class InMemoryStore: PersistentStore {
         self.identifier = identifier
     }
 
-    public var metadata: [String: any Sendable] { state.withLock { $0.metadata } }
+    public var metadata: [String: any Sendable] { state.withTrackedLock(self) { $0.metadata } }
 
     public func load(for model: ManagedObjectModel) throws {
         let hashes = model.entityVersionHashesByName
@@ -63,7 +64,7 @@ public final class InMemoryStore: PersistentStore {
         let identifier = self.identifier
         var tables: [String: InMemoryRecordTable] = [:]
         for entity in model.entities where !entity.isAbstract { tables[entity.name] = InMemoryRecordTable.table(for: entity) }
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             state.roots = roots
             state.constraints = constraints
             state.tables = tables
@@ -84,16 +85,16 @@ public final class InMemoryStore: PersistentStore {
     /// Copies of the rows of a request's entities (copy on write: O(1) each, after the columns
     /// of rows saved since the last fetch are built), to be read outside the lock.
     func rowsForFetch(_ request: StoreFetchRequest) -> [InMemoryEntityRows] {
-        state.withLock { state in state.rows.rows(ofEntitiesNamed: request.entityNames) }
+        state.withTrackedLock(self) { state in state.rows.rows(ofEntitiesNamed: request.entityNames) }
     }
 
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
-        state.withLock { $0.rows[id] }
+        state.withTrackedLock(self) { $0.rows[id] }
     }
 
     public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
         let identifier = self.identifier
-        return state.withLock { state in
+        return state.withTrackedLock(self) { state in
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(entityNames.count)
             // Names come in runs of one entity (a save's objects are in insert order): the root
@@ -127,7 +128,7 @@ extension InMemoryStore: UniformInsertVersionStore {
     /// ``save(_:)``, with the versions of the new rows as one number (every new row gets 1) and
     /// those of the updated rows implied (each one more than the row's).
     package func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions {
-        try state.withLock { state throws -> SavedRowVersions in
+        try state.withTrackedLock(self) { state throws -> SavedRowVersions in
             let conflicts = changes.conflicts { state.rows[$0]?.version }
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
             if let row = state.rows.firstStoredOrForeign(among: changes.inserted, storeIdentifier: identifier) {

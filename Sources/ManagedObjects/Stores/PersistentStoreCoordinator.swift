@@ -1,6 +1,7 @@
 // The coordinator: one model, the stores that hold its objects, and the way from an entity or an
 // object ID to its store.
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// The link between contexts and stores: it holds the model and the stores, and routes each
@@ -75,10 +76,10 @@ public final class PersistentStoreCoordinator: Sendable {
         guard let members = model.entities(forConfiguration: configuration) else {
             throw ManagedObjectContextError.unknownConfiguration(configuration ?? "")
         }
-        try entries.withLock { try Self.checkNotAdded(store, loaded: false, among: $0) }
+        try entries.withTrackedLock(self) { try Self.checkNotAdded(store, loaded: false, among: $0) }
         try store.load(for: model)
         let entry = Entry(store: store, configuration: configuration, entities: Set(members.map(\.name)))
-        try entries.withLock {
+        try entries.withTrackedLock(self) {
             try Self.checkNotAdded(store, loaded: true, among: $0)
             $0.append(entry)
         }
@@ -113,32 +114,32 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Removes a store (Apple: `remove(_:)`). Its objects become unreachable.
     public func removeStore(_ store: any PersistentStore) {
-        entries.withLock { $0.removeAll { $0.store === store } }
+        entries.withTrackedLock(self) { $0.removeAll { $0.store === store } }
         stopRemoteChanges(of: store)
     }
 
     /// The stores, in the order they were added (Apple: `persistentStores`).
-    public var stores: [any PersistentStore] { entries.withLock { $0.map(\.store) } }
+    public var stores: [any PersistentStore] { entries.withTrackedLock(self) { $0.map(\.store) } }
 
     /// The store with `identifier`, or `nil`.
     public func store(withIdentifier identifier: String) -> (any PersistentStore)? {
-        entries.withLock { $0.first { $0.store.identifier == identifier }?.store }
+        entries.withTrackedLock(self) { $0.first { $0.store.identifier == identifier }?.store }
     }
 
     /// The first store whose configuration holds `entityName`, where new objects of the entity
     /// are saved (Apple: the first store that can hold the entity).
     public func store(forEntityNamed entityName: String) -> (any PersistentStore)? {
-        entries.withLock { $0.first { $0.entities.contains(entityName) }?.store }
+        entries.withTrackedLock(self) { $0.first { $0.entities.contains(entityName) }?.store }
     }
 
     /// The configuration a store was added with (`nil`: every entity).
     package func configuration(of store: any PersistentStore) -> String? {
-        entries.withLock { $0.first { $0.store === store }?.configuration }
+        entries.withTrackedLock(self) { $0.first { $0.store === store }?.configuration }
     }
 
     /// Every store holding `entityName`.
     package func stores(forEntityNamed entityName: String) -> [any PersistentStore] {
-        entries.withLock { $0.filter { $0.entities.contains(entityName) }.map(\.store) }
+        entries.withTrackedLock(self) { $0.filter { $0.entities.contains(entityName) }.map(\.store) }
     }
 
     /// The ID a URI stands for, if it names a store of this coordinator and an entity of the

@@ -1,5 +1,6 @@
 // Store descriptions: what a container (or coordinator) opens, and the registry of store types.
 import Foundation
+import ObjectGraphInternals
 import Synchronization
 
 /// How to open a store: its type, location, model configuration and options
@@ -76,11 +77,11 @@ extension PersistentStoreCoordinator {
     ///   - type: The type's name.
     ///   - factory: Makes a store (unloaded) for a description.
     public static func registerStoreType(_ type: String, factory: @escaping StoreFactory) {
-        factories.withLock { $0[type] = factory }
+        factories.withTrackedLock(ThreadSanitizer.staticOwner) { $0[type] = factory }
     }
 
     /// The registered store type names, sorted.
-    public static var registeredStoreTypes: [String] { factories.withLock { $0.keys.sorted() } }
+    public static var registeredStoreTypes: [String] { factories.withTrackedLock(ThreadSanitizer.staticOwner) { $0.keys.sorted() } }
 
     /// Opens the store a description names and adds it (Apple:
     /// `addPersistentStore(with:completionHandler:)`).
@@ -91,7 +92,7 @@ extension PersistentStoreCoordinator {
     ///   registered, or the store's error.
     @discardableResult
     public func addStore(with description: StoreDescription) throws -> any PersistentStore {
-        guard let factory = Self.factories.withLock({ $0[description.type] }) else {
+        guard let factory = Self.factories.withTrackedLock(ThreadSanitizer.staticOwner, { $0[description.type] }) else {
             throw ManagedObjectContextError.unknownStoreType(description.type)
         }
         let store = try factory(description)

@@ -29,6 +29,11 @@ import KeyValueObserving
 /// `Set<ManagedObject>` and `[ManagedObject]`, and a typed read of a to-many relationship
 /// builds the typed collection (O(*n*)).
 ///
+/// An object whose context was released keeps its last attribute values: a typed attribute
+/// store changes the value in the object's memory only (nothing records or saves it), and a
+/// typed relationship store changes nothing (its relationships were cut; a store cannot throw
+/// where `setValue(_:forKey:)` throws ``ManagedObjectContextError/contextGone(_:)``).
+///
 /// A property maps to the entity property named as the Swift property. The class must be
 /// bound to its entity (``ManagedObjectModel/setManagedObjectClass(_:forEntityNamed:)``),
 /// which checks every `@Managed` property against the entity; objects are then made as
@@ -80,8 +85,15 @@ public struct Managed<Value: ManagedPropertyValue> {
             return Value.managedValue(from: instance[keyPath: storageKeyPath].storage)
         }
         @inline(__always) set {
-            let newStorage = Value.managedStorage(from: newValue)
             let slot = instance[keyPath: storageKeyPath].slot
+            // A relationship of an object whose context was released was cut and cannot be
+            // set again (no context would keep its inverse or save it): the store changes
+            // nothing, as `setValue(_:forKey:)` refuses it (constant-folded for attributes).
+            if Value.isManagedRelationship, _slowPath(instance.registrationSequence != 0),
+               instance.refusesRelationshipStore() {
+                return
+            }
+            let newStorage = Value.managedStorage(from: newValue)
             if Value.isManagedToManyRelationship {
                 // The members it replaces are loaded first (the change records them).
                 instance.willReadManagedValue()

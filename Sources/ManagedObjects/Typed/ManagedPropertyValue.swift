@@ -55,11 +55,17 @@ public protocol ManagedPropertyValue {
     /// Whether the type is a to-many relationship's (`Set` or `Array` of objects), whose
     /// storage may be a relationship fault until first read. `false` by default.
     static var isManagedToManyRelationship: Bool { get }
+    /// Whether the type is a relationship's (`Crate?`, `Set<Fruit>`, `[Fruit]`): a typed
+    /// store of it into an object whose context was released changes nothing. `false` by
+    /// default.
+    static var isManagedRelationship: Bool { get }
 }
 
 extension ManagedPropertyValue {
     /// `false`: attributes and to-one relationships are never relationship faults.
     @inlinable public static var isManagedToManyRelationship: Bool { false }
+    /// `false`: attributes.
+    @inlinable public static var isManagedRelationship: Bool { false }
 }
 
 /// A type whose optional a `@Managed` property can have: an attribute value or a
@@ -77,6 +83,14 @@ public protocol ManagedOptionalElement {
     static func managedElement(_ value: Self) -> ManagedElement
     /// The shape of `Self?`.
     static var optionalManagedShape: ManagedPropertyShape { get }
+    /// Whether `Self?` is a to-one relationship's type (a managed-object class). `false` by
+    /// default.
+    static var isManagedObjectElement: Bool { get }
+}
+
+extension ManagedOptionalElement {
+    /// `false`: attribute values.
+    @inlinable public static var isManagedObjectElement: Bool { false }
 }
 
 /// An attribute's Swift type. The package conforms these types.
@@ -206,6 +220,8 @@ extension Optional: ManagedPropertyValue where Wrapped: ManagedOptionalElement {
     }
     public static func boxedManagedStorage(_ storage: Wrapped.ManagedElement?) -> Any? { storage.map { $0 as Any } }
     public static func unboxedManagedStorage(_ value: Any?) -> Wrapped.ManagedElement? { value as? Wrapped.ManagedElement }
+    /// Whether the optional is a to-one relationship's (of a managed-object class).
+    @inlinable public static var isManagedRelationship: Bool { Wrapped.isManagedObjectElement }
     public static var managedShape: ManagedPropertyShape { Wrapped.optionalManagedShape }
 }
 
@@ -228,6 +244,9 @@ extension ManagedObject: ManagedOptionalElement {
     public static var optionalManagedShape: ManagedPropertyShape {
         ManagedPropertyShape(.toOne(element: self), swiftType: Self?.self)
     }
+
+    /// `true`: an optional object is a to-one relationship.
+    @inlinable public static var isManagedObjectElement: Bool { true }
 }
 
 extension Set: ManagedPropertyValue where Element: ManagedObject {
@@ -250,6 +269,7 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
     public static func unboxedManagedStorage(_ value: Any?) -> Set<ManagedObject> { value as? Set<ManagedObject> ?? [] }
     public static var managedShape: ManagedPropertyShape { ManagedPropertyShape(.toMany(element: Element.self), swiftType: Self.self) }
     @inlinable public static var isManagedToManyRelationship: Bool { true }
+    @inlinable public static var isManagedRelationship: Bool { true }
 }
 
 extension Array: ManagedPropertyValue where Element: ManagedObject {
@@ -271,6 +291,7 @@ extension Array: ManagedPropertyValue where Element: ManagedObject {
         ManagedPropertyShape(.orderedToMany(element: Element.self), swiftType: Self.self)
     }
     @inlinable public static var isManagedToManyRelationship: Bool { true }
+    @inlinable public static var isManagedRelationship: Bool { true }
 }
 
 /// Failures of typed access that are contract misuse.

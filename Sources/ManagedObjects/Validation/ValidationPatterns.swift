@@ -1,5 +1,6 @@
 // Regular-expression rules compiled once per pattern and shared.
 import Foundation
+import ObjectGraphInternals
 import Predicates
 import Synchronization
 
@@ -18,9 +19,9 @@ enum ValidationPatterns {
     /// - Throws: The parser's error (patterns are arguments, so only evaluation can fail on an
     ///   invalid pattern).
     static func predicate(for pattern: String) throws -> KeyValuePredicate {
-        if let cached = table.withLock({ $0[pattern] }) { return cached }
+        if let cached = table.withTrackedLock(ThreadSanitizer.staticOwner, { $0[pattern] }) { return cached }
         let predicate = try KeyValuePredicate(format: "SELF MATCHES %@", pattern)
-        table.withLock { table in
+        table.withTrackedLock(ThreadSanitizer.staticOwner) { table in
             if table.count >= capacity { table.removeAll() }
             table[pattern] = predicate
         }

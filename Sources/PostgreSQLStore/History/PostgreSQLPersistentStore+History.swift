@@ -1,6 +1,7 @@
 // The PostgreSQL store's persistent history: the current token, fetching history after a token
 // or a date, and deleting it before one.
 import Foundation
+import ObjectGraphInternals
 import ManagedObjects
 import SQLCompiling
 import Predicates
@@ -8,13 +9,13 @@ import Predicates
 extension PostgreSQLPersistentStore: PersistentHistoryStore {
     /// Whether saves record history: set by the initializer's `tracksPersistentHistory`, or a
     /// description's ``StoreDescription/persistentHistoryTrackingKey`` option.
-    public var tracksPersistentHistory: Bool { fanOut.withLock { $0.tracksHistory } }
+    public var tracksPersistentHistory: Bool { fanOut.withTrackedLock(self) { $0.tracksHistory } }
 
     /// Whether the store reports every committed transaction (its own saves when they commit,
     /// other processes' and coordinators' through `LISTEN`/`NOTIFY`): set by the initializer's
     /// `postsRemoteChangeNotifications`, or a description's
     /// ``StoreDescription/remoteChangeNotificationPostOptionKey`` option.
-    public var postsRemoteChangeNotifications: Bool { fanOut.withLock { $0.postsRemoteChanges } }
+    public var postsRemoteChangeNotifications: Bool { fanOut.withTrackedLock(self) { $0.postsRemoteChanges } }
 
     /// The token of the newest transaction, or `nil` when none was recorded.
     ///

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import CLibPQ
 import Foundation
+import ObjectGraphInternals
 import SQLCompiling
 import Synchronization
 
@@ -75,7 +76,7 @@ final class PostgreSQLListenerLoop: @unchecked Sendable {
     func start() {
         let thread = Thread { [self] in run() }
         thread.name = "ObjectGraph PostgreSQL listener"
-        threadIdentity.withLock { $0 = ObjectIdentifier(thread) }
+        threadIdentity.withTrackedLock(self) { $0 = ObjectIdentifier(thread) }
         thread.start()
     }
 
@@ -84,7 +85,7 @@ final class PostgreSQLListenerLoop: @unchecked Sendable {
         guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
-        let identity = threadIdentity.withLock { $0 }
+        let identity = threadIdentity.withTrackedLock(self) { $0 }
         guard let identity, identity != ObjectIdentifier(Thread.current) else { return }
         ended.wait()
     }

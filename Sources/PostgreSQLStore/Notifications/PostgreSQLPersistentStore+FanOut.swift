@@ -3,6 +3,7 @@
 // the database listens on a connection of its own and reports the change to its coordinator,
 // which posts the remote-change notification.
 import Foundation
+import ObjectGraphInternals
 import ManagedObjects
 
 /// A store's history and fan-out settings and its listener.
@@ -44,7 +45,7 @@ extension PostgreSQLPersistentStore {
     public convenience init(url: String, schema: String? = nil, options: PostgreSQLStoreOptions = PostgreSQLStoreOptions(),
                             tracksPersistentHistory: Bool, postsRemoteChangeNotifications: Bool = false) {
         self.init(url: url, schema: schema, options: options)
-        fanOut.withLock { state in
+        fanOut.withTrackedLock(self) { state in
             state.tracksHistory = tracksPersistentHistory
             state.postsRemoteChanges = postsRemoteChangeNotifications
         }
@@ -61,7 +62,7 @@ extension PostgreSQLPersistentStore {
     /// - Parameter identifier: The store's UUID (passed in: the caller holds the lock that
     ///   ``identifier`` takes).
     func fanOutNotification(identifier: String) -> (channel: String, origin: String)? {
-        fanOut.withLock { state in state.postsRemoteChanges ? (Self.channel(forStoreIdentifier: identifier), state.origin) : nil }
+        fanOut.withTrackedLock(self) { state in state.postsRemoteChanges ? (Self.channel(forStoreIdentifier: identifier), state.origin) : nil }
     }
 
     /// Installs (or removes, with `nil`) the coordinator's handler, and starts (or stops) the
@@ -76,7 +77,7 @@ extension PostgreSQLPersistentStore {
     ///
     /// - Parameter handler: The coordinator's handler.
     public func setRemoteChangeHandler(_ handler: PersistentStoreCoordinator.RemoteChangeHandler?) {
-        let stopped = fanOut.withLock { state -> PostgreSQLNotificationListener? in
+        let stopped = fanOut.withTrackedLock(self) { state -> PostgreSQLNotificationListener? in
             state.handler = handler
             if handler != nil { return nil }
             defer { state.listener = nil }
@@ -88,7 +89,7 @@ extension PostgreSQLPersistentStore {
         let listener = PostgreSQLNotificationListener(connectingTo: url, channels: [channel]) { [weak self] event in
             self?.receive(event)
         }
-        let replaced = fanOut.withLock { state -> PostgreSQLNotificationListener? in
+        let replaced = fanOut.withTrackedLock(self) { state -> PostgreSQLNotificationListener? in
             defer { state.listener = listener }
             return state.listener
         }
@@ -96,11 +97,11 @@ extension PostgreSQLPersistentStore {
     }
 
     /// The listening connection's server process ID, or 0 (for tests and diagnostics).
-    package var listenerProcessID: Int32 { fanOut.withLock { $0.listener?.backendProcessID ?? 0 } }
+    package var listenerProcessID: Int32 { fanOut.withTrackedLock(self) { $0.listener?.backendProcessID ?? 0 } }
 
     /// Reports a notification or a reconnection to the coordinator.
     private func receive(_ event: PostgreSQLNotificationListener.Event) {
-        let (handler, origin, tracks) = fanOut.withLock { ($0.handler, $0.origin, $0.tracksHistory) }
+        let (handler, origin, tracks) = fanOut.withTrackedLock(self) { ($0.handler, $0.origin, $0.tracksHistory) }
         guard let handler else { return }
         switch event {
         case .notification(let notification):
@@ -117,7 +118,7 @@ extension PostgreSQLPersistentStore {
 
     /// Reports this store's own committed save.
     func reportSave(token: PersistentHistoryToken?) {
-        let handler = fanOut.withLock { $0.postsRemoteChanges ? $0.handler : nil }
+        let handler = fanOut.withTrackedLock(self) { $0.postsRemoteChanges ? $0.handler : nil }
         handler?(remoteChange(token: token))
     }
 

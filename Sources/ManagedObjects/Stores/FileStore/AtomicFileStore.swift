@@ -70,9 +70,9 @@ public final class AtomicFileStore: PersistentStore {
         return AtomicFileStore(url: url, newStoreIdentifier: uuid)
     }
 
-    public var identifier: String { state.withLock { $0.identifier } }
+    public var identifier: String { state.withTrackedLock(self) { $0.identifier } }
     public var storeType: String { Self.type }
-    public var metadata: [String: any Sendable] { state.withLock { $0.metadata } }
+    public var metadata: [String: any Sendable] { state.withTrackedLock(self) { $0.metadata } }
 
     /// Reads the file whole, or creates it (empty, with a new UUID) when missing.
     ///
@@ -110,7 +110,7 @@ public final class AtomicFileStore: PersistentStore {
             try write(contents)
         }
         let identifier = contents.metadata[StoreMetadata.storeUUIDKey] as? String ?? ""
-        state.withLock { state in
+        state.withTrackedLock(self) { state in
             state.identifier = identifier
             state.model = model
             state.metadata = contents.metadata
@@ -139,11 +139,11 @@ public final class AtomicFileStore: PersistentStore {
         } catch {
             throw FileStoreError(.io("cannot remove the file (\(error.localizedDescription))"), path: url.path)
         }
-        state.withLock { $0.rows = [:] }
+        state.withTrackedLock(self) { $0.rows = [:] }
     }
 
     public func fetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        let (rows, model) = state.withLock { state in
+        let (rows, model) = state.withTrackedLock(self) { state in
             (request.entityNames.count == 1 ? state.rows.values.filter { $0.objectID.entityName == request.entityNames[0] }
                                            : Array(state.rows.values), state.model)
         }
@@ -153,7 +153,7 @@ public final class AtomicFileStore: PersistentStore {
     }
 
     public func row(for id: ManagedObjectID) throws -> StoreRow? {
-        state.withLock { $0.rows[id] }
+        state.withTrackedLock(self) { $0.rows[id] }
     }
 
     /// New IDs, each one key past its inheritance root's counter.
@@ -161,7 +161,7 @@ public final class AtomicFileStore: PersistentStore {
     /// - Throws: ``FileStoreError`` `.unsupportedValue` when a counter read from the file is at
     ///   `Int64.max` (no key is left); no counter changes then.
     public func newObjectIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
-        try state.withLock { state throws -> [ManagedObjectID] in
+        try state.withTrackedLock(self) { state throws -> [ManagedObjectID] in
             var nextKeys = state.nextKeys
             let ids = try entityNames.map { name in
                 let root = state.roots[name] ?? name
@@ -186,7 +186,7 @@ public final class AtomicFileStore: PersistentStore {
     ///   (read from the file) is `Int64.max` and cannot grow; ``FileStoreError`` when the file
     ///   cannot be written. The file and the store are unchanged then.
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
-        try state.withLock { state throws -> [ManagedObjectID: Int64] in
+        try state.withTrackedLock(self) { state throws -> [ManagedObjectID: Int64] in
             let conflicts = changes.conflicts { state.rows[$0]?.version }
             guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
             var rows = state.rows
