@@ -79,6 +79,7 @@ public final class SQLitePersistentStore: PersistentStore {
         self.postsRemoteChangeNotifications = postsRemoteChangeNotifications
         self.remoteChangeCheckInterval = remoteChangeCheckInterval
         state = Mutex(State(identifier: UUID().uuidString))
+        _ = Self.typeRegistration
     }
 
     /// The store's UUID: the `Z_UUID` of an existing file after loading, otherwise the UUID a
