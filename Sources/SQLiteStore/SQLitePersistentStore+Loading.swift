@@ -103,14 +103,18 @@ extension SQLiteStoreEngine {
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue { throw refuse(.notADatabase("it is a directory")) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw refuse(.notADatabase("it cannot be read")) }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
+        guard FileManager.default.isReadableFile(atPath: path) else { throw refuse(.notADatabase("it cannot be read")) }
+        // The header is read through the connection's own handle of the file: this process may
+        // have the file open already (another coordinator's store), and on POSIX closing a
+        // descriptor of our own would drop that store's locks; another process would then take
+        // itself for the file's last user and remove the write-ahead log those connections
+        // still write to. Opening reads nothing; nothing is written before the checks pass.
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        let header = try connection.fileHeader(count: 16)
         if header.isEmpty { throw refuse(.notADatabase("the file is empty")) }
-        guard header == Data("SQLite format 3\0".utf8) else { throw refuse(.notADatabase("no SQLite header")) }
+        guard header == Array("SQLite format 3\0".utf8) else { throw refuse(.notADatabase("no SQLite header")) }
         if let reason = readOnlyReason(path: path, exists: true) { throw refuse(.unsupported(reason)) }
 
-        let connection = try SQLiteConnection(path: path, mode: .readWrite)
         let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
             if case .text(let name) = row.first { return name }
             return nil

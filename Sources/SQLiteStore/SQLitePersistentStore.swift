@@ -79,6 +79,7 @@ public final class SQLitePersistentStore: PersistentStore {
         self.postsRemoteChangeNotifications = postsRemoteChangeNotifications
         self.remoteChangeCheckInterval = remoteChangeCheckInterval
         state = Mutex(State(identifier: UUID().uuidString))
+        _ = Self.typeRegistration
     }
 
     /// The store's UUID: the `Z_UUID` of an existing file after loading, otherwise the UUID a
@@ -183,6 +184,12 @@ public final class SQLitePersistentStore: PersistentStore {
         try withEngine { try $0.newObjectIDs(for: entityNames) }
     }
 
+    /// Moves the key counter of `entity`'s inheritance tree (`Z_PRIMARYKEY.Z_MAX` of its root)
+    /// up to `key` when it is below; gives out no key (a migration keeping `Z_PK`).
+    package func raiseKeyCounter(of entity: String, to key: Int64) throws {
+        try withEngine { try $0.raiseKeyCounter(of: entity, to: key) }
+    }
+
     /// Writes one save in one SQLite transaction (Apple: `execute(_:with:)` for a save).
     ///
     /// The `Z_OPT` of every updated and deleted row is compared first with the version the
@@ -204,7 +211,7 @@ public final class SQLitePersistentStore: PersistentStore {
 
     /// Replaces the store's metadata and writes it to `Z_METADATA` (Apple:
     /// `setMetadata(_:for:)` followed by a save). Keys the store sets itself
-    /// (`NSStoreType`, `NSStoreUUID`, the version hashes) keep the store's values.
+    /// (`NSStoreType`, `NSStoreUUID`, the version hashes and their digest) keep the store's values.
     ///
     /// - Parameter metadata: Property-list values (strings, numbers, dates, data, arrays and
     ///   dictionaries of them), by key.
@@ -214,7 +221,7 @@ public final class SQLitePersistentStore: PersistentStore {
         try withEngine { engine in
             var merged = metadata
             for key in [SQLiteStoreMetadata.typeKey, SQLiteStoreMetadata.uuidKey, StoreMetadataKey.modelVersionHashes,
-                        StoreMetadataKey.modelVersionHashesVersion] {
+                        StoreMetadataKey.modelVersionHashesVersion, SQLiteStoreMetadata.versionHashesDigestKey] {
                 merged[key] = engine.metadata[key]
             }
             try engine.writeMetadata(merged)

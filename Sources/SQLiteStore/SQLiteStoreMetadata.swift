@@ -1,6 +1,7 @@
 // The store's metadata: Z_METADATA's binary property list and UUID column.
 import Foundation
 import ManagedObjects
+import ObjectGraphInternals
 
 /// Reading and writing `Z_METADATA`: a binary property list, with the store UUID kept in the
 /// `Z_UUID` column rather than the list (as Core Data does).
@@ -14,6 +15,21 @@ package enum SQLiteStoreMetadata {
     package static let typeKey = "NSStoreType"
     package static let frameworkVersionKey = "NSPersistenceFrameworkVersion"
     package static let autoVacuumKey = "_NSAutoVacuumLevel"
+    /// The digest of the version hashes that Core Data writes from framework version 977 on.
+    package static let versionHashesDigestKey = "NSStoreModelVersionHashesDigest"
+
+    /// `NSStoreModelVersionHashesDigest`: the base64 text of the SHA-512 digest of every
+    /// entity's name (UTF-8) followed by its 32-byte version hash, in the order of the names
+    /// (worked out from Apple's stores: it matches all of those in /work/shared/data/coredata
+    /// that carry it).
+    package static func versionHashesDigest(_ hashes: [String: Data]) -> String {
+        var message: [UInt8] = []
+        for name in hashes.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }) {
+            message.append(contentsOf: name.utf8)
+            message.append(contentsOf: hashes[name]!)
+        }
+        return Data(SHA512Digest.hash(message)).base64EncodedString()
+    }
 
     /// The metadata of a new store for `model`.
     package static func initial(for model: ManagedObjectModel) -> [String: any Sendable] {
@@ -23,6 +39,7 @@ package enum SQLiteStoreMetadata {
             StoreMetadataKey.modelVersionHashesVersion: StoreMetadataKey.currentModelVersionHashesVersion,
             StoreMetadataKey.modelVersionIdentifiers: Array(model.versionIdentifiers).sorted(),
             frameworkVersionKey: frameworkVersion,
+            versionHashesDigestKey: versionHashesDigest(model.entityVersionHashesByName),
             autoVacuumKey: "2",
         ]
     }

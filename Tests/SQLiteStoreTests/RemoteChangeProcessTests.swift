@@ -10,7 +10,7 @@ import Predicates
 /// remote-change notification with the new token, and merging the history shows the insert.
 @Suite(.serialized) struct RemoteChangeProcessTests {
     @Test func anotherProcessesSaveIsPostedAndMergedIntoAController() throws {
-        let helper = try #require(ReliabilityTests.helper(), "sqlite-store-crash-helper is not built")
+        _ = try #require(ReliabilityTests.helper(), "sqlite-store-crash-helper is not built")
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.file("Shared.sqlite")
@@ -33,16 +33,7 @@ import Predicates
         }
         defer { NotificationCenter.default.removeObserver(observer) }
 
-        let process = Process()
-        process.executableURL = helper
-        process.arguments = ["history-insert", url.path, "child"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "saved 1")
+        #expect(try FileLockTests.runHelper(["history-insert", url.path, "child"]) == "saved 1")
 
         let deadline = ContinuousClock.now + .seconds(10)
         while notified.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }

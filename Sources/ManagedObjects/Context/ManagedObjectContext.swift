@@ -523,7 +523,8 @@ extension ManagedObjectContextError: LocalizedError, CustomStringConvertible {
         case .objectNotFound(let id): return "the object \(id) is not in its store (deleted elsewhere?)"
         case .unknownEntity(let name): return "the model has no entity '\(name)'"
         case .unknownStoreType(let type):
-            return "no store type '\(type)' is registered (registered: \(PersistentStoreCoordinator.registeredStoreTypes.joined(separator: ", ")))"
+            return "no store type '\(type)' is registered (registered: \(PersistentStoreCoordinator.registeredStoreTypes.joined(separator: ", "))); "
+                + "a store module registers its type when its first store is made or by its registerStoreType()"
         case .invalidDictionaryFetch(let why): return "the dictionary fetch cannot be answered: \(why)"
         case .invalidStoreAnswer(let store, let reason): return "the store \(store) answered wrongly: \(reason)"
         case .objectsGoneFromParent(let ids):

@@ -68,16 +68,26 @@ enum StoreMigrator {
             guard case .integer(let key) = id.referenceObject, key > 0 else { return nil }
             largest[entity] = max(largest[entity] ?? 0, key)
         }
+        if let counters = destination as? any KeyCounterRaisingStore {
+            // Each counter moved to its largest kept key exactly: no key is given out (Core Data
+            // leaves a migrated store's Z_MAX at the largest key of the tree).
+            for (entity, key) in largest.sorted(by: { $0.key < $1.key }) { try counters.raiseKeyCounter(of: entity, to: key) }
+            return keptIDs(of: objects, storeIdentifier: destination.identifier)
+        }
         // Largest first: entities sharing a counter (one inheritance tree) are then mostly past
-        // their keys already when their turn comes.
+        // their keys already when their turn comes (each probe still takes a key).
         for (entity, key) in largest.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
             guard let next = try destination.newObjectIDs(for: [entity]).first?.referenceObject.integerValue else { return nil }
             guard next < key else { continue }
             let reserved = try destination.newObjectIDs(for: Array(repeating: entity, count: Int(key - next)))
             guard reserved.last?.referenceObject.integerValue == key else { return nil }
         }
-        let storeID = destination.identifier
-        return objects.map { id, entity in
+        return keptIDs(of: objects, storeIdentifier: destination.identifier)
+    }
+
+    /// The objects' IDs in the store `storeID` with their own keys.
+    private static func keptIDs(of objects: [(id: ManagedObjectID, entity: String)], storeIdentifier storeID: String) -> [ManagedObjectID] {
+        objects.map { id, entity in
             ManagedObjectID(entityName: entity, storeIdentifier: storeID, referenceObject: id.referenceObject)
         }
     }
@@ -106,4 +116,13 @@ enum StoreMigrator {
                                               attributes: attributes, defaults: [:], relationships: relationships)
         })
     }
+}
+
+/// A store whose integer keys come from counters that a migration can move past the keys it
+/// keeps without giving any out (the SQLite store: one counter per inheritance tree,
+/// `Z_PRIMARYKEY.Z_MAX`). Stores without it are moved past kept keys by asking for keys.
+package protocol KeyCounterRaisingStore: PersistentStore {
+    /// Moves the counter that gives `entity`'s keys up to `key` when it is below `key`; gives
+    /// out no key.
+    func raiseKeyCounter(of entity: String, to key: Int64) throws
 }

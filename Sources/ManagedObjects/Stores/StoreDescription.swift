@@ -80,6 +80,15 @@ extension PersistentStoreCoordinator {
         factories.withTrackedLock(ThreadSanitizer.staticOwner) { $0[type] = factory }
     }
 
+    /// Registers `type` with `factory` unless a factory is registered for it already: a store
+    /// module's own type, registered when its first store is made (an app's own factory for
+    /// that name stays).
+    package static func registerStoreTypeUnlessRegistered(_ type: String, factory: @escaping StoreFactory) {
+        factories.withLock { factories in
+            if factories[type] == nil { factories[type] = factory }
+        }
+    }
+
     /// The registered store type names, sorted.
     public static var registeredStoreTypes: [String] { factories.withTrackedLock(ThreadSanitizer.staticOwner) { $0.keys.sorted() } }
 

@@ -6,8 +6,11 @@ import ObjectGraphInternals
 extension SQLitePersistentStore {
     /// Registers the `"SQLite"` store type with the coordinator's registry, so that
     /// ``StoreDescription``s of that type open an ``SQLitePersistentStore`` at their URL (Apple
-    /// registers its SQLite store from the start). Containers call it; calling it again does
-    /// nothing new.
+    /// registers its SQLite store from the start). Containers and ``StoreDescription/sqlite(at:configuration:evaluatesPredicatesInSQL:)``
+    /// call it, and the first ``SQLitePersistentStore`` made registers the type when nothing
+    /// else has: call it yourself only when the first use of the type is by name
+    /// (`PersistentStoreCoordinator.metadataForStore(at:type: "SQLite")` before any store).
+    /// Calling it again does nothing new.
     ///
     /// Description options understood: ``evaluatesPredicatesInSQLOption``
     /// (`"evaluatesPredicatesInSQL"`; SQL evaluation is on unless the option says `"NO"`),
@@ -15,18 +18,25 @@ extension SQLitePersistentStore {
     /// ``StoreDescription/persistentHistoryTrackingKey`` and
     /// ``StoreDescription/remoteChangeNotificationPostOptionKey``.
     public static func registerStoreType() {
-        PersistentStoreCoordinator.registerStoreType(type) { description in
-            guard let url = description.url else { throw SQLiteStoreError(.unsupported("an SQLite store description needs a URL"), path: "") }
-            let inSQL = predicatesInSQL(option: description.options[evaluatesPredicatesInSQLOption])
-            let store = SQLitePersistentStore(url: url, evaluatesPredicatesInSQL: inSQL,
-                                              tracksPersistentHistory: description.tracksPersistentHistory,
-                                              postsRemoteChangeNotifications: description.postsRemoteChangeNotifications)
-            // The UUID a new file gets (a migration keeps the old store's).
-            if let uuid = description.options[StoreDescription.newStoreUUIDOption], UUID(uuidString: uuid) != nil {
-                store.state.withTrackedLock(store) { $0.identifier = uuid }
-            }
-            return store
+        PersistentStoreCoordinator.registerStoreType(type, factory: factory)
+    }
+
+    /// Registers the type once, when the first store is made, unless an app registered its own
+    /// factory for the name first.
+    static let typeRegistration: Void = PersistentStoreCoordinator.registerStoreTypeUnlessRegistered(type, factory: factory)
+
+    /// Makes a store for an `"SQLite"` description.
+    static let factory: StoreFactory = { description in
+        guard let url = description.url else { throw SQLiteStoreError(.unsupported("an SQLite store description needs a URL"), path: "") }
+        let inSQL = predicatesInSQL(option: description.options[evaluatesPredicatesInSQLOption])
+        let store = SQLitePersistentStore(url: url, evaluatesPredicatesInSQL: inSQL,
+                                          tracksPersistentHistory: description.tracksPersistentHistory,
+                                          postsRemoteChangeNotifications: description.postsRemoteChangeNotifications)
+        // The UUID a new file gets (a migration keeps the old store's).
+        if let uuid = description.options[StoreDescription.newStoreUUIDOption], UUID(uuidString: uuid) != nil {
+            store.state.withTrackedLock(store) { $0.identifier = uuid }
         }
+        return store
     }
 
     /// The store-description option that turns SQL evaluation of predicates off (`"NO"`,

@@ -55,6 +55,14 @@ extension SQLiteStoreEngine {
         return ids
     }
 
+    /// Moves the key counter of `name`'s inheritance root up to `key` when it is below.
+    func raiseKeyCounter(of name: String, to key: Int64) throws {
+        let root = try entity(try entity(name).rootName).number
+        try connection.transaction {
+            try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX < ?", [.integer(key), .integer(root), .integer(key)])
+        }
+    }
+
     /// The stored versions (`Z_OPT`) of objects, one query per entity; an object whose row is
     /// gone has none.
     private func storedVersions(of ids: [ManagedObjectID]) throws -> [ManagedObjectID: Int64] {

@@ -48,3 +48,6 @@ extension SQLitePersistentStore {
         }
     }
 }
+
+/// A migration moves the key counters past the keys it keeps without taking keys.
+extension SQLitePersistentStore: KeyCounterRaisingStore {}

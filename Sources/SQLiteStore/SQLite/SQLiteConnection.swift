@@ -137,6 +137,31 @@ package final class SQLiteConnection {
         throw error(.fileReplaced)
     }
 
+    /// The first `count` bytes of the database file (fewer when the file is shorter), read
+    /// through SQLite's own handle of the file (`SQLITE_FCNTL_FILE_POINTER`), without a lock.
+    ///
+    /// The file must never be opened and closed beside SQLite while this process may have it
+    /// open: on POSIX, closing any descriptor of a file drops every lock the process holds
+    /// on it, those of this process's other SQLite connections included (SQLite's own handles
+    /// of one file share their locks and close late, so they are safe).
+    ///
+    /// - Throws: ``SQLiteStoreError`` when the file cannot be read.
+    package func fileHeader(count: Int) throws -> [UInt8] {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK, let file,
+              let methods = file.pointee.pMethods, let fileSize = methods.pointee.xFileSize, let read = methods.pointee.xRead else {
+            throw error(.sqlite(resultCode: SQLITE_IOERR, message: "the database file is not open"))
+        }
+        var size: sqlite3_int64 = 0
+        var code = fileSize(file, &size)
+        guard code == SQLITE_OK else { throw error(.sqlite(resultCode: code, message: String(cString: sqlite3_errstr(code)))) }
+        var bytes = [UInt8](repeating: 0, count: Int(min(Int64(count), max(size, 0))))
+        guard !bytes.isEmpty else { return [] }
+        code = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32($0.count), 0) }
+        guard code == SQLITE_OK else { throw error(.sqlite(resultCode: code, message: String(cString: sqlite3_errstr(code)))) }
+        return bytes
+    }
+
     /// Whether a transaction is open (SQLite ends one by itself after some failures, such as
     /// a full disk).
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

@@ -10,6 +10,14 @@
 //     sqlite-store-crash-helper history-insert <store path> <writer>
 //         With persistent history on, saves one Entry named after the writer (author
 //         "helper", context name "child"); prints "saved <transaction number>".
+//     sqlite-store-crash-helper metadata <store path>
+//         Adds the store (SQLitePersistentStore(url:), the type never registered by name),
+//         then reads its metadata and compatibility by the type's name "SQLite"; prints
+//         "uuid <whether the metadata's UUID is the store's> compatible <Bool>".
+//     sqlite-store-crash-helper open-close <store path>
+//         Opens the file with one SQLite connection, prints the number of Entry rows and
+//         closes it (as the last connection of the file, SQLite then checkpoints and removes
+//         the -wal file, unless another process holds a lock on the file).
 import Foundation
 import ManagedObjects
 import SQLiteStore
@@ -34,6 +42,13 @@ func run() throws -> Int32 {
     guard arguments.count >= 3 else {
         FileHandle.standardError.write(Data("usage: sqlite-store-crash-helper save-loop|increment <path> …\n".utf8))
         return 2
+    }
+    if arguments[1] == "open-close" {
+        do {
+            let connection = try SQLiteConnection(path: arguments[2], mode: .readWrite)
+            print("entries \(try connection.scalar("SELECT COUNT(*) FROM ZENTRY")?.integerValue ?? -1)")
+        }   // closed here
+        return 0
     }
     let coordinator = PersistentStoreCoordinator(model: try model())
     let tracksHistory = arguments[1] == "history-insert"
@@ -85,6 +100,12 @@ func run() throws -> Int32 {
         try context.save()
         let token = try coordinator.currentPersistentHistoryToken()
         print("saved \(token?.transactionNumber ?? 0)")
+        return 0
+    case "metadata":
+        let url = URL(fileURLWithPath: arguments[2])
+        let metadata = try PersistentStoreCoordinator.metadataForStore(at: url, type: "SQLite")
+        let sameUUID = metadata?["NSStoreUUID"] as? String == coordinator.stores.first?.identifier
+        print("uuid \(sameUUID) compatible \(try coordinator.isStoreCompatible(at: url, type: "SQLite"))")
         return 0
     default:
         return 2

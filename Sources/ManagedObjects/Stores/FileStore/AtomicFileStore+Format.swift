@@ -18,7 +18,9 @@ import Predicates
 /// `unsigned`, `double` (non-finite numbers as the strings `nan`, `inf`, `-inf`), `decimal`
 /// (a string), `string`, `date` (seconds since 2001-01-01, Apple's reference date), `data`
 /// (base64), `uuid`, `url`, `array`, `set`, `dictionary` (an array of `[key, value]` pairs),
-/// `null`.
+/// `null`. A value of a transformable attribute that has none of these forms (a struct of the
+/// app's) is kept as its value transformer's data, `transformed` (base64), as the SQLite store
+/// keeps it; loading turns it back through the same transformer.
 struct AtomicFileContents {
     static let format = "ObjectGraph.AtomicFileStore"
     static let formatVersion = 1
@@ -26,6 +28,12 @@ struct AtomicFileContents {
     var metadata: [String: any Sendable]
     var nextKeys: [String: Int64]
     var rows: [StoreRow]
+    /// The model whose transformable attributes' transformers write values without a form of
+    /// their own (`nil`: none are written).
+    var model: ManagedObjectModel?
+    /// The attribute values read as transformer data (`transformed`), by row index and
+    /// attribute name, until ``reverseTransformed(with:path:)`` turns them into values.
+    var transformedValues: [(row: Int, attribute: String)] = []
 
     // MARK: Writing
 
@@ -41,7 +49,16 @@ struct AtomicFileContents {
                 do {
                     attributes[name] = try Self.encode(value)
                 } catch let reason as UnsupportedValue {
-                    throw FileStoreError(.unsupportedValue("\(row.objectID.entityName).\(name): \(reason.text)"), path: path)
+                    let entity = row.objectID.entityName
+                    guard let attribute = model?.graph.entity(named: entity)?.attributesByName[name],
+                          attribute.attributeType == .transformable, let plain = value.anyValue else {
+                        throw FileStoreError(.unsupportedValue("\(entity).\(name): \(reason.text)"), path: path)
+                    }
+                    do {
+                        attributes[name] = ["transformed": try attribute.transformedData(for: plain, entity: entity).base64EncodedString()]
+                    } catch {
+                        throw FileStoreError(.unsupportedValue(error.description), path: path)
+                    }
                 }
             }
             var relationships: [String: Any] = [:]
@@ -110,10 +127,32 @@ struct AtomicFileContents {
 
     // MARK: Reading
 
-    init(metadata: [String: any Sendable], nextKeys: [String: Int64], rows: [StoreRow]) {
+    init(metadata: [String: any Sendable], nextKeys: [String: Int64], rows: [StoreRow], model: ManagedObjectModel? = nil) {
         self.metadata = metadata
         self.nextKeys = nextKeys
         self.rows = rows
+        self.model = model
+    }
+
+    /// Turns the values read as transformer data back into values, through their attributes'
+    /// transformers in `model`.
+    ///
+    /// - Throws: ``FileStoreError`` `.damaged` when such a value belongs to no transformable
+    ///   attribute of the model or its transformer refuses the data.
+    mutating func reverseTransformed(with model: ManagedObjectModel, path: String) throws {
+        for (index, name) in transformedValues {
+            let entity = rows[index].objectID.entityName
+            guard let attribute = model.graph.entity(named: entity)?.attributesByName[name], attribute.attributeType == .transformable,
+                  case .data(let data) = rows[index].attributes[name] else {
+                throw FileStoreError(.damaged("\(entity): \(name) holds transformer data, and the model has no transformable attribute \(name)"), path: path)
+            }
+            do {
+                rows[index].attributes[name] = KeyValueConstant(try attribute.value(fromTransformedData: data, entity: entity))
+            } catch {
+                throw FileStoreError(.damaged(error.description), path: path)
+            }
+        }
+        transformedValues = []
     }
 
     /// Reads a file's bytes.
@@ -160,6 +199,7 @@ struct AtomicFileContents {
         guard let objects = root["objects"] as? [[String: Any]] else { throw damaged("it has no object list") }
         var rows: [StoreRow] = []
         rows.reserveCapacity(objects.count)
+        var transformed: [(row: Int, attribute: String)] = []
         for (index, object) in objects.enumerated() {
             guard let entity = object["entity"] as? String, let key = Self.int64(object["key"]),
                   let rowVersion = Self.int64(object["version"]) else {
@@ -168,6 +208,14 @@ struct AtomicFileContents {
             let id = ManagedObjectID(entityName: entity, storeIdentifier: storeID, primaryKey: key)
             var row = StoreRow(objectID: id, version: rowVersion)
             for (name, value) in object["attributes"] as? [String: Any] ?? [:] {
+                if let tagged = value as? [String: Any], tagged.count == 1, let text = tagged["transformed"] {
+                    guard let data = (text as? String).flatMap({ Data(base64Encoded: $0) }) else {
+                        throw damaged("\(entity) \(key): \(name) holds transformer data that is not base64")
+                    }
+                    row.attributes[name] = .data(data)
+                    transformed.append((rows.count, name))
+                    continue
+                }
                 guard let constant = Self.decode(value) else { throw damaged("\(entity) \(key): \(Self.undecodable(value, name: name))") }
                 row.attributes[name] = constant
             }
@@ -183,6 +231,7 @@ struct AtomicFileContents {
             rows.append(row)
         }
         self.init(metadata: metadata, nextKeys: nextKeys, rows: rows)
+        transformedValues = transformed
     }
 
     /// What the JSON parser's error says of the file: too deeply nested (complete, but beyond

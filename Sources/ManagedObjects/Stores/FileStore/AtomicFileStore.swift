@@ -95,6 +95,7 @@ public final class AtomicFileStore: PersistentStore {
             var read = try AtomicFileContents(data: try readFile(), path: path)
             let differing = ModelCompatibility.differingEntities(of: model, metadata: read.metadata)
             guard differing.isEmpty else { throw FileStoreError(.incompatibleModel(differing), path: path) }
+            try read.reverseTransformed(with: model, path: path)
             try read.validate(against: model, roots: roots, path: path)
             // A counter the file lacks starts after the largest key in use.
             for row in read.rows {
@@ -106,7 +107,7 @@ public final class AtomicFileStore: PersistentStore {
         } else {
             let identifier = newStoreIdentifier ?? UUID().uuidString
             contents = AtomicFileContents(metadata: StoreMetadata.standard(storeType: Self.type, identifier: identifier, model: model),
-                                          nextKeys: [:], rows: [])
+                                          nextKeys: [:], rows: [], model: model)
             try write(contents)
         }
         let identifier = contents.metadata[StoreMetadata.storeUUIDKey] as? String ?? ""
@@ -213,7 +214,7 @@ public final class AtomicFileStore: PersistentStore {
                 rows[row.objectID] = row
             }
             for (id, _) in changes.deleted { rows[id] = nil }
-            try write(AtomicFileContents(metadata: state.metadata, nextKeys: state.nextKeys, rows: Array(rows.values)))
+            try write(AtomicFileContents(metadata: state.metadata, nextKeys: state.nextKeys, rows: Array(rows.values), model: state.model))
             state.rows = rows
             return versions
         }
