@@ -84,7 +84,7 @@ extension PersistentStoreCoordinator {
     /// module's own type, registered when its first store is made (an app's own factory for
     /// that name stays).
     package static func registerStoreTypeUnlessRegistered(_ type: String, factory: @escaping StoreFactory) {
-        factories.withLock { factories in
+        factories.withTrackedLock(ThreadSanitizer.staticOwner) { factories in
             if factories[type] == nil { factories[type] = factory }
         }
     }
