@@ -97,6 +97,7 @@ extension ManagedObjectContext {
         object.faultedRelationshipSlots = 0
         object.storeVersion = row.pointee.version
         object.values = values
+        if !layout.transientDefaultSlots.isEmpty { fillTransientDefaults(object) }
         // Changes made while waking are the object's loaded state, not changes.
         let wasRestoring = isRestoring
         isRestoring = true
@@ -199,6 +200,7 @@ extension ManagedObjectContext {
         object.faultedRelationshipSlots = 0
         object.storeVersion = row.version
         let layout = object.layout
+        defer { if !layout.transientDefaultSlots.isEmpty { fillTransientDefaults(object) } }
         if let columns = row.columns, columns.shape.slotKeys == layout.keys {
             fillPackedValues(object, from: row, columns: columns)
             return
@@ -213,6 +215,15 @@ extension ManagedObjectContext {
             case .none:
                 break
             }
+        }
+    }
+
+    /// Gives the transient attributes that hold nothing after a load their default values
+    /// (a row has no transient values: a child's row from its parent may).
+    private func fillTransientDefaults(_ object: ManagedObject) {
+        let layout = object.layout
+        for slot in layout.transientDefaultSlots where object.slotValue(slot) == nil {
+            object.storeLoadedSlotValue(layout.properties[slot].attribute?.defaultValueForNewObject, slot)
         }
     }
 
