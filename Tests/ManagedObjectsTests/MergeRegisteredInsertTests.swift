@@ -29,23 +29,30 @@ import TestSupport
         ])
     }
 
+    /// Another context of the stack that inserted a movie and saved, and its save.
+    static func movieSavedElsewhere(_ title: String, _ stack: FetchedResultsStack)
+        throws -> (ManagedObjectContext, ManagedObjectContext.SaveResult) {
+        let other = stack.newContext()
+        var results: [ManagedObjectContext.SaveResult] = []
+        let token = other.onDidSave { result, _ in results.append(result) }
+        defer { token.cancel() }
+        try stack.movie(title, in: other)
+        try other.save()
+        return (other, try #require(results.last))
+    }
+
     @Test func aMergeAfterAFetchOfTheInsertedObjectReportsItAndTheControllerShowsIt() throws {
         let stack = try FetchedResultsStack { InMemoryStore() }
         let view = stack.context
         let watched = try Watched(view)
-        let other = stack.newContext()
-        var results: [ManagedObjectContext.SaveResult] = []
-        let saveToken = other.onDidSave { result, _ in results.append(result) }
-        defer { saveToken.cancel() }
-        try stack.movie("C", in: other)
-        try other.save()
+        let (other, saved) = try Self.movieSavedElsewhere("C", stack)
         // Any fetch of the entity between the save and its merge registers the new movie.
         let fetched = try view.fetch(EntityFetchRequest(entityName: "Movie"))
         #expect(fetched.count == 1)
         var events: [ManagedObjectContext.Changes] = []
         let token = view.onObjectsDidChange { events.append($0) }
         defer { token.cancel() }
-        view.mergeChanges(fromContextDidSave: Self.didSave(try #require(results.last), of: other))
+        view.mergeChanges(fromContextDidSave: Self.didSave(saved, of: other))
         #expect(events.last?.inserted == Set(fetched))
         #expect(watched.titles == ["C"])
         #expect(watched.batches == 1)
@@ -77,31 +84,21 @@ import TestSupport
     @Test func anInsertedObjectAlreadyInTheResultsIsNotShownTwice() throws {
         let stack = try FetchedResultsStack { InMemoryStore() }
         let view = stack.context
-        let other = stack.newContext()
-        var results: [ManagedObjectContext.SaveResult] = []
-        let token = other.onDidSave { result, _ in results.append(result) }
-        defer { token.cancel() }
-        try stack.movie("C", in: other)
-        try other.save()
+        let (_, saved) = try Self.movieSavedElsewhere("C", stack)
         // The controller fetched after the save: it holds C already.
         let watched = try Watched(view)
         #expect(watched.titles == ["C"])
-        view.mergeChanges(from: try #require(results.last))
+        view.mergeChanges(from: saved)
         #expect(watched.titles == ["C"])
         // Merged twice (a did-save heard twice): still once.
-        view.mergeChanges(from: try #require(results.last))
+        view.mergeChanges(from: saved)
         #expect(watched.titles == ["C"])
     }
 
     @Test func anObjectThisContextDeletedIsNotReportedAsInserted() throws {
         let stack = try FetchedResultsStack { InMemoryStore() }
         let view = stack.context
-        let other = stack.newContext()
-        var results: [ManagedObjectContext.SaveResult] = []
-        let token = other.onDidSave { result, _ in results.append(result) }
-        defer { token.cancel() }
-        try stack.movie("C", in: other)
-        try other.save()
+        let (_, saved) = try Self.movieSavedElsewhere("C", stack)
         let watched = try Watched(view)
         let movie = try #require(watched.controller.fetchedObjects?.first)
         view.delete(movie)
@@ -110,7 +107,7 @@ import TestSupport
         var events: [ManagedObjectContext.Changes] = []
         let changes = view.onObjectsDidChange { events.append($0) }
         defer { changes.cancel() }
-        view.mergeChanges(from: try #require(results.last))
+        view.mergeChanges(from: saved)
         #expect(events.allSatisfy { !$0.inserted.contains(movie) })
         #expect(watched.titles.isEmpty)
         #expect(movie.isDeleted)
