@@ -96,8 +96,10 @@ extension ManagedObjectContext {
         object.faultFlag = false
         object.faultedRelationshipSlots = 0
         object.storeVersion = row.pointee.version
+        // No transient defaults to give: a row fits as a whole only when every slot is a stored
+        // attribute (``StoreRow/storedSlotValues(forSlotKeys:)``), so the layout has no
+        // transient attribute.
         object.values = values
-        if !layout.transientDefaultSlots.isEmpty { fillTransientDefaults(object) }
         // Changes made while waking are the object's loaded state, not changes.
         let wasRestoring = isRestoring
         isRestoring = true
