@@ -137,6 +137,46 @@ import TestSupport
         #expect(watched.titles == ["C"])
     }
 
+    @Test func aTaskGroupImportUnderOneTheaterShowsEveryMovie() async throws {
+        // The docs' task-group import (trial14's `stress`): four private-queue contexts insert
+        // movies of one shared theater and save in batches; the merges run later on the main
+        // queue, after merges that refreshed the theater's movies faulted later ones in.
+        let stack = try FetchedResultsStack { InMemoryStore() }
+        let view = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: stack.coordinator)
+        view.automaticallyMergesChangesFromParent = true
+        let rex = try stack.theater("Rex", city: "Oslo", in: view)
+        try view.save()
+        _ = try rex.value(forKey: "movies")
+        let watched = try Watched(view)
+        let theaterID = rex.objectID
+        let coordinator = stack.coordinator
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+                    try await context.perform { context in
+                        // The theater's movies change in every context: each save merges them.
+                        context.mergePolicy = .mergeByPropertyObjectTrump
+                        let theater = try context.existingObject(with: theaterID)
+                        for batch in 0..<5 {
+                            for index in 0..<10 {
+                                let movie = try context.insertNewObject(forEntityNamed: "Movie")
+                                try movie.setValue("M\(worker)-\(batch)-\(index)", forKey: "title")
+                                try movie.setValue(theater, forKey: "theater")
+                            }
+                            try context.save()
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await waitUntil { watched.titles.count == 200 }
+        #expect(watched.titles.count == 200)
+        #expect(Set(watched.titles).count == 200)
+        #expect(try view.fetch(EntityFetchRequest(entityName: "Movie")).count == 200)
+    }
+
     @Test func aHistoryMergeAfterAFetchShowsTheMovie() throws {
         let store = HistoryRecordingStore()
         let stack = try FetchedResultsStack { store }
