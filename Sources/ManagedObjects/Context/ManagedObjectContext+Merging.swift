@@ -13,6 +13,10 @@ extension ManagedObjectContext {
     ///   the new values when used).
     /// - Objects the other context inserted are faulted in: registered here as faults and
     ///   reported as inserted (they are not in ``insertedObjects``: nothing is left to save).
+    ///   Those registered here already (a fetch, or a relationship, brought them in between
+    ///   the save and the merge) are reported as inserted as well, so that a fetched results
+    ///   controller takes each of them in once; not objects this context inserted or deleted
+    ///   itself, nor those a child knew by temporary IDs that the save made permanent.
     ///   In a child, a sibling's inserts that the parent holds unsaved are faulted in under
     ///   their temporary IDs; when the parent saves them, the merge of its save gives those
     ///   objects their permanent IDs (the same objects: one object per row).
@@ -29,7 +33,11 @@ extension ManagedObjectContext {
         enterConfinement("mergeChanges(from:)")
         defer { exitConfinement() }
         var result = result
+        // The objects a child knows by temporary IDs: one that the merged save gave its
+        // permanent ID was reported when it came here, not again.
+        var knownByTemporaryID = Set<ManagedObject>()
         if parent != nil {
+            for id in parentTemporaryIDs { if let object = registered[id] { knownByTemporaryID.insert(object) } }
             // One object per row: objects known here by temporary IDs that the chain has saved
             // since take their permanent IDs first, and the save's temporary IDs are read as
             // the IDs that name their objects now.
@@ -38,7 +46,18 @@ extension ManagedObjectContext {
         }
         // A temporary ID names an object for a child (a sibling's insert its parent holds
         // unsaved), not for a context on a coordinator.
-        for id in result.insertedObjectIDs where registered[id] == nil && (parent != nil || !id.isTemporaryID) {
+        for id in result.insertedObjectIDs where parent != nil || !id.isTemporaryID {
+            // An object registered here already (fetched, or faulted in through a
+            // relationship, after the other save) is reported too (Apple reports every object
+            // of the save's inserted set), so that a fetched results controller that did not
+            // hold it yet takes it in; one that holds it keeps it in its place. Objects this
+            // context inserts or deletes itself are its own changes, not the merge's.
+            if let object = registered[id] {
+                guard !inserted.contains(object), !deleted.contains(object),
+                      !knownByTemporaryID.contains(object) else { continue }
+                pendingEvent.inserted.insert(object)
+                continue
+            }
             guard let object = try? fault(for: id) else { continue }
             pendingEvent.inserted.insert(object)
         }

@@ -99,6 +99,9 @@ extension ManagedObjectContext {
         object.faultFlag = false
         object.faultedRelationshipSlots = 0
         object.storeVersion = row.pointee.version
+        // No transient defaults to give: a row fits as a whole only when every slot is a stored
+        // attribute (``StoreRow/storedSlotValues(forSlotKeys:)``), so the layout has no
+        // transient attribute.
         object.values = values
         // Changes made while waking are the object's loaded state, not changes.
         let wasRestoring = isRestoring
@@ -205,6 +208,7 @@ extension ManagedObjectContext {
         object.faultedRelationshipSlots = 0
         object.storeVersion = row.version
         let layout = object.layout
+        defer { if !layout.transientDefaultSlots.isEmpty { fillTransientDefaults(object) } }
         if let columns = row.columns, columns.shape.slotKeys == layout.keys {
             fillPackedValues(object, from: row, columns: columns)
             return
@@ -219,6 +223,15 @@ extension ManagedObjectContext {
             case .none:
                 break
             }
+        }
+    }
+
+    /// Gives the transient attributes that hold nothing after a load their default values
+    /// (a row has no transient values: a child's row from its parent may).
+    private func fillTransientDefaults(_ object: ManagedObject) {
+        let layout = object.layout
+        for slot in layout.transientDefaultSlots where object.slotValue(slot) == nil {
+            object.storeLoadedSlotValue(layout.properties[slot].attribute?.defaultValueForNewObject, slot)
         }
     }
 

@@ -299,7 +299,7 @@ public final class ManagedObjectContext {
         if object.registrationSequence != 0, let owner = object.managedObjectContext, owner !== self {
             throw ManagedObjectContextError.objectInAnotherContext(object.objectID)
         }
-        guard object.model === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }
+        guard object.managedObjectModel === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }
         guard !object.entity.isAbstract else { throw ManagedObjectContextError.abstractEntity(object.entity.name) }
         if deleted.remove(object) != nil {
             // The delete kept its committed values: changed since the last save, it is updated

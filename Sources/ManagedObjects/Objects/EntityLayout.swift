@@ -149,6 +149,11 @@ package final class EntityLayout: Sendable {
     /// The attribute slots whose default value is made anew for each object (a transformable or
     /// other value that might be a class instance).
     package let freshDefaultSlots: [Int]
+    /// The transient attribute slots that have a default value: a store row has no value for
+    /// them, so an object loaded from a row (fetched, or a fault fired, also after a refresh)
+    /// starts with the default, as a new object does (Apple initialises transient attributes
+    /// of a fetched object to their defaults).
+    package let transientDefaultSlots: [Int]
 
     /// Whether every value of an attribute type is a value type (an immutable value that new
     /// objects can share).
@@ -214,6 +219,10 @@ package final class EntityLayout: Sendable {
         }
         sharedNewObjectValues = SlotValues(values: initial)
         freshDefaultSlots = fresh
+        transientDefaultSlots = described.indices.filter {
+            guard let attribute = described[$0].attribute else { return false }
+            return attribute.isTransient && attribute.defaultValue != nil
+        }
         slotTraits = described.map(SlotTraits.init)
         relationshipSlots = described.indices.filter { described[$0].relationship != nil }
         derivedSlots = described.indices.filter { described[$0].attribute?.isDerived == true }

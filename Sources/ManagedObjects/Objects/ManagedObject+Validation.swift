@@ -136,7 +136,7 @@ extension ManagedObject {
             }
             members = array
         }
-        let graph = model.graph
+        let graph = managedObjectModel.graph
         for member in members where !graph.isKind(member.entity.name, of: relationship.destinationEntityName) {
             throw KeyValueCodingError.typeMismatch(key: relationship.name, type: entity.name,
                                                    expected: relationship.destinationEntityName, actual: member.entity.name)

@@ -29,8 +29,11 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     // Read through the layout (shared by every object of the entity and class): an object
     // holding its own copy of the description retained and released each of its fields.
     public var entity: EntityDescription { layout.entity }
-    /// The model the entity belongs to.
-    public let model: ManagedObjectModel
+    /// The model the entity belongs to (Apple: `entity.managedObjectModel`).
+    ///
+    /// Named so that a subclass can declare `@Managed var model` for an entity attribute
+    /// called `model` (see "Names a subclass cannot use" in ManagedObjects.md).
+    public let managedObjectModel: ManagedObjectModel
     /// The object's identity (Apple: `objectID`): temporary until saved to a store.
     public package(set) var objectID: ManagedObjectID {
         get {
@@ -175,7 +178,7 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     ///   are of another class.
     public required init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
         let layout = try Self.creationLayout(entityName: entityName, in: model)
-        self.model = model
+        self.managedObjectModel = model
         self.layout = layout
         self.reportsObservationAccess = Self.isObservationTrackingEnabled
         var values = layout.hasFields ? layout.emptyValues : layout.newObjectValues
