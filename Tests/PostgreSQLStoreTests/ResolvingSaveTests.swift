@@ -24,6 +24,17 @@ import Synchronization
         }
     }
 
+    /// A context of `database` with one saved item (`large` 0): the row the tests' saves meet
+    /// conflicts on.
+    static func savedItem(in database: TestDatabase) throws -> (ManagedObjectModel, ManagedObjectContext, ManagedObject) {
+        let model = try StoreTests.library()
+        let context = try StoreTests.context(database, model: model)
+        let item = try context.insertNewObject(forEntityNamed: "Item")
+        try item.setValue(Int64(0), forKey: "large")
+        try context.save()
+        return (model, context, item)
+    }
+
     /// What the other process's save did.
     final class Outcome: Sendable {
         let done = Atomic<Bool>(false)
@@ -33,11 +44,7 @@ import Synchronization
 
     @Test func anotherProcessWritingDuringTheResolutionWaitsForTheWrite() throws {
         try TestDatabase.run { database in
-            let model = try StoreTests.library()
-            let a = try StoreTests.context(database, model: model)
-            let item = try a.insertNewObject(forEntityNamed: "Item")
-            try item.setValue(Int64(0), forKey: "large")
-            try a.save()
+            let (model, a, item) = try Self.savedItem(in: database)
             let id = item.objectID
             let b = try StoreTests.context(database, model: model)
             let mine = try #require(try b.fetch(EntityFetchRequest(entityName: "Item")).first)
@@ -90,11 +97,7 @@ import Synchronization
 
     @Test func aPolicySavingAnotherContextOfTheCoordinatorDuringTheResolutionDoesNotWaitForItself() throws {
         try TestDatabase.run { database in
-            let model = try StoreTests.library()
-            let a = try StoreTests.context(database, model: model)
-            let item = try a.insertNewObject(forEntityNamed: "Item")
-            try item.setValue(Int64(0), forKey: "large")
-            try a.save()
+            let (model, a, item) = try Self.savedItem(in: database)
             // A second lock of the same store would wait for the first: the timeout ends that wait.
             let coordinator = PersistentStoreCoordinator(model: model)
             try coordinator.addStore(PostgreSQLPersistentStore(url: database.url, schema: database.schema,

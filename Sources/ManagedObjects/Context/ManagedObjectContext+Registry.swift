@@ -18,8 +18,7 @@ extension ManagedObjectContext {
         let objects = unindexedInserts
         unindexedInserts = []
         unindexedInsertsHavePermanentIDs = false
-        registeredByID.reserveCapacity(registeredByID.count + objects.count)
-        for object in objects { registeredByID[object.objectID] = object }
+        addEntries(for: objects)
     }
 
     /// Makes the registry entries of ``unindexedFetches``, each under the object's ID, in the
@@ -33,6 +32,18 @@ extension ManagedObjectContext {
     package func indexUnindexedFetches() {
         let objects = unindexedFetches
         unindexedFetches = []
+        addEntries(for: objects)
+    }
+
+    /// Makes every waiting registry entry (``unindexedInserts`` and ``unindexedFetches``):
+    /// what each use of ``registered`` does first.
+    @inline(__always) package func indexWaitingEntries() {
+        if !unindexedInserts.isEmpty { indexUnindexedInserts() }
+        if !unindexedFetches.isEmpty { indexUnindexedFetches() }
+    }
+
+    /// Adds an entry under its ID for each of `objects`, the registry grown once for all.
+    private func addEntries(for objects: [ManagedObject]) {
         registeredByID.reserveCapacity(registeredByID.count + objects.count)
         for object in objects { registeredByID[object.objectID] = object }
     }

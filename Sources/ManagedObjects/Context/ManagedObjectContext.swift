@@ -34,13 +34,11 @@ public final class ManagedObjectContext {
     /// and ``unindexedFetches`` are made first, so any use sees them all).
     package var registered: [ManagedObjectID: ManagedObject] {
         _read {
-            if !unindexedInserts.isEmpty { indexUnindexedInserts() }
-            if !unindexedFetches.isEmpty { indexUnindexedFetches() }
+            indexWaitingEntries()
             yield registeredByID
         }
         _modify {
-            if !unindexedInserts.isEmpty { indexUnindexedInserts() }
-            if !unindexedFetches.isEmpty { indexUnindexedFetches() }
+            indexWaitingEntries()
             yield &registeredByID
         }
     }
