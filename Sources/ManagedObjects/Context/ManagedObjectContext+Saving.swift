@@ -490,7 +490,8 @@ extension ManagedObjectContext {
                 // The new rows' version is one number: set on the store's new objects
                 // directly, not looked up per object; likewise the updated rows' versions
                 // when each is one more than the version saved.
-                let saved = try uniform.saveReportingVersions(storeChanges)
+                // The store may keep the new rows' array, which the row cache then shares.
+                let saved = try uniform.saveReportingVersions(sharingInserted: &storeChanges)
                 Self.setVersion(saved.inserted, ofNewObjects: newObjects, in: store, storeOf: storeOf)
                 if let updatedVersions = saved.updated {
                     for (id, version) in updatedVersions { registered[id]?.storeVersion = version }

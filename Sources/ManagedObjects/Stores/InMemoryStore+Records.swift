@@ -102,6 +102,15 @@ struct InMemoryEntityRows {
         }
     }
 
+    /// Takes `rows` as the rows, when there are none yet: rows with integer keys that rise
+    /// (``RowsByEntity/canAdopt(_:)``). The array is shared, not copied (a later change to the
+    /// rows copies it once if the giver still holds it).
+    mutating func adopt(_ rows: [StoreRow]) {
+        precondition(self.rows.isEmpty, "rows adopted into an entity that has rows")
+        self.rows = ContiguousArray(rows)
+        if case .integer(let key)? = rows.last?.objectID.referenceObject { highestIntegerKey = key }
+    }
+
     /// Brings the columns up to date with the rows.
     mutating func buildColumns() {
         guard builtRows < rows.count else { return }

@@ -129,26 +129,58 @@ extension InMemoryStore: UniformInsertVersionStore {
     /// those of the updated rows implied (each one more than the row's).
     package func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions {
         try state.withTrackedLock(self) { state throws -> SavedRowVersions in
-            let conflicts = changes.conflicts { state.rows[$0]?.version }
-            guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
-            if let row = state.rows.firstStoredOrForeign(among: changes.inserted, storeIdentifier: identifier) {
-                throw StoreSaveError.invalidObject(row.objectID, reason: "it already exists or belongs to another store")
-            }
-            try Self.checkUniqueness(of: changes, in: state)
+            try check(changes, in: state)
             let tables = state.tables
             state.rows.add(changes.inserted, version: 1) { tables[$0.objectID.entityName] ?? InMemoryRecordTable.empty }
-            for var row in changes.updated {
-                // Each updated row's new version is its version plus one (reported as such).
-                row.version += 1
-                // Relationships the row leaves out (never loaded) keep their stored members.
-                if let stored = state.rows[row.objectID] {
-                    for (name, ids) in stored.relationships where row.relationships[name] == nil { row.relationships[name] = ids }
-                }
-                state.rows.set(row, table: state.table(of: row))
-            }
-            for (id, _) in changes.deleted { state.rows.remove(id) }
-            return SavedRowVersions(inserted: 1, updated: nil)
+            return Self.write(changes, to: &state)
         }
+    }
+
+    /// ``saveReportingVersions(_:)`` keeping the new rows' array itself where it can: new rows
+    /// of one entity that has no rows yet, with rising integer keys (the first save of a
+    /// batch of new objects). Their versions are set in `changes` (in place: the array is the
+    /// caller's alone) before the store takes the array, which the caller's row cache then
+    /// shares: no row is copied, and the rows are freed once.
+    package func saveReportingVersions(sharingInserted changes: inout StoreSaveChanges) throws -> SavedRowVersions {
+        try state.withTrackedLock(self) { state throws -> SavedRowVersions in
+            try check(changes, in: state)
+            let tables = state.tables
+            if state.rows.canAdopt(changes.inserted) {
+                for index in changes.inserted.indices where changes.inserted[index].version != 1 {
+                    changes.inserted[index].version = 1
+                }
+                state.rows.adopt(changes.inserted) { tables[$0.objectID.entityName] ?? InMemoryRecordTable.empty }
+            } else {
+                state.rows.add(changes.inserted, version: 1) { tables[$0.objectID.entityName] ?? InMemoryRecordTable.empty }
+            }
+            return Self.write(changes, to: &state)
+        }
+    }
+
+    /// Throws what a save of `changes` meets: a conflict, a new row stored already or of
+    /// another store, a uniqueness constraint broken.
+    private func check(_ changes: StoreSaveChanges, in state: State) throws {
+        let conflicts = changes.conflicts { state.rows[$0]?.version }
+        guard conflicts.isEmpty else { throw StoreSaveError.conflicts(conflicts) }
+        if let row = state.rows.firstStoredOrForeign(among: changes.inserted, storeIdentifier: identifier) {
+            throw StoreSaveError.invalidObject(row.objectID, reason: "it already exists or belongs to another store")
+        }
+        try Self.checkUniqueness(of: changes, in: state)
+    }
+
+    /// Writes the updated and deleted rows of a checked save whose new rows are stored.
+    private static func write(_ changes: StoreSaveChanges, to state: inout State) -> SavedRowVersions {
+        for var row in changes.updated {
+            // Each updated row's new version is its version plus one (reported as such).
+            row.version += 1
+            // Relationships the row leaves out (never loaded) keep their stored members.
+            if let stored = state.rows[row.objectID] {
+                for (name, ids) in stored.relationships where row.relationships[name] == nil { row.relationships[name] = ids }
+            }
+            state.rows.set(row, table: state.table(of: row))
+        }
+        for (id, _) in changes.deleted { state.rows.remove(id) }
+        return SavedRowVersions(inserted: 1, updated: nil)
     }
 }
 
@@ -246,6 +278,33 @@ private struct RowsByEntity {
             byEntity[name] = entityRows
             start = end
         }
+    }
+
+    /// Whether ``adopt(_:table:)`` can take `rows`: two or more rows of one entity that has no
+    /// rows yet, with integer keys that rise (then none is stored twice).
+    func canAdopt(_ rows: [StoreRow]) -> Bool {
+        guard rows.count > 1, byEntity[rows[0].objectID.entityName]?.rows.isEmpty ?? true else { return false }
+        var last = Int64.min
+        var checked = rows[0].objectID
+        for index in rows.indices {
+            // A row sharing the last checked row's scope has its entity (no name compared).
+            if !rows[index].objectID.sharesScope(with: checked) {
+                guard rows[index].objectID.entityName == checked.entityName else { return false }
+                checked = rows[index].objectID
+            }
+            guard case .integer(let key) = rows[index].objectID.referenceObject, key > last else { return false }
+            last = key
+        }
+        return true
+    }
+
+    /// Makes `rows` (``canAdopt(_:)``) their entity's rows, their array shared rather than
+    /// each row copied; `table` gives the entity's columns.
+    mutating func adopt(_ rows: [StoreRow], table: (StoreRow) -> InMemoryRecordTable) {
+        let name = rows[0].objectID.entityName
+        var entityRows = byEntity.removeValue(forKey: name) ?? InMemoryEntityRows(table: table(rows[0]))
+        entityRows.adopt(rows)
+        byEntity[name] = entityRows
     }
 
     /// Removes the row of `id`, if stored.

@@ -68,4 +68,18 @@ package protocol UniformInsertVersionStore: PersistentStore {
     /// - Returns: The version of the new rows and those of the updated rows.
     /// - Throws: What ``PersistentStore/save(_:)`` throws.
     func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions
+
+    /// ``saveReportingVersions(_:)``, where the store may keep the array of new rows itself
+    /// rather than a copy of each row: on success `changes.inserted` holds the new rows with
+    /// their new version (the same rows the store keeps, their array shared); on failure
+    /// `changes` is as it was. The default saves a copy and leaves `changes` as it was.
+    ///
+    /// - Throws: What ``PersistentStore/save(_:)`` throws.
+    func saveReportingVersions(sharingInserted changes: inout StoreSaveChanges) throws -> SavedRowVersions
+}
+
+extension UniformInsertVersionStore {
+    package func saveReportingVersions(sharingInserted changes: inout StoreSaveChanges) throws -> SavedRowVersions {
+        try saveReportingVersions(changes)
+    }
 }

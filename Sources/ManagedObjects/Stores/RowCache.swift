@@ -153,13 +153,17 @@ package final class RowCache: Sendable {
             store(rows[...])
             return
         }
-        let shared = SharedRows(rows)
+        remember(SharedRows(rows))
+    }
+
+    /// Puts rows among the ``State/pending`` ones, with the time now.
+    private func remember(_ shared: SharedRows) {
         state.withTrackedLock(self) { state in
             let time = Self.now(state)
-            // At most `capacity` rows wait (besides this answer): enter older ones first.
-            if state.pendingCount > 0 && state.pendingCount + rows.count > Self.capacity { state.enterPending() }
+            // At most `capacity` rows wait (besides these): enter older ones first.
+            if state.pendingCount > 0 && state.pendingCount + shared.rows.count > Self.capacity { state.enterPending() }
             state.pending.append((shared, time))
-            state.pendingCount += rows.count
+            state.pendingCount += shared.rows.count
         }
     }
 
@@ -167,7 +171,9 @@ package final class RowCache: Sendable {
     ///
     /// The new and the updated rows are taken out of `changes` (its `inserted` and `updated`
     /// are empty afterwards). The new rows are kept as one array that their entries share (as
-    /// a fetch's rows are), their versions set in place: no saved row is copied.
+    /// a fetch's rows are), their versions set in place: no saved row is copied. A save of new
+    /// rows only enters them later, as ``store(_:)-([StoreRow])`` enters a fetch's rows (the
+    /// cache answers the same).
     ///
     /// An updated row whose changed slots `changes` names (``StoreSaveChanges/updatedSlotMasks``,
     /// a row kept as slot values alone) is written into the cached row in place when the
@@ -194,7 +200,11 @@ package final class RowCache: Sendable {
         var inserted: [StoreRow] = []
         swap(&inserted, &changes.inserted)
         if let insertedVersion {
-            for index in inserted.indices { inserted[index].version = insertedVersion }
+            // Written only where it differs: a store that keeps these rows itself may have set
+            // it already, and its array is then shared (a write would copy it).
+            for index in inserted.indices where inserted[index].version != insertedVersion {
+                inserted[index].version = insertedVersion
+            }
         } else {
             for index in inserted.indices {
                 if let version = versions[inserted[index].objectID] { inserted[index].version = version }
@@ -204,6 +214,13 @@ package final class RowCache: Sendable {
         swap(&updated, &changes.updated)
         let masks = changes.updatedSlotMasks.count == updated.count ? changes.updatedSlotMasks : []
         let sharedInserted = inserted.count > 1 ? SharedRows(inserted) : nil
+        // A save of new rows alone (the usual insert-then-save): they wait to be entered as a
+        // fetch's rows do (the same entries, with this time, when the cache is next used), so
+        // that a save whose rows are never looked up makes no entry per row.
+        if let sharedInserted, updated.isEmpty, changes.deleted.isEmpty {
+            remember(sharedInserted)
+            return
+        }
         state.withTrackedLock(self) { state in
             state.enterPending()
             let time = Self.now(state)
