@@ -120,9 +120,10 @@ extension ManagedObjectContext {
         guard plan.keepsExactValues, !object.faultFlag, object.layout.relationshipSlots.isEmpty,
               plan.shape.holdsExactValues(object.values) else { return false }
         // The memberwise initialiser: the row is built in place (StoreRow's initialisers).
-        rows.append(StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: [:],
+        // `Dictionary()`, not `[:]`: the empty literal is an out-of-line call per dictionary.
+        rows.append(StoreRow(objectID: object.objectID, version: object.storeVersion, storedAttributes: Dictionary(),
                              columns: StoreRowColumns(shape: plan.shape, exactSlotValues: plan.rowSlotValues(object.values)),
-                             relationships: [:]))
+                             relationships: Dictionary()))
         return true
     }
 

@@ -216,110 +216,6 @@ extension ManagedObjectContext {
         return ordered.count == set.count ? ordered : set.sorted(by: saveOrder)
     }
 
-    private func assignPermanentIDs(to objects: [ManagedObject], storeOf: [ObjectIdentifier: any PersistentStore]) throws {
-        // A context saves to few stores: each group is found by a short search, in the order
-        // the stores are first met.
-        // Objects come in runs of one layout: the store and its group are found once per run.
-        var groups: [(store: any PersistentStore, objects: [ManagedObject])] = []
-        var lastLayout: EntityLayout?
-        var group = 0
-        // An object without an ID yet counts as temporary (it has not been saved).
-        for object in objects where object.knownObjectID?.isTemporaryID ?? true {
-            if object.layout !== lastLayout {
-                lastLayout = object.layout
-                let store = storeOf[ObjectIdentifier(object.layout)]!
-                if let index = groups.firstIndex(where: { $0.store === store }) {
-                    group = index
-                } else {
-                    group = groups.count
-                    groups.append((store, []))
-                }
-            }
-            groups[group].objects.append(object)
-        }
-        // Most registered objects change their IDs (a save of many new objects): the objects
-        // are registered anew under their IDs, at once, instead of one removal (which moves
-        // the entries after it) and one insertion per object.
-        let count = groups.reduce(0) { $0 + $1.objects.count }
-        // Objects waiting for their registry entry take their IDs in place (no entry to move):
-        // the usual save of objects inserted since the last one.
-        prepareUnindexedInsertsForSave()
-        if allAwaitRegistryEntries(count: count) { return try assignPermanentIDsInPlace(groups) }
-        let rebuilds = count * 2 >= registered.count
-        // Every store answers before any object changes its ID (an error leaves them all as
-        // they were). A rebuild finds an ID that names an object already as it goes.
-        var answers: [[ManagedObjectID]] = []
-        answers.reserveCapacity(groups.count)
-        for group in groups {
-            answers.append(try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name },
-                                                   checkingRegistry: !rebuilds))
-        }
-        guard rebuilds else {
-            // Each object leaves its temporary ID before it takes its permanent one: the
-            // registered objects never grow in number (no room to make).
-            for (group, ids) in zip(groups, answers) {
-                for (object, id) in zip(group.objects, ids) { reassign(object, to: id) }
-            }
-            return
-        }
-        // The registry as it will be, made before any object changes its ID: the objects that
-        // keep theirs (every registered object but the inserted ones with temporary IDs, which
-        // are the groups' objects), then each new object under its new ID, which must name no
-        // object yet (checkedNewObjectIDs' registry check, one probe instead of two).
-        var rebuilt = [ManagedObjectID: ManagedObject](minimumCapacity: registered.count)
-        for object in registered.values where !(inserted.contains(object) && object.objectID.isTemporaryID) {
-            rebuilt[object.objectID] = object
-        }
-        for (group, ids) in zip(groups, answers) {
-            for (object, id) in zip(group.objects, ids) where rebuilt.updateValue(object, forKey: id) != nil {
-                throw ManagedObjectContextError.invalidStoreAnswer(
-                    store: Self.storeName(group.store), reason: "newObjectIDs(for:) gave \(id), which already names an object")
-            }
-        }
-        for (group, ids) in zip(groups, answers) {
-            for index in group.objects.indices { group.objects[index].objectID = ids[index] }
-        }
-        registered = rebuilt
-    }
-
-    /// ``assignPermanentIDs(to:storeOf:)`` of objects that all wait for their registry entry
-    /// (``unindexedInserts``): each takes its store's ID, checked against the registry's
-    /// entries (which hold every permanent ID registered: no waiting object has one), and its
-    /// entry will be made under it. Every store answers before any object changes its ID.
-    private func assignPermanentIDsInPlace(_ groups: [(store: any PersistentStore, objects: [ManagedObject])]) throws {
-        var answers: [[ManagedObjectID]] = []
-        answers.reserveCapacity(groups.count)
-        for group in groups {
-            answers.append(try checkedNewObjectIDs(from: group.store, for: group.objects.map { $0.entity.name }))
-        }
-        for (group, ids) in zip(groups, answers) {
-            for index in group.objects.indices { group.objects[index].knownObjectID = ids[index] }
-        }
-        unindexedInsertsHavePermanentIDs = true
-    }
-
-    /// Gives a new object back the ID it had before a save that failed: `id`, or none when it
-    /// had none (a temporary one is made when asked for). An object waiting for its registry
-    /// entry just takes it; any other is registered anew.
-    ///
-    /// While ``unindexedInsertsHavePermanentIDs`` (nothing made the waiting entries since
-    /// the IDs were given), every object that took an ID in this save waits for its entry.
-    private func restoreID(of object: ManagedObject, to id: ManagedObjectID?) {
-        if let id, object.knownObjectID == id { return }
-        if unindexedInsertsHavePermanentIDs {
-            object.knownObjectID = id
-        } else {
-            reassign(object, to: id ?? ManagedObjectID.temporary(entityName: object.entity.name))
-        }
-    }
-
-    /// Re-registers an object under a new ID.
-    package func reassign(_ object: ManagedObject, to id: ManagedObjectID) {
-        registered[object.objectID] = nil
-        object.objectID = id
-        registered[id] = object
-    }
-
     /// Writes the changes to the stores: one save per store.
     ///
     /// - Parameters:
@@ -546,14 +442,19 @@ extension ManagedObjectContext {
     /// (their store by the identity of their layout: one look-up per run of one layout).
     private static func setVersion(_ version: Int64, ofNewObjects newObjects: [ManagedObject], in store: any PersistentStore,
                                    storeOf: [ObjectIdentifier: any PersistentStore]) {
-        var lastLayout: EntityLayout?
+        // Through the array's buffer, layouts compared by identity: no reference counting per
+        // object.
+        var lastLayout: ObjectIdentifier?
         var inStore = false
-        for object in newObjects {
-            if object.layout !== lastLayout {
-                lastLayout = object.layout
-                inStore = storeOf[ObjectIdentifier(object.layout)] === store
+        newObjects.withUnsafeBufferPointer { objects in
+            for object in objects {
+                let layout = ObjectIdentifier(object.layout)
+                if layout != lastLayout {
+                    lastLayout = layout
+                    inStore = storeOf[layout] === store
+                }
+                if inStore { object.storeVersion = version }
             }
-            if inStore { object.storeVersion = version }
         }
     }
 

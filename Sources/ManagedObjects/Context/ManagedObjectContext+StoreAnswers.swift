@@ -34,14 +34,26 @@ extension ManagedObjectContext {
         let rising = Self.keysRiseByEntity(ids)
         var seen = Set<ManagedObjectID>()
         if !rising { seen.reserveCapacity(ids.count) }
-        for (id, name) in zip(ids, entityNames) {
-            guard !id.isTemporaryID else { throw wrong("newObjectIDs(for:) gave the temporary ID \(id)") }
-            guard id.entityName == name else { throw wrong("newObjectIDs(for:) gave \(id) for a new \(name)") }
-            guard id.storeIdentifier == identifier else {
-                throw wrong("newObjectIDs(for:) gave \(id), an ID of another store")
+        // The registry holds no permanent ID when empty (no look-up per ID then).
+        let checksRegistry = checkingRegistry && !registeredByID.isEmpty
+        // An ID sharing the scope of the last ID checked (a store makes an entity's IDs from
+        // one template) has its entity, store and kind of key: it passes those checks when
+        // the name asked is the same.
+        var lastChecked: (id: ManagedObjectID, name: String)?
+        for index in ids.indices {
+            let name = entityNames[index]
+            let passes = lastChecked.map { ids[index].sharesScope(with: $0.id) && name == $0.name } ?? false
+            if !passes {
+                let id = ids[index]
+                guard !id.isTemporaryID else { throw wrong("newObjectIDs(for:) gave the temporary ID \(id)") }
+                guard id.entityName == name else { throw wrong("newObjectIDs(for:) gave \(id) for a new \(name)") }
+                guard id.storeIdentifier == identifier else {
+                    throw wrong("newObjectIDs(for:) gave \(id), an ID of another store")
+                }
+                lastChecked = (id, name)
             }
-            guard rising || seen.insert(id).inserted, !checkingRegistry || registeredByID[id] == nil else {
-                throw wrong("newObjectIDs(for:) gave \(id), which already names an object")
+            guard rising || seen.insert(ids[index]).inserted, !checksRegistry || registeredByID[ids[index]] == nil else {
+                throw wrong("newObjectIDs(for:) gave \(ids[index]), which already names an object")
             }
         }
         return ids
@@ -53,12 +65,14 @@ extension ManagedObjectContext {
         var lastKeys: [String: Int64] = [:]
         var runName: String?
         var runLast = Int64.min
-        for id in ids {
-            guard case .integer(let key) = id.referenceObject else { return false }
-            if id.entityName != runName {
+        for index in ids.indices {
+            guard case .integer(let key) = ids[index].referenceObject else { return false }
+            // An ID sharing the previous one's scope is of its entity: the run goes on.
+            let continuesRun = index > 0 && ids[index].sharesScope(with: ids[index - 1])
+            if !continuesRun && ids[index].entityName != runName {
                 if let runName { lastKeys[runName] = runLast }
-                runName = id.entityName
-                runLast = lastKeys[id.entityName] ?? .min
+                runName = ids[index].entityName
+                runLast = lastKeys[ids[index].entityName] ?? .min
             }
             guard key > runLast else { return false }
             runLast = key

@@ -461,13 +461,12 @@ package struct SlotTraits: Sendable {
     @inline(__always)
     package func isTriviallyValid(containerAt container: UnsafeRawPointer) -> Bool {
         let metadata = AnyContainerMetadata.word(at: container)
-        if acceptsAnyFiniteDate {
-            guard metadata != 0 else { return isOptional }
-            return metadata == valueTypeMetadata && container.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite
-        }
-        guard acceptsAnyValueOfItsType else { return false }
-        guard metadata != 0 else { return isOptional }
-        return metadata == valueTypeMetadata
+        // The usual value first: exactly of the type of an attribute without rules (one
+        // comparison and one flag). The two flags never hold together.
+        if metadata == valueTypeMetadata && acceptsAnyValueOfItsType { return true }
+        guard metadata != 0 else { return isOptional && (acceptsAnyValueOfItsType || acceptsAnyFiniteDate) }
+        return acceptsAnyFiniteDate && metadata == valueTypeMetadata
+            && container.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite
     }
 }
 

@@ -57,12 +57,16 @@ extension ManagedObject {
         let traits = layout.slotTraits
         return values.withUnsafeBufferPointer { buffer -> UInt64 in
             guard buffer.count == traits.count, let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
-            var bits: UInt64 = 0
-            for slot in 0..<Swift.min(traits.count, 64)
-            where traits[slot].isTriviallyValid(containerAt: base + slot * MemoryLayout<Any?>.stride) {
-                bits |= 1 << UInt64(slot)
+            // The traits read through their buffer (same count, checked above): no bounds
+            // check and no copy of the array per slot.
+            return traits.withUnsafeBufferPointer { traits -> UInt64 in
+                var bits: UInt64 = 0
+                for slot in 0..<Swift.min(traits.count, 64)
+                where traits[slot].isTriviallyValid(containerAt: base + slot * MemoryLayout<Any?>.stride) {
+                    bits |= 1 << UInt64(slot)
+                }
+                return bits
             }
-            return bits
         }
     }
 

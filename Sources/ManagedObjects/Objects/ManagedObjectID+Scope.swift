@@ -29,12 +29,25 @@ package final class ManagedObjectIDScope: Sendable {
     package let form: Form
     /// The entity name's hash, computed once (IDs are dictionary keys everywhere).
     package let entityNameHash: Int
+    /// Whether the form is ``Form/other(_:)`` (the reference is held here), and whether the
+    /// IDs are temporary: answered once, so that hashing an ID or asking whether it is
+    /// temporary reads a flag rather than matching the form (and copying its reference).
+    package let holdsReference: Bool
+    package let isTemporary: Bool
 
     fileprivate init(entityName: String, storeIdentifier: String?, form: Form) {
         self.entityName = entityName
         self.storeIdentifier = storeIdentifier
         self.form = form
         entityNameHash = entityName.hashValue
+        switch form {
+        case .integer:
+            (holdsReference, isTemporary) = (false, false)
+        case .localTemporary:
+            (holdsReference, isTemporary) = (false, true)
+        case .other(let reference):
+            if case .temporary = reference { (holdsReference, isTemporary) = (true, true) } else { (holdsReference, isTemporary) = (true, false) }
+        }
     }
 
     /// The scope of integer keys (or of this process's temporary IDs) of an entity in a store:

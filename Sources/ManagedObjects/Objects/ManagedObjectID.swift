@@ -129,7 +129,7 @@ public struct ManagedObjectID: Sendable, Hashable {
     /// is hashed by ``hash(into:)`` first. Equal IDs have the same key and entity name, so the
     /// same hash.
     public func _rawHashValue(seed: Int) -> Int {
-        if case .other = scope.form {
+        if scope.holdsReference {
             var hasher = Hasher()
             hash(into: &hasher)
             return IdentityHashing.mix(UInt64(UInt(bitPattern: hasher.finalize())), seed: seed)
@@ -139,15 +139,7 @@ public struct ManagedObjectID: Sendable, Hashable {
 
     /// Whether the ID is temporary: the object has not been saved to a store yet
     /// (Apple: `isTemporaryID`).
-    public var isTemporaryID: Bool {
-        switch scope.form {
-        case .integer: return false
-        case .localTemporary: return true
-        case .other(let reference):
-            if case .temporary = reference { return true }
-            return false
-        }
-    }
+    public var isTemporaryID: Bool { scope.isTemporary }
 
     /// The ID as a URL that stays valid across launches for permanent IDs
     /// (Apple: `uriRepresentation()`): `x-coredata://<store UUID>/<Entity>/p<key>`, and
