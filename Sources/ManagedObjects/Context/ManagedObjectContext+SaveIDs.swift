@@ -105,18 +105,22 @@ extension ManagedObjectContext {
     /// The entity names of `objects`, in order: what a store's `newObjectIDs(for:)` takes.
     /// Objects come in runs of one layout: each run's name is read once.
     static func entityNames(of objects: [ManagedObject]) -> [String] {
-        var names: [String] = []
-        names.reserveCapacity(objects.count)
-        var lastLayout: EntityLayout?
-        var name = ""
-        for object in objects {
-            if object.layout !== lastLayout {
-                lastLayout = object.layout
-                name = object.entity.name
+        // Written in place into storage of the right size (no append per name).
+        [String](unsafeUninitializedCapacity: objects.count) { names, initialized in
+            var lastLayout: ObjectIdentifier?
+            var name = ""
+            objects.withUnsafeBufferPointer { objects in
+                for index in objects.indices {
+                    let layout = ObjectIdentifier(objects[index].layout)
+                    if layout != lastLayout {
+                        lastLayout = layout
+                        name = objects[index].entity.name
+                    }
+                    (names.baseAddress! + index).initialize(to: name)
+                    initialized = index + 1
+                }
             }
-            names.append(name)
         }
-        return names
     }
 
     /// Gives a new object back the ID it had before a save that failed: `id`, or none when it
