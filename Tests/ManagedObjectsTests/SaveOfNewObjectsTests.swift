@@ -114,15 +114,8 @@ private final class CheckedNote: ManagedObject {
     /// New objects of two stores, or next to objects that already have permanent IDs, take
     /// their IDs as before (the grouped way); each is then found by its ID.
     @Test func newObjectsOfTwoStoresAndBesideFetchedOnesTakeTheirStoresIDs() throws {
-        let model = try ManagedObjectModel(
-            entities: [EntityDescription(name: "Movie", properties: [.attribute("title", .string)]),
-                       EntityDescription(name: "Person", properties: [.attribute("name", .string)])],
-            configurations: ["Shows": ["Movie"], "People": ["Person"]])
-        let coordinator = PersistentStoreCoordinator(model: model)
-        let shows = InMemoryStore(), people = InMemoryStore()
-        try coordinator.addStore(shows, configuration: "Shows")
-        try coordinator.addStore(people, configuration: "People")
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let (context, shows, people) = try SavedRowCacheTests.twoStores()
+        let coordinator = try #require(context.coordinator)
         let objects = try (0..<4).map { index -> ManagedObject in
             try context.insertNewObject(forEntityNamed: index.isMultiple(of: 2) ? "Movie" : "Person")
         }
@@ -138,6 +131,27 @@ private final class CheckedNote: ManagedObject {
         try other.save()
         #expect(!movie.objectID.isTemporaryID && other.registeredObject(for: movie.objectID) === movie)
         #expect(try shows.row(for: movie.objectID) != nil)
+    }
+
+    /// A shape naming every slot in order (the in-memory store's) and one naming some slots
+    /// out of order (a store's own) both tell values of exactly their types, or `nil`, from
+    /// any other value, and a values array too short from one long enough.
+    @Test func rowShapesTellExactValuesInOrderOrNot() throws {
+        let entity = EntityDescription(name: "Note", properties: [.attribute("title", .string), .attribute("rank", .integer64),
+                                                                   .attribute("ratio", .double)])
+        let inOrder = StoreRowShape(entity: entity, names: ["title", "rank", "ratio"])
+        let someSlots = StoreRowShape(entity: entity, names: ["ratio", "title"])
+        for shape in [inOrder, someSlots] {
+            #expect(shape.holdsExactValues(["a", Int64(1), 2.5]))
+            #expect(shape.holdsExactValues([nil, nil, nil]))
+            #expect(shape.holdsExactValues(["a", Int64(1), 2.5, "beyond the shape"]))
+            #expect(!shape.holdsExactValues(["a", Int64(1), 2]))
+            #expect(!shape.holdsExactValues([1, Int64(1), 2.5]))
+            #expect(!shape.holdsExactValues(["a"]))
+        }
+        // A slot the partial shape does not name may hold anything.
+        #expect(someSlots.holdsExactValues(["a", "not an integer", 2.5]))
+        #expect(!inOrder.holdsExactValues(["a", "not an integer", 2.5]))
     }
 
     /// A store's new IDs checked one by one after IDs that share their scope: a later ID of

@@ -13,6 +13,20 @@ import ManagedObjects
                  attributes: ["name": .string(name)])
     }
 
+    /// A context on two in-memory stores: movies in one ("Shows"), people in the other.
+    static func twoStores() throws -> (context: ManagedObjectContext, shows: InMemoryStore, people: InMemoryStore) {
+        let model = try ManagedObjectModel(
+            entities: [EntityDescription(name: "Movie", properties: [.attribute("title", .string)]),
+                       EntityDescription(name: "Person", properties: [.attribute("name", .string)])],
+            configurations: ["Shows": ["Movie"], "People": ["Person"]])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let shows = InMemoryStore()
+        let people = InMemoryStore()
+        try coordinator.addStore(shows, configuration: "Shows")
+        try coordinator.addStore(people, configuration: "People")
+        return (ManagedObjectContext(coordinator: coordinator), shows, people)
+    }
+
     @Test func updatedRowsTakeTheirVersionPlusOneWhenImplied() throws {
         let cache = RowCache()
         var changes = StoreSaveChanges(inserted: [Self.row(1, version: 0, name: "new")],
@@ -48,16 +62,8 @@ import ManagedObjects
     /// A save's deleted objects go to their stores in runs; objects of two stores deleted in
     /// alternation each leave their own store, and the others stay.
     @Test func deletesOfTwoStoresInAlternationReachEachStore() throws {
-        let model = try ManagedObjectModel(
-            entities: [EntityDescription(name: "Movie", properties: [.attribute("title", .string)]),
-                       EntityDescription(name: "Person", properties: [.attribute("name", .string)])],
-            configurations: ["Shows": ["Movie"], "People": ["Person"]])
-        let coordinator = PersistentStoreCoordinator(model: model)
-        let shows = InMemoryStore()
-        let people = InMemoryStore()
-        try coordinator.addStore(shows, configuration: "Shows")
-        try coordinator.addStore(people, configuration: "People")
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let (context, shows, people) = try Self.twoStores()
+        let coordinator = try #require(context.coordinator)
         var objects: [ManagedObject] = []
         for index in 0..<6 {
             let object = try context.insertNewObject(forEntityNamed: index.isMultiple(of: 2) ? "Movie" : "Person")

@@ -55,11 +55,15 @@ package final class StoreRowShape: Sendable {
         exactTypes = types
         // The metadata word a container of a value of exactly the type holds.
         exactMetadata = types.map { $0.map { AnyContainerMetadata.word(of: $0.valueType) } } ?? []
+        slotsInOrder = slots == Array(keys.indices)
     }
 
     /// For each name, the address of the metadata of its attribute's Swift type (the type
     /// ``exactTypes`` names); empty when ``exactTypes`` is `nil`.
     private let exactMetadata: [UInt]
+    /// Whether the names are the slots in order, every slot named (``slots`` is `0..<n` for
+    /// `n` slots): a name's position is then its slot.
+    private let slotsInOrder: Bool
 
     /// Whether every named slot of `values` (an object's slot values) is `nil` or a value of
     /// exactly its attribute's Swift type, so that the values can be a row's slot values
@@ -73,6 +77,18 @@ package final class StoreRowShape: Sendable {
         guard exactTypes != nil, exactMetadata.count == slots.count, AnyContainerMetadata.isReadable else { return false }
         return values.withUnsafeBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return slots.isEmpty }
+            // Every slot named, in order (the in-memory store's shapes): position and slot are
+            // one, and every position is within `buffer` (its count checked here once).
+            if slotsInOrder {
+                guard buffer.count >= exactMetadata.count else { return false }
+                return exactMetadata.withUnsafeBufferPointer { expected in
+                    for position in 0..<expected.count {
+                        let metadata = AnyContainerMetadata.word(ofElement: position, at: base)
+                        if metadata != 0 && metadata != expected[position] { return false }
+                    }
+                    return true
+                }
+            }
             // Read through buffers (the counts are equal, checked above): no bounds check or
             // array access per slot.
             return slots.withUnsafeBufferPointer { slots in
