@@ -16,6 +16,10 @@ package final class EntityLayout: Sendable {
     package let entity: EntityDescription
     /// The class of the entity's objects (`ManagedObject` unless a subclass is bound).
     package let objectClass: ManagedObject.Type
+    /// Whether ``objectClass`` is `ManagedObject` itself (no subclass can have overridden the
+    /// change hooks): a field load, where comparing an object's class calls the class's
+    /// metadata accessor.
+    package let isGenericClass: Bool
     /// The properties in slot order (the entity's `allProperties`).
     package let properties: [PropertyDescription]
     /// The property names in slot order.
@@ -170,6 +174,7 @@ package final class EntityLayout: Sendable {
                  kinds: [String: Set<String>] = [:]) {
         self.entity = entity
         self.objectClass = objectClass
+        isGenericClass = objectClass == ManagedObject.self
         properties = entity.allProperties
         keys = properties.map(\.name)
         let notifies = keys.map { objectClass.automaticallyNotifiesObservers(forKey: $0) }

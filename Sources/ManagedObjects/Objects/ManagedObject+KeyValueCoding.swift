@@ -64,9 +64,12 @@ extension ManagedObject {
     /// there, not copied, and its caller has nothing left to destroy.
     public final func setValue(_ value: consuming Any?, forKey key: String) throws {
         let table = unmanagedKeyValueKeyTable
-        guard let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key) }) else {
+        // Keys are often set in the table's order (or one key again): the position after the
+        // last one set, or that one, is tried first.
+        guard let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key, after: Int(keyPositionHint)) }) else {
             return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
         }
+        keyPositionHint = UInt8(truncatingIfNeeded: position)
         if _slowPath(faultFlag) { try fulfillFault() }
         // A value the property would keep as given, into an object only its hooks hear about
         // (a new object's stores): moved straight to the slot (ManagedObject+StoresByKey.swift).

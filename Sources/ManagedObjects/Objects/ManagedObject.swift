@@ -98,6 +98,12 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
     // Unchecked (as `faultFlag`): read and set by every insert.
     @exclusivity(unchecked) package var hasAwokenFromInsert = false
+    /// The position in the entity's key table of the key last set by key
+    /// (``setValue(_:forKey:)``), truncated to a byte: the next store by key tries the key after
+    /// it, then it, before scanning the keys (``KeyValueKeyTable/position(ofKey:after:)``).
+    // Unchecked (as `faultFlag`): read and set by every store by key; a byte beside the flags
+    // (no larger object).
+    @exclusivity(unchecked) package var keyPositionHint: UInt8 = 0
     /// Which of its context's inserted, updated and deleted sets hold the object (kept by
     /// ``TrackedObjectSet``).
     // Unchecked (as `observationTracking`): touched on every change, only by the object's

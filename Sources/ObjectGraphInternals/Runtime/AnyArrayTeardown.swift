@@ -22,8 +22,11 @@
 package enum AnyArrayTeardown {
     /// The flags of a type that is not plain data, or is not stored inline.
     private static let needsDestructionFlags: UInt32 = 0x0001_0000 | 0x0002_0000
-    /// Byte offsets in the array storage and the value witness table.
-    private static let countOffset = 16, elementsOffset = 32, flagsOffset = 80
+    /// Byte offsets in the array storage (its element count, its first element) and the value
+    /// witness table; computed, so that inlined callers fold them (no global's accessor).
+    @inlinable package static var countOffset: Int { 16 }
+    @inlinable package static var elementsOffset: Int { 32 }
+    private static var flagsOffset: Int { 80 }
 
     /// Whether the facts hold on this runtime (checked once).
     package static let holds: Bool = verify()
