@@ -139,6 +139,18 @@ package final class EntityLayout: Sendable {
     package var newObjectValues: ContiguousArray<Any?> { sharedNewObjectValues.values }
     private let sharedNewObjectValues: SlotValues
 
+    /// The value array a new object starts with: ``emptyValues`` when `@Managed` storage
+    /// holds some slots (``ManagedObject`` fills them all), else ``newObjectValues`` (shared
+    /// until the object's first store) with the defaults made anew for each object
+    /// (``freshDefaultSlots``) put in.
+    package func newObjectArrayValues() -> ContiguousArray<Any?> {
+        if hasFields { return emptyValues }
+        if freshDefaultSlots.isEmpty { return newObjectValues }
+        var values = newObjectValues
+        for slot in freshDefaultSlots { values[slot] = properties[slot].attribute?.defaultValueForNewObject }
+        return values
+    }
+
     /// ``newObjectValues`` in an array of the caller's own, made by copying memory (no value
     /// copied one by one); `nil` when a value holds a reference (the caller copies as usual).
     package func newObjectValuesCopiedBitwise() -> ContiguousArray<Any?>? { sharedNewObjectValues.bitwiseCopy() }

@@ -111,6 +111,13 @@ extension ManagedObject {
         return (changesReachNobody ? .silent : .property, direct)
     }
 
+    /// Where an array's storage keeps its element count and its first element: the facts
+    /// ``AnyArrayTeardown/holds`` checks (``AnyArrayTeardown/countOffset``,
+    /// ``AnyArrayTeardown/elementsOffset``), as literals: the getters of another module are
+    /// calls here, one per store.
+    private static var arrayCountOffset: Int { 16 }
+    private static var arrayElementsOffset: Int { 32 }
+
     /// Writes `value` (of exactly the type `direct` names) into value-array slot `slot`,
     /// taking it (the caller's value ends here: no copy, no retain of a string's storage):
     /// as memory when the value has no references or is a string and the slot holds `nil` or
@@ -128,8 +135,8 @@ extension ManagedObject {
             // never read as unique).
             let storage = withUnsafeMutablePointer(to: &values) { UnsafeRawPointer($0).load(as: UnsafeMutableRawPointer.self) }
             if !StrongReferenceCount.mayHaveOtherOwners(storage),
-               slot < storage.load(fromByteOffset: AnyArrayTeardown.countOffset, as: Int.self) {
-                base = (storage + AnyArrayTeardown.elementsOffset).assumingMemoryBound(to: Any?.self)
+               slot < storage.load(fromByteOffset: Self.arrayCountOffset, as: Int.self) {
+                base = (storage + Self.arrayElementsOffset).assumingMemoryBound(to: Any?.self)
             } else {
                 base = values.withUnsafeMutableBufferPointer { $0.baseAddress! }
             }

@@ -183,15 +183,12 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     ///   entity; ``ManagedObjectModelError/Code/classMismatch(_:)`` when the entity's objects
     ///   are of another class.
     public required init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
-        let layout = try Self.creationLayout(entityName: entityName, in: model)
+        // Stored at once and read back from the object: no local copy of the layout or of the
+        // values to retain for the store and release at the end.
+        self.layout = try Self.creationLayout(entityName: entityName, in: model)
         self.managedObjectModel = model
-        self.layout = layout
         self.reportsObservationAccess = Self.isObservationTrackingEnabled
-        var values = layout.hasFields ? layout.emptyValues : layout.newObjectValues
-        if !layout.hasFields {
-            for slot in layout.freshDefaultSlots { values[slot] = layout.properties[slot].attribute?.defaultValueForNewObject }
-        }
-        self.values = values
+        self.values = layout.newObjectArrayValues()
         // KeepsOwnObservationStorage: no observation state is made here. A context's objects
         // share its state for its change sink; an object makes its own when first observed,
         // and the process-wide table (a lock per notification) is never used.
