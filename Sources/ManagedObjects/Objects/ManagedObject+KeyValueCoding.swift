@@ -65,9 +65,17 @@ extension ManagedObject {
     public final func setValue(_ value: consuming Any?, forKey key: String) throws {
         let table = unmanagedKeyValueKeyTable
         // Keys are often set in the table's order (or one key again): the position after the
-        // last one set, or that one, is tried first.
-        guard let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key, after: Int(keyPositionHint)) }) else {
-            return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
+        // last one set, or that one, is tried first, here (the layout's copy of the keys'
+        // words), then by the table.
+        let hint = Int(keyPositionHint)
+        let position: Int
+        if let expected = layout.positionOfExpectedKey(key, after: hint) {
+            position = expected
+        } else {
+            guard let found = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key, after: hint) }) else {
+                return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
+            }
+            position = found
         }
         keyPositionHint = UInt8(truncatingIfNeeded: position)
         if _slowPath(faultFlag) { try fulfillFault() }
