@@ -368,18 +368,29 @@ enum KeyTableRegistry {
 ///
 /// Only where ``isAvailable``: a `String` of another size (a 32-bit platform) gives zero words,
 /// which no caller compares.
-struct StringWords: Equatable {
-    let first: UInt64
-    let second: UInt64
+///
+/// Package: a managed object's entity layout keeps its keys' words too (a store by key checks
+/// the key it expects next without a call into the table).
+@usableFromInline
+package struct StringWords: Equatable, Sendable {
+    @usableFromInline let first: UInt64
+    @usableFromInline let second: UInt64
+
+    /// Equal words (inlinable: compared in other modules without a call).
+    @inlinable @inline(__always)
+    package static func == (lhs: StringWords, rhs: StringWords) -> Bool {
+        lhs.first == rhs.first && lhs.second == rhs.second
+    }
 
     /// Whether a `String` is exactly two 64-bit words (every 64-bit platform), so that the
     /// words are the whole value (a constant the compiler folds).
-    @inline(__always)
-    static var isAvailable: Bool {
+    @inlinable @inline(__always)
+    package static var isAvailable: Bool {
         MemoryLayout<String>.size == MemoryLayout<StringWords>.size && MemoryLayout<StringWords>.size == 16
     }
 
-    init(_ string: String) {
+    @inlinable @inline(__always)
+    package init(_ string: String) {
         guard Self.isAvailable else {
             first = 0
             second = 0

@@ -39,10 +39,10 @@ package final class EntityLayout: Sendable {
     /// exactly the attribute's type may reach it directly (ManagedObject+StoresByKey.swift);
     /// empty when the table's keys are not the slots' names in slot order.
     package let directStores: [DirectStore]
-    /// Each slot's key as the two words a `String` is (``KeyWords``), in slot order, when the
+    /// Each slot's key as the two words a `String` is (``StringWords``), in slot order, when the
     /// table's keys are the slots' names in slot order (else empty): a store by key checks the
     /// key it expects next against these, in this module, without a call into the table.
-    package let keyWords: [KeyWords]
+    package let keyWords: [StringWords]
     /// The key paths that name each slot to Swift's Observation.
     package let trackingKeyPaths: TrackingKeyPaths
     /// ``trackingKeyPaths``' buffer and count, kept here so that the checks of every change
@@ -212,7 +212,7 @@ package final class EntityLayout: Sendable {
             for slot in properties.indices { direct.append(DirectStore.of(properties[slot], field: fields[slot])) }
         }
         directStores = direct
-        keyWords = direct.isEmpty || !KeyWords.areAvailable ? [] : keys.map(KeyWords.init)
+        keyWords = direct.isEmpty || !StringWords.isAvailable ? [] : keys.map(StringWords.init)
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
         trackingBase = trackingKeyPaths.base
         trackingAddresses = trackingKeyPaths.addresses
@@ -632,29 +632,6 @@ private struct RelationshipCheck: Sendable {
     }
 }
 
-/// A `String` as its two words: equal words are the same string (not always the other way: the
-/// same text may be held in other storage), so a key with the words of an entity's key is that
-/// key, found without comparing text.
-package struct KeyWords: Equatable, Sendable {
-    let first: UInt64
-    let second: UInt64
-
-    /// Whether a `String` is exactly two 64-bit words (every 64-bit platform; a constant).
-    @inline(__always)
-    static var areAvailable: Bool { MemoryLayout<String>.size == MemoryLayout<KeyWords>.size && MemoryLayout<KeyWords>.size == 16 }
-
-    /// The words of `string`; all zero where ``areAvailable`` is false (never compared then).
-    @inline(__always)
-    init(_ string: String) {
-        guard Self.areAvailable else {
-            first = 0
-            second = 0
-            return
-        }
-        self = unsafeBitCast(string, to: KeyWords.self)
-    }
-}
-
 extension EntityLayout {
     /// The position of `key` when it is the key after position `previous` or the key at it,
     /// by the keys' words (``keyWords``); `nil` otherwise (the caller asks the key table).
@@ -662,7 +639,7 @@ extension EntityLayout {
     func positionOfExpectedKey(_ key: String, after previous: Int) -> Int? {
         keyWords.withUnsafeBufferPointer { all -> Int? in
             guard !all.isEmpty else { return nil }
-            let words = KeyWords(key)
+            let words = StringWords(key)
             let next = previous &+ 1
             if next < all.count && all[next] == words { return next }
             if previous < all.count && all[previous] == words { return previous }
