@@ -188,7 +188,8 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         self.layout = try Self.creationLayout(entityName: entityName, in: model)
         self.managedObjectModel = model
         self.reportsObservationAccess = Self.isObservationTrackingEnabled
-        self.values = layout.newObjectArrayValues()
+        // Unretained: the object holds the layout.
+        self.values = Unmanaged.passUnretained(layout)._withUnsafeGuaranteedRef { $0.newObjectArrayValues() }
         // KeepsOwnObservationStorage: no observation state is made here. A context's objects
         // share its state for its change sink; an object makes its own when first observed,
         // and the process-wide table (a lock per notification) is never used.
