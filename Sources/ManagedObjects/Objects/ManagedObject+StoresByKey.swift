@@ -44,9 +44,10 @@ extension EntityLayout {
             case .decimal, .binaryData, .uuid, .uri: copy = .generic
             case .objectID, .transformable, .composite, .undefined: return .none
             }
-            // A copy as memory writes into the value array's storage found by its layout
-            // (``AnyArrayTeardown/uniquelyHeldElements(of:)``): only where those facts hold.
-            if !AnyArrayTeardown.holds { copy = .generic }
+            // A copy as memory writes into the value array's storage at the offsets
+            // `writeArraySlot` keeps as literals: only where AnyArrayTeardown's checked facts
+            // hold and name the same offsets.
+            if !AnyArrayTeardown.holds || !ManagedObject.arrayOffsetsAreTeardowns { copy = .generic }
             return DirectStore(word: AnyContainerMetadata.word(of: type.valueType), copy: copy, isDate: type == .date)
         }
     }
@@ -117,6 +118,10 @@ extension ManagedObject {
     /// calls here, one per store.
     private static var arrayCountOffset: Int { 16 }
     private static var arrayElementsOffset: Int { 32 }
+    /// Whether the literals above are ``AnyArrayTeardown``'s offsets (read once per layout).
+    fileprivate static var arrayOffsetsAreTeardowns: Bool {
+        arrayCountOffset == AnyArrayTeardown.countOffset && arrayElementsOffset == AnyArrayTeardown.elementsOffset
+    }
 
     /// Writes `value` (of exactly the type `direct` names) into value-array slot `slot`,
     /// taking it (the caller's value ends here: no copy, no retain of a string's storage):
