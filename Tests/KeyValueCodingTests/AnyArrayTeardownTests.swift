@@ -100,6 +100,29 @@ import Testing
         #expect(copy.count == 7 && copy[0] as? String == "changed" && copy[6] as? Int == 9)
     }
 
+    @Test func aPlainDataCopyIsItsOwnStorageSizedToItsValues() throws {
+        // A source with room to spare: the copy holds its values, is held once, and
+        // grows, changes and goes away as any array does.
+        var original = ContiguousArray<Any?>()
+        original.reserveCapacity(40)
+        for index in 0..<5 { original.append(Int64(index)) }
+        for round in 0..<1_000 {
+            var copy = try #require(AnyArrayTeardown.plainDataCopy(of: original))
+            #expect(copy.capacity >= 5 && copy.count == 5)
+            // Held once: a write keeps its storage (no copy made).
+            let before = copy.withUnsafeBufferPointer { $0.baseAddress }
+            copy[round % 5] = Double(round)
+            #expect(copy.withUnsafeBufferPointer { $0.baseAddress } == before)
+            copy.append("grown \(round)")
+            #expect(copy.count == 6 && copy[round % 5] as? Double == Double(round) && copy[5] as? String == "grown \(round)")
+        }
+        #expect(original.map { $0 as? Int64 } == [0, 1, 2, 3, 4])
+        // A copy of a copy (storage made by the copy itself) reads the same.
+        let first = try #require(AnyArrayTeardown.plainDataCopy(of: original))
+        let second = try #require(AnyArrayTeardown.plainDataCopy(of: first))
+        #expect(second.map { $0 as? Int64 } == [0, 1, 2, 3, 4])
+    }
+
     @Test func anEmptyArrayHasNoPlainDataCopy() {
         #expect(AnyArrayTeardown.plainDataCopy(of: []) == nil)
     }

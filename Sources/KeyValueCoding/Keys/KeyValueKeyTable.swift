@@ -220,6 +220,27 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         }
     }
 
+    /// ``position(ofKey:)``, trying first the key after position `previous` and then the key at
+    /// it: an object whose keys are set one after another in the table's order, or the same
+    /// key again, is answered by one comparison of the key's words (``StringWords``), where
+    /// the scan compares every key before it.
+    ///
+    /// - Parameter previous: A position the caller found before (any value: one outside the
+    ///   table only costs the scan).
+    package func position(ofKey key: String, after previous: Int) -> Int? {
+        if StringWords.isAvailable {
+            let words = StringWords(key)
+            let hit = keyWords.withUnsafeBufferPointer { all -> Int? in
+                let next = previous &+ 1
+                if next >= 0 && next < all.count && all[next] == words { return next }
+                if previous >= 0 && previous < all.count && all[previous] == words { return previous }
+                return nil
+            }
+            if let hit { return hit }
+        }
+        return position(ofKey: key)
+    }
+
     /// ``property(forKey:)``, unretained (properties live as long as their table), for
     /// classes whose key-value coding finds their table without ``KeyTableLookup``.
     @inline(__always)
@@ -347,18 +368,29 @@ enum KeyTableRegistry {
 ///
 /// Only where ``isAvailable``: a `String` of another size (a 32-bit platform) gives zero words,
 /// which no caller compares.
-struct StringWords: Equatable {
-    let first: UInt64
-    let second: UInt64
+///
+/// Package: a managed object's entity layout keeps its keys' words too (a store by key checks
+/// the key it expects next without a call into the table).
+@usableFromInline
+package struct StringWords: Equatable, Sendable {
+    @usableFromInline let first: UInt64
+    @usableFromInline let second: UInt64
+
+    /// Equal words (inlinable: compared in other modules without a call).
+    @inlinable @inline(__always)
+    package static func == (lhs: StringWords, rhs: StringWords) -> Bool {
+        lhs.first == rhs.first && lhs.second == rhs.second
+    }
 
     /// Whether a `String` is exactly two 64-bit words (every 64-bit platform), so that the
     /// words are the whole value (a constant the compiler folds).
-    @inline(__always)
-    static var isAvailable: Bool {
+    @inlinable @inline(__always)
+    package static var isAvailable: Bool {
         MemoryLayout<String>.size == MemoryLayout<StringWords>.size && MemoryLayout<StringWords>.size == 16
     }
 
-    init(_ string: String) {
+    @inlinable @inline(__always)
+    package init(_ string: String) {
         guard Self.isAvailable else {
             first = 0
             second = 0

@@ -41,6 +41,12 @@ public final class ManagedObjectModel: Sendable {
     public static let maximumInheritanceDepth = 100
 
     private let state: Mutex<State>
+    /// The entry of ``State/creationLayouts`` asked for or made last, unretained (the state
+    /// keeps every entry it ever held: see ``State/retiredCreations``): the objects made one
+    /// after another (an insert loop's, a fetch's) are mostly of one entity and class, and find
+    /// their layout with one atomic load and two comparisons, no lock.
+    // The address as a word (0: none), so that the atomic is `Sendable`.
+    private let lastCreation = Atomic<UInt>(0)
 
     struct State: Sendable {
         var graph: ModelGraph
@@ -53,10 +59,11 @@ public final class ManagedObjectModel: Sendable {
         var classes: [String: ManagedObject.Type] = [:]
         /// The layouts that objects were made with, by entity name and class, each found
         /// (and its class binding checked) once; emptied by every change (see `change`).
-        var creationLayouts: [CreationKey: EntityLayout] = [:]
-        /// The entry of ``creationLayouts`` asked for last: the objects made one after another
-        /// (a fetch's) are mostly of one entity and class, found without hashing the name.
-        var lastCreation: (key: CreationKey, layout: EntityLayout)?
+        var creationLayouts: [CreationKey: CreationLayout] = [:]
+        /// The entries ``creationLayouts`` held before a change emptied it, kept for the model's
+        /// life: a thread that read ``ManagedObjectModel/lastCreation`` just before may still
+        /// read one. (Changes happen only before the model is in use: few.)
+        var retiredCreations: [CreationLayout] = []
         /// Counts changes, so that a layout found under older bindings is not remembered.
         var generation: UInt64 = 0
     }
@@ -65,6 +72,18 @@ public final class ManagedObjectModel: Sendable {
     struct CreationKey: Hashable, Sendable {
         var entityName: String
         var objectClass: ObjectIdentifier
+    }
+
+    /// A layout objects were made with, under its key (immutable: read without the lock once
+    /// published through ``ManagedObjectModel/lastCreation``).
+    final class CreationLayout: Sendable {
+        let key: CreationKey
+        let layout: EntityLayout
+
+        init(key: CreationKey, layout: EntityLayout) {
+            self.key = key
+            self.layout = layout
+        }
     }
 
     /// Creates a model from entities, checking that they fit together.
@@ -187,18 +206,24 @@ public final class ManagedObjectModel: Sendable {
     }
 
     /// The layout a new object of `entityName` and class `objectClass` gets, when one was made
-    /// before under the current entities and class bindings: one lock and one hash instead of
-    /// the entity look-up and binding check each creation would otherwise pay.
+    /// before under the current entities and class bindings: the last one made or asked for
+    /// without a lock (``lastCreation``), else one lock and one hash, instead of the entity
+    /// look-up and binding check each creation would otherwise pay.
     package func creationLayout(entityName: String, objectClass: ManagedObject.Type) -> EntityLayout? {
         let classID = ObjectIdentifier(objectClass)
-        return state.withTrackedLock(self) { state in
-            if let last = state.lastCreation, last.key.objectClass == classID, last.key.entityName == entityName {
-                return last.layout
+        if let last = UnsafeRawPointer(bitPattern: lastCreation.load(ordering: .acquiring)) {
+            // Unretained: the state keeps every entry it published (see `retiredCreations`).
+            let entry = Unmanaged<CreationLayout>.fromOpaque(last)
+            let layout = entry._withUnsafeGuaranteedRef { entry -> EntityLayout? in
+                entry.key.objectClass == classID && entry.key.entityName == entityName ? entry.layout : nil
             }
+            if let layout { return layout }
+        }
+        return state.withTrackedLock(self) { state in
             let key = CreationKey(entityName: entityName, objectClass: classID)
             guard let found = state.creationLayouts[key] else { return nil }
-            state.lastCreation = (key, found)
-            return found
+            lastCreation.store(UInt(bitPattern: Unmanaged.passUnretained(found).toOpaque()), ordering: .releasing)
+            return found.layout
         }
     }
 
@@ -209,7 +234,10 @@ public final class ManagedObjectModel: Sendable {
         let key = CreationKey(entityName: entityName, objectClass: ObjectIdentifier(objectClass))
         state.withTrackedLock(self) { state in
             guard state.generation == generation else { return }
-            state.creationLayouts[key] = layout
+            if let replaced = state.creationLayouts[key] { state.retiredCreations.append(replaced) }
+            let entry = CreationLayout(key: key, layout: layout)
+            state.creationLayouts[key] = entry
+            lastCreation.store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .releasing)
         }
     }
 
@@ -304,10 +332,11 @@ public final class ManagedObjectModel: Sendable {
                 return .failure(error)
             }
             // Entities or class bindings may have changed: layouts are found again.
+            copy.retiredCreations += copy.creationLayouts.values
             copy.creationLayouts = [:]
-            copy.lastCreation = nil
             copy.generation &+= 1
             state = copy
+            lastCreation.store(0, ordering: .releasing)
             return .success(())
         }
         try outcome.get()

@@ -16,6 +16,10 @@ package final class EntityLayout: Sendable {
     package let entity: EntityDescription
     /// The class of the entity's objects (`ManagedObject` unless a subclass is bound).
     package let objectClass: ManagedObject.Type
+    /// Whether ``objectClass`` is `ManagedObject` itself (no subclass can have overridden the
+    /// change hooks): a field load, where comparing an object's class calls the class's
+    /// metadata accessor.
+    package let isGenericClass: Bool
     /// The properties in slot order (the entity's `allProperties`).
     package let properties: [PropertyDescription]
     /// The property names in slot order.
@@ -35,6 +39,10 @@ package final class EntityLayout: Sendable {
     /// exactly the attribute's type may reach it directly (ManagedObject+StoresByKey.swift);
     /// empty when the table's keys are not the slots' names in slot order.
     package let directStores: [DirectStore]
+    /// Each slot's key as the two words a `String` is (``StringWords``), in slot order, when the
+    /// table's keys are the slots' names in slot order (else empty): a store by key checks the
+    /// key it expects next against these, in this module, without a call into the table.
+    package let keyWords: [StringWords]
     /// The key paths that name each slot to Swift's Observation.
     package let trackingKeyPaths: TrackingKeyPaths
     /// ``trackingKeyPaths``' buffer and count, kept here so that the checks of every change
@@ -135,6 +143,18 @@ package final class EntityLayout: Sendable {
     package var newObjectValues: ContiguousArray<Any?> { sharedNewObjectValues.values }
     private let sharedNewObjectValues: SlotValues
 
+    /// The value array a new object starts with: ``emptyValues`` when `@Managed` storage
+    /// holds some slots (``ManagedObject`` fills them all), else ``newObjectValues`` (shared
+    /// until the object's first store) with the defaults made anew for each object
+    /// (``freshDefaultSlots``) put in.
+    package func newObjectArrayValues() -> ContiguousArray<Any?> {
+        if hasFields { return emptyValues }
+        if freshDefaultSlots.isEmpty { return newObjectValues }
+        var values = newObjectValues
+        for slot in freshDefaultSlots { values[slot] = properties[slot].attribute?.defaultValueForNewObject }
+        return values
+    }
+
     /// ``newObjectValues`` in an array of the caller's own, made by copying memory (no value
     /// copied one by one); `nil` when a value holds a reference (the caller copies as usual).
     package func newObjectValuesCopiedBitwise() -> ContiguousArray<Any?>? { sharedNewObjectValues.bitwiseCopy() }
@@ -170,6 +190,7 @@ package final class EntityLayout: Sendable {
                  kinds: [String: Set<String>] = [:]) {
         self.entity = entity
         self.objectClass = objectClass
+        isGenericClass = objectClass == ManagedObject.self
         properties = entity.allProperties
         keys = properties.map(\.name)
         let notifies = keys.map { objectClass.automaticallyNotifiesObservers(forKey: $0) }
@@ -191,6 +212,7 @@ package final class EntityLayout: Sendable {
             for slot in properties.indices { direct.append(DirectStore.of(properties[slot], field: fields[slot])) }
         }
         directStores = direct
+        keyWords = direct.isEmpty || !StringWords.isAvailable ? [] : keys.map(StringWords.init)
         trackingKeyPaths = TrackingKeyPaths(paths: properties.indices.map { \ManagedObject.[observationSlot: $0] })
         trackingBase = trackingKeyPaths.base
         trackingAddresses = trackingKeyPaths.addresses
@@ -605,6 +627,22 @@ private struct RelationshipCheck: Sendable {
         guard Set(members.map(ObjectIdentifier.init)).count == members.count else {
             throw KeyValueCodingError.validationFailed(key: relationship.name, type: relationship.destinationEntityName,
                                                        reason: "an ordered relationship holds each object once")
+        }
+    }
+}
+
+extension EntityLayout {
+    /// The position of `key` when it is the key after position `previous` or the key at it,
+    /// by the keys' words (``keyWords``); `nil` otherwise (the caller asks the key table).
+    @inline(__always)
+    func positionOfExpectedKey(_ key: String, after previous: Int) -> Int? {
+        keyWords.withUnsafeBufferPointer { all -> Int? in
+            guard !all.isEmpty else { return nil }
+            let words = StringWords(key)
+            let next = previous &+ 1
+            if next < all.count && all[next] == words { return next }
+            if previous < all.count && all[previous] == words { return previous }
+            return nil
         }
     }
 }

@@ -64,9 +64,20 @@ extension ManagedObject {
     /// there, not copied, and its caller has nothing left to destroy.
     public final func setValue(_ value: consuming Any?, forKey key: String) throws {
         let table = unmanagedKeyValueKeyTable
-        guard let position = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key) }) else {
-            return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
+        // Keys are often set in the table's order (or one key again): the position after the
+        // last one set, or that one, is tried first, here (the layout's copy of the keys'
+        // words), then by the table.
+        let hint = Int(keyPositionHint)
+        let position: Int
+        if let expected = layout.positionOfExpectedKey(key, after: hint) {
+            position = expected
+        } else {
+            guard let found = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key, after: hint) }) else {
+                return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
+            }
+            position = found
         }
+        keyPositionHint = UInt8(truncatingIfNeeded: position)
         if _slowPath(faultFlag) { try fulfillFault() }
         // A value the property would keep as given, into an object only its hooks hear about
         // (a new object's stores): moved straight to the slot (ManagedObject+StoresByKey.swift).

@@ -13,8 +13,14 @@ extension ManagedObject {
     /// an operation, a thread identity check.
     @inlinable @inline(__always)
     func storesQuietly(slot: Int) -> Bool {
-        guard slot < 64, quietSlots & (1 &<< UInt64(truncatingIfNeeded: slot)) != 0,
-              let confinement = quietConfinement else { return false }
+        slot < 64 && quietSlots & (1 &<< UInt64(truncatingIfNeeded: slot)) != 0 && quietStoreIsAdmitted
+    }
+
+    /// ``storesQuietly(slot:)`` once the slot's bit in ``quietSlots`` was found on: no
+    /// key-value observer watches the object, and the calling thread may use the context.
+    @inlinable @inline(__always)
+    var quietStoreIsAdmitted: Bool {
+        guard let confinement = quietConfinement else { return false }
         // Any observer list (an observer of any key, a dependent key, a key-path chain through
         // the object) needs the full notification.
         // Unretained: the object holds its state, and the caller keeps the object alive.

@@ -37,13 +37,17 @@ extension EntityLayout {
         static func of(_ property: PropertyDescription, field: ManagedLayoutField?) -> DirectStore {
             guard field == nil, AnyContainerMetadata.isReadable, case .attribute(let attribute) = property else { return .none }
             let type = attribute.attributeType
-            let copy: Copy
+            var copy: Copy
             switch type {
             case .integer16, .integer32, .integer64, .double, .float, .boolean, .date: copy = .bitwise
             case .string: copy = .string
             case .decimal, .binaryData, .uuid, .uri: copy = .generic
             case .objectID, .transformable, .composite, .undefined: return .none
             }
+            // A copy as memory writes into the value array's storage at the offsets
+            // `writeArraySlot` keeps as literals: only where AnyArrayTeardown's checked facts
+            // hold and name the same offsets.
+            if !AnyArrayTeardown.holds || !ManagedObject.arrayOffsetsAreTeardowns { copy = .generic }
             return DirectStore(word: AnyContainerMetadata.word(of: type.valueType), copy: copy, isDate: type == .date)
         }
     }
@@ -98,12 +102,25 @@ extension ManagedObject {
             return !direct.isDate || raw.load(as: Date.self).timeIntervalSinceReferenceDate.isFinite
         }
         guard fits else { return (.property, .none) }
-        if mayBeQuiet, storesQuietly(slot: slot) {
+        if mayBeQuiet, quietStoreIsAdmitted {
             // The hooks of the generic class tell only Swift's Observation, which has nothing to
             // hear before the object's first typed read made its registrar: no call, no event.
-            return (type(of: self) == ManagedObject.self && observationTracking == nil ? .silent : .hooked, direct)
+            // (The layout's class is the object's: an object is made with the layout of its
+            // class.)
+            return (layout.isGenericClass && observationTracking == nil ? .silent : .hooked, direct)
         }
         return (changesReachNobody ? .silent : .property, direct)
+    }
+
+    /// Where an array's storage keeps its element count and its first element: the facts
+    /// ``AnyArrayTeardown/holds`` checks (``AnyArrayTeardown/countOffset``,
+    /// ``AnyArrayTeardown/elementsOffset``), as literals: the getters of another module are
+    /// calls here, one per store.
+    private static var arrayCountOffset: Int { 16 }
+    private static var arrayElementsOffset: Int { 32 }
+    /// Whether the literals above are ``AnyArrayTeardown``'s offsets (read once per layout).
+    fileprivate static var arrayOffsetsAreTeardowns: Bool {
+        arrayCountOffset == AnyArrayTeardown.countOffset && arrayElementsOffset == AnyArrayTeardown.elementsOffset
     }
 
     /// Writes `value` (of exactly the type `direct` names) into value-array slot `slot`,
@@ -113,9 +130,21 @@ extension ManagedObject {
     @inline(__always)
     func writeArraySlot(_ value: consuming Any?, _ slot: Int, _ direct: EntityLayout.DirectStore) {
         if direct.copy != .generic {
-            // The object's own storage (made unique here); nothing changes the array until the
-            // write below, so the address stays valid after the closure.
-            let base = values.withUnsafeMutableBufferPointer { $0.baseAddress! }
+            // The object's own storage: read in place when the array alone holds it (a new
+            // object's array after its insert; `copy` is not generic only where the layout facts
+            // hold), else made unique. Nothing changes the array until the write below, so the
+            // address stays valid.
+            let base: UnsafeMutablePointer<Any?>
+            // The storage object, from the array's one word (no retain); held by the array
+            // alone, its elements are written in place (the shared empty array is immortal:
+            // never read as unique).
+            let storage = withUnsafeMutablePointer(to: &values) { UnsafeRawPointer($0).load(as: UnsafeMutableRawPointer.self) }
+            if !StrongReferenceCount.mayHaveOtherOwners(storage),
+               slot < storage.load(fromByteOffset: Self.arrayCountOffset, as: Int.self) {
+                base = (storage + Self.arrayElementsOffset).assumingMemoryBound(to: Any?.self)
+            } else {
+                base = values.withUnsafeMutableBufferPointer { $0.baseAddress! }
+            }
             let target = base + slot
             let old = AnyContainerMetadata.word(at: UnsafeRawPointer(target))
             if old == 0 || (old == direct.word && direct.copy == .bitwise) {

