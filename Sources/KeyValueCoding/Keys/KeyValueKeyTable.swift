@@ -220,27 +220,6 @@ public final class KeyValueKeyTable: @unchecked Sendable, TypeCacheEntry {
         }
     }
 
-    /// ``position(ofKey:)``, trying first the key after position `previous` and then the key at
-    /// it: an object whose keys are set one after another in the table's order, or the same
-    /// key again, is answered by one comparison of the key's words (``StringWords``), where
-    /// the scan compares every key before it.
-    ///
-    /// - Parameter previous: A position the caller found before (any value: one outside the
-    ///   table only costs the scan).
-    package func position(ofKey key: String, after previous: Int) -> Int? {
-        if StringWords.isAvailable {
-            let words = StringWords(key)
-            let hit = keyWords.withUnsafeBufferPointer { all -> Int? in
-                let next = previous &+ 1
-                if next >= 0 && next < all.count && all[next] == words { return next }
-                if previous >= 0 && previous < all.count && all[previous] == words { return previous }
-                return nil
-            }
-            if let hit { return hit }
-        }
-        return position(ofKey: key)
-    }
-
     /// ``property(forKey:)``, unretained (properties live as long as their table), for
     /// classes whose key-value coding finds their table without ``KeyTableLookup``.
     @inline(__always)

@@ -65,14 +65,13 @@ extension ManagedObject {
     public final func setValue(_ value: consuming Any?, forKey key: String) throws {
         let table = unmanagedKeyValueKeyTable
         // Keys are often set in the table's order (or one key again): the position after the
-        // last one set, or that one, is tried first, here (the layout's copy of the keys'
-        // words), then by the table.
-        let hint = Int(keyPositionHint)
+        // last one set, or that one, is tried first (the layout's copy of the keys' words),
+        // then the table is searched.
         let position: Int
-        if let expected = layout.positionOfExpectedKey(key, after: hint) {
+        if let expected = layout.positionOfExpectedKey(key, after: Int(keyPositionHint)) {
             position = expected
         } else {
-            guard let found = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key, after: hint) }) else {
+            guard let found = table._withUnsafeGuaranteedRef({ $0.position(ofKey: key) }) else {
                 return try ManagedObject.protocolSetValue(value, of: self, forKey: key)
             }
             position = found

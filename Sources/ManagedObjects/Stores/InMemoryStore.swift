@@ -128,12 +128,10 @@ extension InMemoryStore: UniformInsertVersionStore {
     /// ``save(_:)``, with the versions of the new rows as one number (every new row gets 1) and
     /// those of the updated rows implied (each one more than the row's).
     package func saveReportingVersions(_ changes: StoreSaveChanges) throws -> SavedRowVersions {
-        try state.withTrackedLock(self) { state throws -> SavedRowVersions in
-            try check(changes, in: state)
-            let tables = state.tables
-            state.rows.add(changes.inserted, version: 1) { tables[$0.objectID.entityName] ?? InMemoryRecordTable.empty }
-            return Self.write(changes, to: &state)
-        }
+        // The sharing save on a copy of the changes: the caller's rows stay as they were (a
+        // version written into the shared array copies it first).
+        var changes = changes
+        return try saveReportingVersions(sharingInserted: &changes)
     }
 
     /// ``saveReportingVersions(_:)`` keeping the new rows' array itself where it can: new rows
