@@ -68,11 +68,21 @@ extension ManagedObjectContext {
     /// Puts the waiting inserts (``pendingEventInserts``) into the pending event's inserted
     /// objects, the set grown once for all of them (not doubled and rehashed as they come).
     /// Adding objects takes none out: ``lastPendingInsert`` stays true.
+    ///
+    /// The set is filled outside the event (one exclusive access, not one per object), the
+    /// objects read through the array's storage (no reference counting per object), each
+    /// put in by `update(with:)`: an object waits once, so it inserts as `insert(_:)` would,
+    /// without handing back a copy of the member (a retain and a release).
     private func takePendingEventInserts() {
         let waiting = pendingEventInserts
         pendingEventInserts = []
-        storedPendingEvent.inserted.reserveCapacity(storedPendingEvent.inserted.count + waiting.count)
-        for object in waiting { storedPendingEvent.inserted.insert(object) }
+        var inserted = storedPendingEvent.inserted
+        storedPendingEvent.inserted = []
+        inserted.reserveCapacity(inserted.count + waiting.count)
+        waiting.withUnsafeBufferPointer { waiting in
+            for object in waiting { inserted.update(with: object) }
+        }
+        storedPendingEvent.inserted = inserted
     }
 
     package func noteInserted(_ object: ManagedObject) {

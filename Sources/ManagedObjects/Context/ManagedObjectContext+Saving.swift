@@ -54,8 +54,8 @@ extension ManagedObjectContext {
             storeOf[ObjectIdentifier(object.layout)] = store
         }
         // The IDs the new objects have before the save (`nil`: none was made yet; the object
-        // takes its permanent ID without a temporary one first).
-        let temporaryIDs = newObjects.map(\.knownObjectID)
+        // takes its permanent ID without a temporary one first); empty when none has one.
+        let temporaryIDs = Self.knownIDs(of: newObjects)
         try assignPermanentIDs(to: newObjects, storeOf: storeOf)
         do {
             // Conflicts are resolved by the merge policy and the write tried again
@@ -63,9 +63,9 @@ extension ManagedObjectContext {
             try writeResolvingConflicts(storeOf: storeOf, coordinator: coordinator, sortedInserted: newObjects)
         } catch {
             var temporaryOf: [ManagedObjectID: ManagedObjectID] = [:]
-            for (object, id) in zip(newObjects, temporaryIDs) where inserted.contains(object) {
+            for (index, object) in newObjects.enumerated() where inserted.contains(object) {
                 let permanent = object.objectID
-                restoreID(of: object, to: id)
+                restoreID(of: object, to: temporaryIDs.isEmpty ? nil : temporaryIDs[index])
                 temporaryOf[permanent] = object.objectID
             }
             // The waiting objects are back on their temporary IDs (or none).
@@ -86,13 +86,23 @@ extension ManagedObjectContext {
         let result = SaveResult(insertedObjectIDs: Self.objectIDs(of: inserted),
                                 updatedObjectIDs: Self.objectIDs(of: updated),
                                 deletedObjectIDs: Self.objectIDs(of: deleted))
+        // The objects of `saved`, in arrays (commitChanges empties the sets): their didSave()
+        // calls walk the arrays' storage, not the sets' buckets.
+        let savedObjects = (inserted.ordered, updated.ordered, deleted.ordered)
         commitChanges()
         conflictChecked.removeAll()
         // Each set on its own (an object is in one of them): no union of thousands of objects.
-        for object in saved.inserted { object.didSave() }
-        for object in saved.updated { object.didSave() }
-        for object in saved.deleted { object.didSave() }
+        Self.forEach(of: savedObjects.0) { $0.didSave() }
+        Self.forEach(of: savedObjects.1) { $0.didSave() }
+        Self.forEach(of: savedObjects.2) { $0.didSave() }
         postDidSave(result, saved)
+    }
+
+    /// The IDs `objects` have now (``ManagedObject/knownObjectID``), in order; empty when
+    /// none has one (the usual save of new objects: no array of `nil`s made and destroyed).
+    static func knownIDs(of objects: [ManagedObject]) -> [ManagedObjectID?] {
+        let anyKnown = objects.withUnsafeBufferPointer { objects in objects.contains { $0.knownObjectID != nil } }
+        return anyKnown ? objects.map(\.knownObjectID) : []
     }
 
     /// Whether `set` holds the objects of `objects` (non-empty) and no other, in their order:
@@ -109,9 +119,16 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects of `set`, put in a set of their number at once (no array of
     /// them first, no growth by doubling).
+    ///
+    /// The objects are read through the set's array storage (no reference counting per
+    /// object), and each ID goes in by `update(with:)`: the IDs are distinct, so it inserts
+    /// as `insert(_:)` would, without handing back a copy of the member (a retain and a
+    /// release per ID).
     private static func objectIDs(of set: TrackedObjectSet) -> Set<ManagedObjectID> {
         var ids = Set<ManagedObjectID>(minimumCapacity: set.count)
-        for object in set { ids.insert(object.objectID) }
+        set.ordered.withUnsafeBufferPointer { objects in
+            for object in objects { ids.update(with: object.objectID) }
+        }
         return ids
     }
 
@@ -119,10 +136,21 @@ extension ManagedObjectContext {
     /// object about to be saved). The sets as they are now (an object is in one of them at a
     /// time): changes the calls make are saved, they do not add calls.
     package func callWillSave() {
-        let (insertedNow, updatedNow, deletedNow) = (inserted, updated, deleted)
-        for object in insertedNow { object.willSave() }
-        for object in updatedNow { object.willSave() }
-        for object in deletedNow { object.willSave() }
+        // Arrays of the sets' objects, kept while the calls run (they hold the objects):
+        // walked through their storage, no reference counting per object.
+        let (insertedNow, updatedNow, deletedNow) = (inserted.ordered, updated.ordered, deleted.ordered)
+        Self.forEach(of: insertedNow) { $0.willSave() }
+        Self.forEach(of: updatedNow) { $0.willSave() }
+        Self.forEach(of: deletedNow) { $0.willSave() }
+    }
+
+    /// Calls `body` with each object of `objects`, read through the array's storage: no
+    /// reference counting per object (the array, which the caller keeps, holds them).
+    @inline(__always)
+    package static func forEach(of objects: [ManagedObject], _ body: (ManagedObject) throws -> Void) rethrows {
+        try objects.withUnsafeBufferPointer { objects in
+            for object in objects { try body(object) }
+        }
     }
 
     /// Checks the changes before a save: derived attributes computed, then
@@ -140,9 +168,15 @@ extension ManagedObjectContext {
         // Validation errors are collected; any other error ends the save (written out, not as
         // a closure: one call per object, no dynamic exclusivity check of `errors`).
         let changed = Self.inSaveOrder(updated)
-        for object in newObjects {
-            if !object.layout.derivedSlots.isEmpty { try object.computeDerivedAttributes() }
-            do { try object.validateForInsert() } catch let error as ManagedObjectValidationError { errors += error.errors }
+        // Through the array's storage (the array holds the objects): no reference counting
+        // per object. The errors gathered in the closure's own list.
+        errors += try newObjects.withUnsafeBufferPointer { newObjects in
+            var found: [ManagedObjectValidationError] = []
+            for object in newObjects {
+                if !object.layout.derivedSlots.isEmpty { try object.computeDerivedAttributes() }
+                do { try object.validateForInsert() } catch let error as ManagedObjectValidationError { found += error.errors }
+            }
+            return found
         }
         for object in changed {
             if !object.layout.derivedSlots.isEmpty { try object.computeDerivedAttributes() }

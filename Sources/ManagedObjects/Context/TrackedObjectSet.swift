@@ -94,8 +94,17 @@ package struct TrackedObjectSet: Sequence {
     /// The objects as a set (made on each call: O(*n*)).
     package var objects: Set<ManagedObject> {
         var set = Set<ManagedObject>(minimumCapacity: members.count)
-        for object in members { set.insert(object) }
+        Self.add(members, to: &set)
         return set
+    }
+
+    /// Adds `objects` to `set`, read through the array's storage (no reference counting per
+    /// object); `update(with:)` inserts as `insert(_:)` does (an object equals itself alone)
+    /// without handing back a copy of the member (a retain and a release each).
+    private static func add(_ objects: [ManagedObject], to set: inout Set<ManagedObject>) {
+        objects.withUnsafeBufferPointer { objects in
+            for object in objects { set.update(with: object) }
+        }
     }
 
     /// The objects in the set's order (insertion order, but for removals).
@@ -152,8 +161,8 @@ package struct TrackedObjectSet: Sequence {
     /// The objects of both sets.
     package func union(_ other: TrackedObjectSet) -> Set<ManagedObject> {
         var set = Set<ManagedObject>(minimumCapacity: members.count + other.members.count)
-        for object in members { set.insert(object) }
-        for object in other.members { set.insert(object) }
+        Self.add(members, to: &set)
+        Self.add(other.members, to: &set)
         return set
     }
 }
