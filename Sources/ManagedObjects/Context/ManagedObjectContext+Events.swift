@@ -69,13 +69,19 @@ extension ManagedObjectContext {
     /// objects, the set grown once for all of them (not doubled and rehashed as they come).
     /// Adding objects takes none out: ``lastPendingInsert`` stays true.
     ///
-    /// The set is filled outside the event (one exclusive access, not one per object), the
-    /// objects read through the array's storage (no reference counting per object), each
-    /// put in by `update(with:)`: an object waits once, so it inserts as `insert(_:)` would,
-    /// without handing back a copy of the member (a retain and a release).
+    /// The usual event of new objects (the event's set empty, the waiting objects exactly
+    /// the context's inserted ones, in order: each once) makes its set without comparisons
+    /// (``DistinctSet``). Otherwise the set is filled outside the event (one exclusive
+    /// access, not one per object), the objects read through the array's storage, each put
+    /// in by `update(with:)` (as `insert(_:)`, an object equal to itself alone, without
+    /// handing back a copy of the member: a retain and a release).
     private func takePendingEventInserts() {
         let waiting = pendingEventInserts
         pendingEventInserts = []
+        if storedPendingEvent.inserted.isEmpty && Self.holds(inserted, exactly: waiting) {
+            storedPendingEvent.inserted = DistinctSet.of(waiting)
+            return
+        }
         var inserted = storedPendingEvent.inserted
         storedPendingEvent.inserted = []
         inserted.reserveCapacity(inserted.count + waiting.count)

@@ -107,7 +107,7 @@ extension ManagedObjectContext {
 
     /// Whether `set` holds the objects of `objects` (non-empty) and no other, in their order:
     /// a comparison of identities, no hashing.
-    private static func holds(_ set: TrackedObjectSet, exactly objects: [ManagedObject]) -> Bool {
+    static func holds(_ set: TrackedObjectSet, exactly objects: [ManagedObject]) -> Bool {
         guard !objects.isEmpty, set.count == objects.count else { return false }
         return set.ordered.withUnsafeBufferPointer { members in
             objects.withUnsafeBufferPointer { given in
@@ -118,18 +118,10 @@ extension ManagedObjectContext {
     }
 
     /// The IDs of the objects of `set`, put in a set of their number at once (no array of
-    /// them first, no growth by doubling).
-    ///
-    /// The objects are read through the set's array storage (no reference counting per
-    /// object), and each ID goes in by `update(with:)`: the IDs are distinct, so it inserts
-    /// as `insert(_:)` would, without handing back a copy of the member (a retain and a
-    /// release per ID).
+    /// them first, no growth by doubling), without comparisons: the objects are registered
+    /// in this context, whose registry gives each ID one object (``DistinctSet``).
     private static func objectIDs(of set: TrackedObjectSet) -> Set<ManagedObjectID> {
-        var ids = Set<ManagedObjectID>(minimumCapacity: set.count)
-        set.ordered.withUnsafeBufferPointer { objects in
-            for object in objects { ids.update(with: object.objectID) }
-        }
-        return ids
+        DistinctSet.objectIDs(of: set.ordered)
     }
 
     /// Calls `willSave()` of every inserted, updated and deleted object (Apple: once per

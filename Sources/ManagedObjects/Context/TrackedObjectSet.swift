@@ -91,12 +91,9 @@ package struct TrackedObjectSet: Sequence {
     package var count: Int { members.count }
     package var first: ManagedObject? { members.first }
 
-    /// The objects as a set (made on each call: O(*n*)).
-    package var objects: Set<ManagedObject> {
-        var set = Set<ManagedObject>(minimumCapacity: members.count)
-        Self.add(members, to: &set)
-        return set
-    }
+    /// The objects as a set (made on each call: O(*n*); each object is once in the set's
+    /// array, so without comparisons: ``DistinctSet``).
+    package var objects: Set<ManagedObject> { DistinctSet.of(members) }
 
     /// Adds `objects` to `set`, read through the array's storage (no reference counting per
     /// object); `update(with:)` inserts as `insert(_:)` does (an object equals itself alone)
