@@ -128,18 +128,16 @@ extension ManagedObjectContext {
     /// object about to be saved). The sets as they are now (an object is in one of them at a
     /// time): changes the calls make are saved, they do not add calls.
     package func callWillSave() {
-        // Arrays of the sets' objects, kept while the calls run (they hold the objects):
-        // walked through their storage, no reference counting per object.
-        let (insertedNow, updatedNow, deletedNow) = (inserted.ordered, updated.ordered, deleted.ordered)
-        Self.forEach(of: insertedNow) { $0.willSave() }
-        Self.forEach(of: updatedNow) { $0.willSave() }
-        Self.forEach(of: deletedNow) { $0.willSave() }
+        let (insertedNow, updatedNow, deletedNow) = (inserted, updated, deleted)
+        for object in insertedNow { object.willSave() }
+        for object in updatedNow { object.willSave() }
+        for object in deletedNow { object.willSave() }
     }
 
     /// Calls `body` with each object of `objects`, read through the array's storage: no
     /// reference counting per object (the array, which the caller keeps, holds them).
     @inline(__always)
-    package static func forEach(of objects: [ManagedObject], _ body: (ManagedObject) throws -> Void) rethrows {
+    private static func forEach(of objects: [ManagedObject], _ body: (ManagedObject) throws -> Void) rethrows {
         try objects.withUnsafeBufferPointer { objects in
             for object in objects { try body(object) }
         }
@@ -160,15 +158,9 @@ extension ManagedObjectContext {
         // Validation errors are collected; any other error ends the save (written out, not as
         // a closure: one call per object, no dynamic exclusivity check of `errors`).
         let changed = Self.inSaveOrder(updated)
-        // Through the array's storage (the array holds the objects): no reference counting
-        // per object. The errors gathered in the closure's own list.
-        errors += try newObjects.withUnsafeBufferPointer { newObjects in
-            var found: [ManagedObjectValidationError] = []
-            for object in newObjects {
-                if !object.layout.derivedSlots.isEmpty { try object.computeDerivedAttributes() }
-                do { try object.validateForInsert() } catch let error as ManagedObjectValidationError { found += error.errors }
-            }
-            return found
+        for object in newObjects {
+            if !object.layout.derivedSlots.isEmpty { try object.computeDerivedAttributes() }
+            do { try object.validateForInsert() } catch let error as ManagedObjectValidationError { errors += error.errors }
         }
         for object in changed {
             if !object.layout.derivedSlots.isEmpty { try object.computeDerivedAttributes() }
