@@ -119,6 +119,16 @@ private final class SaveCountingNote: ManagedObject {
         #expect(ManagedObjectContext.knownIDs(of: notes) == [nil, nil, asked, nil])
     }
 
+    /// The integer key read from an ID's scope flags (what the check of a store's new IDs
+    /// reads): an integer key's, and none for any other reference.
+    @Test func integerKeysComeOnlyFromIntegerReferences() {
+        #expect(ManagedObjectID(entityName: "Note", storeIdentifier: "S", primaryKey: 7).integerKey == 7)
+        #expect(ManagedObjectID(entityName: "Note", storeIdentifier: "S", primaryKey: 7).withPrimaryKey(9).integerKey == 9)
+        #expect(ManagedObjectID(entityName: "Note", storeIdentifier: "S", referenceObject: .string("7")).integerKey == nil)
+        #expect(ManagedObjectID(entityName: "Note", storeIdentifier: "S", referenceObject: .temporary(UUID())).integerKey == nil)
+        #expect(ManagedObjectID.temporary(entityName: "Note").integerKey == nil)
+    }
+
     @Test(arguments: [false, true])
     func aFailedSaveGivesNewObjectsBackTheirIDs(askFirst: Bool) throws {
         let context = try Self.context(try Self.model(uniqueTitle: true))

@@ -61,23 +61,27 @@ extension ManagedObjectContext {
 
     /// Whether every ID has an integer key greater than that of every earlier ID of its entity
     /// (then no two are equal). Runs of one entity look its last key up once.
+    /// The IDs are read through the array's storage and their keys from their scopes' flags
+    /// (``ManagedObjectID/integerKey``): no copy of an ID, no reference made, per ID.
     private static func keysRiseByEntity(_ ids: [ManagedObjectID]) -> Bool {
-        var lastKeys: [String: Int64] = [:]
-        var runName: String?
-        var runLast = Int64.min
-        for index in ids.indices {
-            guard case .integer(let key) = ids[index].referenceObject else { return false }
-            // An ID sharing the previous one's scope is of its entity: the run goes on.
-            let continuesRun = index > 0 && ids[index].sharesScope(with: ids[index - 1])
-            if !continuesRun && ids[index].entityName != runName {
-                if let runName { lastKeys[runName] = runLast }
-                runName = ids[index].entityName
-                runLast = lastKeys[ids[index].entityName] ?? .min
+        ids.withUnsafeBufferPointer { ids in
+            var lastKeys: [String: Int64] = [:]
+            var runName: String?
+            var runLast = Int64.min
+            for index in ids.indices {
+                guard let key = ids[index].integerKey else { return false }
+                // An ID sharing the previous one's scope is of its entity: the run goes on.
+                let continuesRun = index > 0 && ids[index].sharesScope(with: ids[index - 1])
+                if !continuesRun && ids[index].entityName != runName {
+                    if let runName { lastKeys[runName] = runLast }
+                    runName = ids[index].entityName
+                    runLast = lastKeys[ids[index].entityName] ?? .min
+                }
+                guard key > runLast else { return false }
+                runLast = key
             }
-            guard key > runLast else { return false }
-            runLast = key
+            return true
         }
-        return true
     }
 
     /// `counted` plus a store's `count`; a sum past `Int.max` (more objects than any stores

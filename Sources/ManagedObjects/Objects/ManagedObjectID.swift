@@ -101,6 +101,11 @@ public struct ManagedObjectID: Sendable, Hashable {
         return ManagedObjectID(scope: .shared(entityName: entityName, storeIdentifier: storeIdentifier, form: .integer), key: key)
     }
 
+    /// The integer key (``ReferenceObject/integer(_:)``), or `nil` for any other reference:
+    /// told by the scope's flags (an integer scope neither holds a reference nor is
+    /// temporary), no reference made.
+    package var integerKey: Int64? { scope.holdsReference || scope.isTemporary ? nil : key }
+
     /// Whether both IDs have one scope object, and so the same entity, store and form (an
     /// identity test: IDs of one entity and store made apart may have equal scopes that are
     /// not one object).
