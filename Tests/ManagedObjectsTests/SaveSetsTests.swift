@@ -129,6 +129,37 @@ private final class SaveCountingNote: ManagedObject {
         #expect(ManagedObjectID.temporary(entityName: "Note").integerKey == nil)
     }
 
+    /// New objects of one entity take their keys by count (no list of names), any other mix
+    /// by the list of names: one counter per inheritance root either way, in insert order.
+    @Test func newObjectsOfOneEntityTakeTheKeysTheListWouldGive() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Fruit", isAbstract: true, properties: [.attribute("radius", .double)]),
+            EntityDescription(name: "Orange", parent: "Fruit"),
+            EntityDescription(name: "Apple", parent: "Fruit"),
+            EntityDescription(name: "Crate", properties: [.attribute("label", .string)]),
+        ])
+        let context = try Self.context(model)
+        func key(_ object: ManagedObject) -> Int64? { object.objectID.integerKey }
+        func insert(_ names: [String]) throws -> [ManagedObject] {
+            try names.map { try context.insertNewObject(forEntityNamed: $0) }
+        }
+        // One entity: by count.
+        let oranges = try insert(Array(repeating: "Orange", count: 3))
+        try context.save()
+        #expect(oranges.map(key) == [1, 2, 3])
+        // A mix: by the list; apples go on from the oranges' root counter.
+        let mixed = try insert(["Apple", "Crate", "Apple", "Orange", "Crate"])
+        try context.save()
+        #expect(mixed.map(key) == [4, 1, 5, 6, 2])
+        #expect(mixed.map(\.objectID.entityName) == ["Apple", "Crate", "Apple", "Orange", "Crate"])
+        // One entity again: the root's counter goes on.
+        let apples = try insert(Array(repeating: "Apple", count: 2))
+        try context.save()
+        #expect(apples.map(key) == [7, 8])
+        #expect(apples.allSatisfy { $0.objectID.entityName == "Apple" && $0.objectID.storeIdentifier == context.coordinator?.stores.first?.identifier })
+        for object in oranges + mixed + apples { #expect(try context.existingObject(with: object.objectID) === object) }
+    }
+
     @Test(arguments: [false, true])
     func aFailedSaveGivesNewObjectsBackTheirIDs(askFirst: Bool) throws {
         let context = try Self.context(try Self.model(uniqueTitle: true))

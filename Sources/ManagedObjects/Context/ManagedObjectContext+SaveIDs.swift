@@ -85,7 +85,12 @@ extension ManagedObjectContext {
         var answers: [[ManagedObjectID]] = []
         answers.reserveCapacity(groups.count)
         for group in groups {
-            answers.append(try checkedNewObjectIDs(from: group.store, for: Self.entityNames(of: group.objects)))
+            // New objects of one entity (the usual save) are asked for without their names.
+            if let name = Self.soleEntityName(of: group.objects) {
+                answers.append(try checkedNewObjectIDs(from: group.store, count: group.objects.count, of: name))
+            } else {
+                answers.append(try checkedNewObjectIDs(from: group.store, for: Self.entityNames(of: group.objects)))
+            }
         }
         for (group, ids) in zip(groups, answers) {
             ids.withUnsafeBufferPointer { ids in
@@ -100,6 +105,16 @@ extension ManagedObjectContext {
         guard let first = storeOf.first?.value else { return nil }
         for store in storeOf.values where store !== first { return nil }
         return first
+    }
+
+    /// The entity name of `objects` when they all have one layout (compared by identity,
+    /// through the array's storage); `nil` when they are of several, or none.
+    static func soleEntityName(of objects: [ManagedObject]) -> String? {
+        objects.withUnsafeBufferPointer { objects -> String? in
+            guard let layout = objects.first?.layout else { return nil }
+            for object in objects where object.layout !== layout { return nil }
+            return objects[0].entity.name
+        }
     }
 
     /// The entity names of `objects`, in order: what a store's `newObjectIDs(for:)` takes.

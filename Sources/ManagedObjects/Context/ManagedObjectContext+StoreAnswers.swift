@@ -21,7 +21,26 @@ extension ManagedObjectContext {
         // the new IDs, all permanent, are checked against the entries, without making those
         // of objects that wait with temporary IDs or none.
         if checkingRegistry { prepareUnindexedInsertsForSave() }
-        let ids = try store.newObjectIDs(for: entityNames)
+        return try checked(try store.newObjectIDs(for: entityNames), from: store, for: entityNames, checkingRegistry: checkingRegistry)
+    }
+
+    /// ``checkedNewObjectIDs(from:for:checkingRegistry:)`` of `count` new objects of one
+    /// entity: an in-memory store is asked for them without a list of their names (the same
+    /// IDs), any other store as usual; the same checks either way.
+    package func checkedNewObjectIDs(from store: any PersistentStore, count: Int, of entityName: String) throws -> [ManagedObjectID] {
+        guard let memory = store as? InMemoryStore else {
+            return try checkedNewObjectIDs(from: store, for: [String](repeating: entityName, count: count))
+        }
+        prepareUnindexedInsertsForSave()
+        return try checked(memory.newObjectIDs(count: count, of: entityName), from: store,
+                           for: repeatElement(entityName, count: count), checkingRegistry: true)
+    }
+
+    /// The checks of ``checkedNewObjectIDs(from:for:checkingRegistry:)`` of `ids`, the store's
+    /// answer for new objects of `entityNames` (an array, or one name repeated).
+    private func checked<Names: RandomAccessCollection<String>>(_ ids: [ManagedObjectID], from store: any PersistentStore,
+                                                                 for entityNames: Names, checkingRegistry: Bool) throws -> [ManagedObjectID]
+        where Names.Index == Int {
         func wrong(_ reason: String) -> ManagedObjectContextError {
             .invalidStoreAnswer(store: Self.storeName(store), reason: reason)
         }
@@ -41,7 +60,7 @@ extension ManagedObjectContext {
         // the name asked is the same.
         var lastChecked: (id: ManagedObjectID, name: String)?
         for index in ids.indices {
-            let name = entityNames[index]
+            let name = entityNames[entityNames.startIndex + index]
             let passes = lastChecked.map { ids[index].sharesScope(with: $0.id) && name == $0.name } ?? false
             if !passes {
                 let id = ids[index]

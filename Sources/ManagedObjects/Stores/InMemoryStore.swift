@@ -98,25 +98,44 @@ public final class InMemoryStore: PersistentStore {
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(entityNames.count)
             // Names come in runs of one entity (a save's objects are in insert order): the root
-            // and its counter are looked up once per run, and the run's IDs share the first
-            // one's entity name hash (the same IDs as one by one).
+            // and its counter are looked up once per run.
             var start = entityNames.startIndex
             while start < entityNames.endIndex {
                 let name = entityNames[start]
                 var end = start + 1
                 while end < entityNames.endIndex && entityNames[end] == name { end += 1 }
-                let root = state.roots[name] ?? name
-                var key = state.nextKey[root, default: 0]
-                let first = ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: key + 1)
-                for _ in start..<end {
-                    key += 1
-                    ids.append(first.withPrimaryKey(key))
-                }
-                state.nextKey[root] = key
+                Self.appendNewIDs(count: end - start, of: name, store: identifier, to: &ids, in: &state)
                 start = end
             }
             return ids
         }
+    }
+
+    /// ``newObjectIDs(for:)`` of `count` new objects of one entity (the usual save's new
+    /// objects): no list of their names made, none compared.
+    package func newObjectIDs(count: Int, of entityName: String) -> [ManagedObjectID] {
+        let identifier = self.identifier
+        return state.withTrackedLock(self) { state in
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(count)
+            Self.appendNewIDs(count: count, of: entityName, store: identifier, to: &ids, in: &state)
+            return ids
+        }
+    }
+
+    /// Appends the IDs of `count` new objects of `name`, from its inheritance root's counter;
+    /// they share the first one's scope (the same IDs as made one by one).
+    private static func appendNewIDs(count: Int, of name: String, store identifier: String, to ids: inout [ManagedObjectID],
+                                     in state: inout State) {
+        guard count > 0 else { return }
+        let root = state.roots[name] ?? name
+        var key = state.nextKey[root, default: 0]
+        let first = ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: key + 1)
+        for _ in 0..<count {
+            key += 1
+            ids.append(first.withPrimaryKey(key))
+        }
+        state.nextKey[root] = key
     }
 
     public func save(_ changes: StoreSaveChanges) throws -> [ManagedObjectID: Int64] {
