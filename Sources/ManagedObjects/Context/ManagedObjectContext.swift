@@ -81,8 +81,10 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) package var resolutionMovedRelationships = false
     /// The entity ``insertNewObject(forEntityNamed:)`` made an object of last and its class,
     /// kept while the model is in use (no longer editable: its class bindings are fixed), so
-    /// that a run of inserts looks the class up once.
-    @exclusivity(unchecked) package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type)?
+    /// that a run of inserts looks the class up once; for the generic class (no initialiser of
+    /// a subclass to run), the layout its objects are made with too (held by the model).
+    @exclusivity(unchecked) package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type,
+                                                            layout: Unmanaged<EntityLayout>?)?
     /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
     @exclusivity(unchecked) package var registrationCount: UInt64 = 0
     /// Whether an object with relationship slots was ever registered (the context's teardown
@@ -224,8 +226,14 @@ public final class ManagedObjectContext {
         // The objects' references to this context (their change sink and
         // `managedObjectContext`) are weak: they read as `nil` from now on, with no need to
         // clear them one by one (a weak store each, and each object's observation lock).
-        object.changeSetMembership = []
-        object.forgetChangeRecords()
+        // An object in no change set and without records (a saved one) has only its quiet
+        // stores to end: no record to release.
+        if object.holdsNoChangeRecords {
+            object.forgetQuietStores()
+        } else {
+            object.changeSetMembership = []
+            object.forgetChangeRecords()
+        }
         // Each relationship is cut and becomes a relationship fault that cannot fire (the
         // context is gone): typed reads give empty values, key-value coding throws
         // `faultNotFulfilled(_, .contextGone)`, `hasFault(forRelationshipNamed:)` is true.
@@ -269,15 +277,21 @@ public final class ManagedObjectContext {
     public func insertNewObject(forEntityNamed entityName: String) throws -> ManagedObject {
         // The class bound to the entity (ManagedObject unless a subclass is bound): the one
         // found for the entity inserted last while the model was in use, else looked up.
-        let objectClass: ManagedObject.Type
+        let object: ManagedObject
         if let last = lastInsertedClass, last.entityName == entityName {
-            objectClass = last.objectClass
+            if let layout = last.layout {
+                object = layout._withUnsafeGuaranteedRef { ManagedObject(knownLayout: $0, in: model) }
+            } else {
+                object = try last.objectClass.init(entityName: entityName, in: model)
+            }
         } else {
-            objectClass = model.managedObjectClass(forEntityNamed: entityName)
-            // Once a coordinator uses the model, its class bindings cannot change.
-            lastInsertedClass = model.isEditable ? nil : (entityName, objectClass)
+            let objectClass = model.managedObjectClass(forEntityNamed: entityName)
+            object = try objectClass.init(entityName: entityName, in: model)
+            // Once a coordinator uses the model, its class bindings (and so the layouts of its
+            // entities) cannot change.
+            let layout = objectClass == ManagedObject.self ? Unmanaged.passUnretained(object.layout) : nil
+            lastInsertedClass = model.isEditable ? nil : (entityName, objectClass, layout)
         }
-        let object = try objectClass.init(entityName: entityName, in: model)
         try insert(object)
         return object
     }
@@ -414,8 +428,16 @@ public final class ManagedObjectContext {
         if !hasRegisteredRelatedObjects && !object.layout.relationshipSlots.isEmpty { hasRegisteredRelatedObjects = true }
         object.managedObjectContext = self
         // The context's change sink reaches the object through the state all its objects
-        // share: no sink reference or observation state per object.
-        object.setOwnerObservationStorage(objectObservationStorage)
+        // share: no sink reference or observation state per object. Passed unretained (the
+        // context holds it; the object retains it for itself): no retain and release per
+        // registration around the call.
+        unmanagedObjectObservationStorage._withUnsafeGuaranteedRef { object.setOwnerObservationStorage($0) }
+    }
+
+    /// ``objectObservationStorage``, unretained (the context holds it).
+    private var unmanagedObjectObservationStorage: Unmanaged<KeyValueObservationStorage> {
+        if let made = sharedObservationStorage { return Unmanaged.passUnretained(made) }
+        return Unmanaged.passUnretained(objectObservationStorage)
     }
 
     /// Removes `object` from the context: out of its change sets and records, the registry and
