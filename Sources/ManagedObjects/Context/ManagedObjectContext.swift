@@ -81,10 +81,8 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) package var resolutionMovedRelationships = false
     /// The entity ``insertNewObject(forEntityNamed:)`` made an object of last and its class,
     /// kept while the model is in use (no longer editable: its class bindings are fixed), so
-    /// that a run of inserts looks the class up once; for the generic class (no initialiser of
-    /// a subclass to run), the layout its objects are made with too (held by the model).
-    @exclusivity(unchecked) package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type,
-                                                            layout: Unmanaged<EntityLayout>?)?
+    /// that a run of inserts looks the class up once.
+    @exclusivity(unchecked) package var lastInsertedClass: (entityName: String, objectClass: ManagedObject.Type)?
     /// How many objects were registered so far (gives each its ``ManagedObject/registrationSequence``).
     @exclusivity(unchecked) package var registrationCount: UInt64 = 0
     /// Whether an object with relationship slots was ever registered (the context's teardown
@@ -277,21 +275,15 @@ public final class ManagedObjectContext {
     public func insertNewObject(forEntityNamed entityName: String) throws -> ManagedObject {
         // The class bound to the entity (ManagedObject unless a subclass is bound): the one
         // found for the entity inserted last while the model was in use, else looked up.
-        let object: ManagedObject
+        let objectClass: ManagedObject.Type
         if let last = lastInsertedClass, last.entityName == entityName {
-            if let layout = last.layout {
-                object = layout._withUnsafeGuaranteedRef { ManagedObject(knownLayout: $0, in: model) }
-            } else {
-                object = try last.objectClass.init(entityName: entityName, in: model)
-            }
+            objectClass = last.objectClass
         } else {
-            let objectClass = model.managedObjectClass(forEntityNamed: entityName)
-            object = try objectClass.init(entityName: entityName, in: model)
-            // Once a coordinator uses the model, its class bindings (and so the layouts of its
-            // entities) cannot change.
-            let layout = objectClass == ManagedObject.self ? Unmanaged.passUnretained(object.layout) : nil
-            lastInsertedClass = model.isEditable ? nil : (entityName, objectClass, layout)
+            objectClass = model.managedObjectClass(forEntityNamed: entityName)
+            // Once a coordinator uses the model, its class bindings cannot change.
+            lastInsertedClass = model.isEditable ? nil : (entityName, objectClass)
         }
+        let object = try objectClass.init(entityName: entityName, in: model)
         try insert(object)
         return object
     }

@@ -198,21 +198,6 @@ open class ManagedObject: KeyValueObject, KeyValueKeyTableProviding, KeyPathNami
         if layout.hasFields { initializeFields() }
     }
 
-    /// Creates an object of `layout`'s entity, outside any context: what
-    /// ``init(entityName:in:)`` makes with that layout, for a caller that has it already (a
-    /// context inserting a run of objects of one entity of a model in use, whose class is
-    /// `ManagedObject` itself).
-    package init(knownLayout layout: EntityLayout, in model: ManagedObjectModel) {
-        self.layout = layout
-        self.managedObjectModel = model
-        self.reportsObservationAccess = Self.isObservationTrackingEnabled
-        // As in `init(entityName:in:)`: unretained, the object holds the layout.
-        self.values = Unmanaged.passUnretained(self.layout)._withUnsafeGuaranteedRef { $0.newObjectArrayValues() }
-        super.init()
-        keepOwnObservationStorage()
-        if layout.hasFields { initializeFields() }
-    }
-
     /// Creates an object of the entity this class is bound to (``entityName``), outside any
     /// context.
     ///
