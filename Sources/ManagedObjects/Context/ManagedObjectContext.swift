@@ -305,7 +305,8 @@ public final class ManagedObjectContext {
         }
         guard object.managedObjectModel === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }
         guard !object.entity.isAbstract else { throw ManagedObjectContextError.abstractEntity(object.entity.name) }
-        if deleted.remove(object) != nil {
+        // The membership bit first (inlined): a new object is in no set, and takes no call.
+        if deleted.contains(object), deleted.remove(object) != nil {
             // The delete kept its committed values: changed since the last save, it is updated
             // again (the undo of a delete restores the earlier changes, which the next save
             // writes).
