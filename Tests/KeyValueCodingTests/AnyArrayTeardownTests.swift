@@ -25,6 +25,8 @@ import Testing
 
     @Test func theFactsHoldOnThisToolchain() {
         #expect(AnyArrayTeardown.holds)
+        // The runtime's allocation is found and makes storage that reads as an array.
+        #expect(AnyArrayTeardown.copiesWithRuntimeAllocation)
     }
 
     /// Runs `body` with a counter and returns how many of its `Counted` objects were freed.
@@ -121,6 +123,51 @@ import Testing
         let first = try #require(AnyArrayTeardown.plainDataCopy(of: original))
         let second = try #require(AnyArrayTeardown.plainDataCopy(of: first))
         #expect(second.map { $0 as? Int64 } == [0, 1, 2, 3, 4])
+    }
+
+    @Test func smallAndLiteralStringsAreImmortalAndStringsOfTheirOwnStorageAreNot() {
+        #expect(AnyArrayTeardown.isImmortalString(""))
+        #expect(AnyArrayTeardown.isImmortalString("a12345"))
+        #expect(AnyArrayTeardown.isImmortalString("b\(7)"))
+        #expect(AnyArrayTeardown.isImmortalString("a literal longer than fifteen bytes"))
+        #expect(!AnyArrayTeardown.isImmortalString(String(repeating: "heap ", count: 5)))
+        #expect(!AnyArrayTeardown.isImmortalString("made at run time: \(Int.random(in: 1_000...9_999))"))
+    }
+
+    /// The storage object of a string of its own storage (its second word without the flags).
+    private func storageAddress(of string: String) -> UnsafeRawPointer {
+        let container: Any? = string
+        let word = withUnsafeBytes(of: container) { $0.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self) }
+        return UnsafeRawPointer(bitPattern: word & 0x00FF_FFFF_FFFF_FFFF)!
+    }
+
+    @Test func immortalStringsAreSkippedAndStringsOfTheirOwnStorageReleased() {
+        let kept = String(repeating: "kept heap string ", count: 3)
+        let keptStorage = storageAddress(of: kept)
+        var values = ContiguousArray<Any?>()
+        values.append("small")
+        values.append("a literal longer than fifteen bytes")
+        values.append(kept)
+        values.append("n\(42)")
+        values.append(String(repeating: "freed with the array ", count: 2))
+        // Held here and by the array.
+        #expect(StrongReferenceCount.mayHaveOtherOwners(keptStorage))
+        AnyArrayTeardown.empty(&values)
+        #expect(values.isEmpty)
+        // The array's reference was released; the string held here reads as before.
+        #expect(!StrongReferenceCount.mayHaveOtherOwners(keptStorage))
+        #expect(kept == String(repeating: "kept heap string ", count: 3))
+    }
+
+    @Test func aPlainDataCopyHasRoomForItsValuesExactly() throws {
+        var original = ContiguousArray<Any?>()
+        original.reserveCapacity(16)
+        for index in 0..<3 { original.append(Int32(index)) }
+        var copy = try #require(AnyArrayTeardown.plainDataCopy(of: original))
+        #expect(copy.count == 3 && copy.capacity == 3)
+        // Full: the next append moves the values to a larger storage of the array's own.
+        copy.append(nil)
+        #expect(copy.count == 4 && copy.capacity >= 4 && copy.map { $0 as? Int32 } == [0, 1, 2, nil])
     }
 
     @Test func anEmptyArrayHasNoPlainDataCopy() {

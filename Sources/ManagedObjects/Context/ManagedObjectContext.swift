@@ -224,8 +224,14 @@ public final class ManagedObjectContext {
         // The objects' references to this context (their change sink and
         // `managedObjectContext`) are weak: they read as `nil` from now on, with no need to
         // clear them one by one (a weak store each, and each object's observation lock).
-        object.changeSetMembership = []
-        object.forgetChangeRecords()
+        // An object in no change set and without records (a saved one) has only its quiet
+        // stores to end: no record to release.
+        if object.holdsNoChangeRecords {
+            object.forgetQuietStores()
+        } else {
+            object.changeSetMembership = []
+            object.forgetChangeRecords()
+        }
         // Each relationship is cut and becomes a relationship fault that cannot fire (the
         // context is gone): typed reads give empty values, key-value coding throws
         // `faultNotFulfilled(_, .contextGone)`, `hasFault(forRelationshipNamed:)` is true.
@@ -299,7 +305,8 @@ public final class ManagedObjectContext {
         }
         guard object.managedObjectModel === model else { throw ManagedObjectContextError.objectOfAnotherModel(object.objectID) }
         guard !object.entity.isAbstract else { throw ManagedObjectContextError.abstractEntity(object.entity.name) }
-        if deleted.remove(object) != nil {
+        // The membership bit first (inlined): a new object is in no set, and takes no call.
+        if deleted.contains(object), deleted.remove(object) != nil {
             // The delete kept its committed values: changed since the last save, it is updated
             // again (the undo of a delete restores the earlier changes, which the next save
             // writes).
@@ -414,8 +421,16 @@ public final class ManagedObjectContext {
         if !hasRegisteredRelatedObjects && !object.layout.relationshipSlots.isEmpty { hasRegisteredRelatedObjects = true }
         object.managedObjectContext = self
         // The context's change sink reaches the object through the state all its objects
-        // share: no sink reference or observation state per object.
-        object.setOwnerObservationStorage(objectObservationStorage)
+        // share: no sink reference or observation state per object. Passed unretained (the
+        // context holds it; the object retains it for itself): no retain and release per
+        // registration around the call.
+        unmanagedObjectObservationStorage._withUnsafeGuaranteedRef { object.setOwnerObservationStorage($0) }
+    }
+
+    /// ``objectObservationStorage``, unretained (the context holds it).
+    private var unmanagedObjectObservationStorage: Unmanaged<KeyValueObservationStorage> {
+        if let made = sharedObservationStorage { return Unmanaged.passUnretained(made) }
+        return Unmanaged.passUnretained(objectObservationStorage)
     }
 
     /// Removes `object` from the context: out of its change sets and records, the registry and

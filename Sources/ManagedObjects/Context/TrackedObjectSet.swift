@@ -113,8 +113,9 @@ package struct TrackedObjectSet: Sequence {
     @inline(__always)
     package func contains(_ object: ManagedObject) -> Bool { object.changeSetMembership.contains(bit) }
 
-    /// Adds `object`; returns whether it was new. O(1); no hashing.
-    @discardableResult
+    /// Adds `object`; returns whether it was new. O(1); no hashing. Inlined: every insert and
+    /// first change adds its object to one or two sets.
+    @discardableResult @inline(__always)
     package mutating func insert(_ object: ManagedObject) -> Bool {
         if object.changeSetMembership.contains(bit) { return false }
         object.changeSetMembership.insert(bit)

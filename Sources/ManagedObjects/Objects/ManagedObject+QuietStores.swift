@@ -97,12 +97,26 @@ extension ManagedObject {
         return !storage._withUnsafeGuaranteedRef { $0.mayHaveListeners }
     }
 
+    /// Whether the object is in none of its context's change sets and has no recorded values
+    /// (``committedRecord``, ``eventRecord``): of what ``forgetChangeRecords()`` forgets, only
+    /// the quiet stores can be left.
+    @inline(__always)
+    package var holdsNoChangeRecords: Bool {
+        changeSetMembership.isEmpty && committedRecord == nil && eventRecord == nil
+    }
+
+    /// Ends the object's quiet stores (``quietSlots``, ``quietConfinement``).
+    @inline(__always)
+    package func forgetQuietStores() {
+        quietSlots = 0
+        quietConfinement = nil
+    }
+
     /// Forgets what the context recorded about the object's changes (it leaves the context,
     /// or the context forgets every change).
     package func forgetChangeRecords() {
         committedRecord = nil
         eventRecord = nil
-        quietSlots = 0
-        quietConfinement = nil
+        forgetQuietStores()
     }
 }
