@@ -92,9 +92,15 @@ extension ManagedObjectContext {
                 answers.append(try checkedNewObjectIDs(from: group.store, for: Self.entityNames(of: group.objects)))
             }
         }
-        for (group, ids) in zip(groups, answers) {
-            ids.withUnsafeBufferPointer { ids in
-                for index in group.objects.indices { group.objects[index].knownObjectID = ids[index] }
+        // Each answer is taken out of the list (held once) and its IDs moved into the objects
+        // from the last: no retain per ID given, no release per ID when the answer is
+        // destroyed; the objects are read through their array's storage.
+        for (index, group) in groups.enumerated() {
+            var ids: [ManagedObjectID] = []
+            swap(&ids, &answers[index])
+            group.objects.withUnsafeBufferPointer { objects in
+                precondition(ids.count == objects.count, "a checked answer gives one ID per object")
+                while let id = ids.popLast() { objects[ids.count].knownObjectID = id }
             }
         }
         unindexedInsertsHavePermanentIDs = true

@@ -81,6 +81,8 @@ package final class EntityLayout: Sendable {
     /// What the save pipeline needs to know of each slot, without copying its (large)
     /// property description.
     package let slotTraits: [SlotTraits]
+    /// The slots' metadata words for validation's check by type (``TrivialSlotWords``).
+    package let trivialSlotWords: TrivialSlotWords
     /// The slots of relationships, of saved (non-transient) ones, and of derived attributes.
     package let relationshipSlots: [Int]
     package let derivedSlots: [Int]
@@ -246,6 +248,7 @@ package final class EntityLayout: Sendable {
             return attribute.isTransient && attribute.defaultValue != nil
         }
         slotTraits = described.map(SlotTraits.init)
+        trivialSlotWords = TrivialSlotWords(slotTraits)
         relationshipSlots = described.indices.filter { described[$0].relationship != nil }
         derivedSlots = described.indices.filter { described[$0].attribute?.isDerived == true }
         var quiet: UInt64 = 0

@@ -51,22 +51,14 @@ extension ManagedObject {
 
     /// The slots below 64 whose values are trivially valid
     /// (``SlotTraits/isTriviallyValid(containerAt:)``), read in place from the value array (the
-    /// `Any?` layout `RuntimeLayout` checks); 0 for an object with `@Managed` fields or a fault.
+    /// `Any?` layout `RuntimeLayout` checks) by the layout's ``TrivialSlotWords``; 0 for an
+    /// object with `@Managed` fields or a fault.
     private func triviallyValidSlotsInPlace() -> UInt64 {
         guard !layout.hasFields, !faultFlag, AnyContainerMetadata.isReadable else { return 0 }
-        let traits = layout.slotTraits
+        let layout = layout
         return values.withUnsafeBufferPointer { buffer -> UInt64 in
-            guard buffer.count == traits.count, let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
-            // The traits read through their buffer (same count, checked above): no bounds
-            // check and no copy of the array per slot.
-            return traits.withUnsafeBufferPointer { traits -> UInt64 in
-                var bits: UInt64 = 0
-                for slot in 0..<Swift.min(traits.count, 64)
-                where traits[slot].isTriviallyValid(containerAt: base + slot * MemoryLayout<Any?>.stride) {
-                    bits |= 1 << UInt64(slot)
-                }
-                return bits
-            }
+            guard buffer.count == layout.slotTraits.count, let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+            return layout.trivialSlotWords.validSlots(valuesAt: base, traits: layout.slotTraits)
         }
     }
 
