@@ -3,8 +3,8 @@ import Testing
 @testable import ManagedObjects
 
 /// Validation's check by type through ``TrivialSlotWords`` (session 16): it finds exactly the
-/// slots the traits' own check finds, slot by slot, for every mix of values; saves validate as
-/// before; and the IDs a save gives new objects of one entity follow their insert order.
+/// slots the traits' own check finds, slot by slot, for every mix of values; saves collect every
+/// error as before; and the IDs a save gives new objects of one entity follow their insert order.
 @Suite struct TrivialSlotWordsTests {
     /// Attributes of every trivially checkable kind, with and without rules, optional and
     /// mandatory, a relationship and a transient attribute.
@@ -28,12 +28,12 @@ import Testing
     }()
 
     /// Values of several types, `nil` and non-finite dates among them.
-    static let candidates: [Any?] = [
+    static func candidates() -> [Any?] { [
         nil, "text", "a longer text that is not small", Int64(7), Int16(2), Int32(9), Int(4), 2.5, Float(1.5), true,
         Date(timeIntervalSinceReferenceDate: 100), Date(timeIntervalSinceReferenceDate: .infinity),
         Date(timeIntervalSinceReferenceDate: -.infinity), Date(timeIntervalSinceReferenceDate: .nan), Data([1, 2]),
         UUID(), Decimal(3), NSNull(), NSNumber(value: 3),
-    ]
+    ] }
 
     @Test func findsWhatTheTraitsFindSlotBySlot() {
         let traits = Self.properties.map(SlotTraits.init)
@@ -44,9 +44,10 @@ import Testing
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(truncatingIfNeeded: state >> 33)
         }
+        let candidates = Self.candidates()
         var sawValid = false, sawInvalid = false
         for _ in 0..<2000 {
-            let values = ContiguousArray<Any?>(traits.indices.map { _ in Self.candidates[next() % Self.candidates.count] })
+            let values = ContiguousArray<Any?>(traits.indices.map { _ in candidates[next() % candidates.count] })
             var expected: UInt64 = 0
             for slot in traits.indices where traits[slot].isTriviallyValid(values[slot]) { expected |= 1 << UInt64(slot) }
             let found = values.withUnsafeBufferPointer { buffer in
@@ -77,8 +78,9 @@ import Testing
         // A valid model: building it cannot fail.
         try! ManagedObjectModel(entities: [
             EntityDescription(name: "Entry", properties: [
-                .attribute("title", .string), .attribute("rank", .integer64),
+                .attribute("title", .string, isOptional: false), .attribute("rank", .integer64),
                 .attribute("when", .date), .attribute("size", .double),
+                .attribute("code", .string, rules: [.maximumLength(2)]),
             ]),
         ])
     }()
@@ -89,16 +91,24 @@ import Testing
         return ManagedObjectContext(coordinator: coordinator)
     }
 
-    @Test func saveRejectsAnInfiniteDateAndTakesAFiniteOne() throws {
+    @Test func saveCollectsEveryErrorBesideTriviallyValidValues() throws {
         let context = try stack()
-        let entry = try context.insertNewObject(forEntityNamed: "Entry")
-        try entry.setValue("a", forKey: "title")
-        try entry.setValue(Date(timeIntervalSinceReferenceDate: .infinity), forKey: "when")
+        let valid = try context.insertNewObject(forEntityNamed: "Entry")
+        try valid.setValue("fine", forKey: "title")
+        try valid.setValue("ok", forKey: "code")
+        try valid.setValue(Date(timeIntervalSinceReferenceDate: 5), forKey: "when")
+        // A mandatory value missing and a string too long: both reported, in one error.
+        let invalid = try context.insertNewObject(forEntityNamed: "Entry")
+        try invalid.setValue("long", forKey: "code")
         let error = try #require(throws: ManagedObjectValidationError.self) { try context.save() }
-        #expect(error.code == .invalidDate && error.key == "when")
-        try entry.setValue(Date(timeIntervalSinceReferenceDate: 5), forKey: "when")
+        #expect(error.code == .multipleErrors)
+        #expect(Set(error.underlyingErrors.map(\.code)) == [.missingMandatoryProperty, .stringTooLong])
+        #expect(Set(error.underlyingErrors.compactMap(\.key)) == ["title", "code"])
+        #expect(valid.objectID.isTemporaryID && invalid.objectID.isTemporaryID)
+        try invalid.setValue("now", forKey: "title")
+        try invalid.setValue("ab", forKey: "code")
         try context.save()
-        #expect(!entry.objectID.isTemporaryID)
+        #expect(!valid.objectID.isTemporaryID && !invalid.objectID.isTemporaryID)
     }
 
     @Test func newObjectsTakeRisingKeysInInsertOrder() throws {
@@ -107,6 +117,7 @@ import Testing
         for rank in 0..<50 {
             let entry = try context.insertNewObject(forEntityNamed: "Entry")
             try entry.setValue(Int64(rank), forKey: "rank")
+            try entry.setValue("t", forKey: "title")
             entries.append(entry)
         }
         try context.save()
