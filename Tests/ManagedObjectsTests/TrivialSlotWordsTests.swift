@@ -53,7 +53,8 @@ import Testing
             let found = values.withUnsafeBufferPointer { buffer in
                 words.validSlots(valuesAt: UnsafeRawPointer(buffer.baseAddress!), traits: traits)
             }
-            #expect(found == expected, "\(values)")
+            // (Values are not printed: an infinite date has no description.)
+            #expect(found == expected, "found \(String(found, radix: 2)), expected \(String(expected, radix: 2))")
             if found != 0 { sawValid = true }
             if found != (1 << UInt64(traits.count)) - 1 { sawInvalid = true }
         }
