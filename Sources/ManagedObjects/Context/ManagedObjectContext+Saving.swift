@@ -128,18 +128,22 @@ extension ManagedObjectContext {
     /// object about to be saved). The sets as they are now (an object is in one of them at a
     /// time): changes the calls make are saved, they do not add calls.
     package func callWillSave() {
-        let (insertedNow, updatedNow, deletedNow) = (inserted, updated, deleted)
-        for object in insertedNow { object.willSave() }
-        for object in updatedNow { object.willSave() }
-        for object in deletedNow { object.willSave() }
+        // The sets' arrays, held here while the calls run (user code may change the sets).
+        let (insertedNow, updatedNow, deletedNow) = (inserted.ordered, updated.ordered, deleted.ordered)
+        Self.forEach(of: insertedNow) { $0.willSave() }
+        Self.forEach(of: updatedNow) { $0.willSave() }
+        Self.forEach(of: deletedNow) { $0.willSave() }
     }
 
-    /// Calls `body` with each object of `objects`, read through the array's storage: no
-    /// reference counting per object (the array, which the caller keeps, holds them).
+    /// Calls `body` with each object of `objects`, read through the array's storage as
+    /// `Unmanaged` references: no reference counting per object (the array, which the caller
+    /// keeps, holds them; an element read as a `ManagedObject` is retained and released).
     @inline(__always)
     private static func forEach(of objects: [ManagedObject], _ body: (ManagedObject) throws -> Void) rethrows {
         try objects.withUnsafeBufferPointer { objects in
-            for object in objects { try body(object) }
+            try objects.withMemoryRebound(to: Unmanaged<ManagedObject>.self) { objects in
+                for object in objects { try object._withUnsafeGuaranteedRef(body) }
+            }
         }
     }
 
@@ -464,14 +468,20 @@ extension ManagedObjectContext {
         // object.
         var lastLayout: ObjectIdentifier?
         var inStore = false
+        // (An element read from the buffer is still retained and released; read as
+        // `Unmanaged`, the array's own reference is used.)
         newObjects.withUnsafeBufferPointer { objects in
-            for object in objects {
-                let layout = ObjectIdentifier(object.layout)
-                if layout != lastLayout {
-                    lastLayout = layout
-                    inStore = storeOf[layout] === store
+            objects.withMemoryRebound(to: Unmanaged<ManagedObject>.self) { objects in
+                for object in objects {
+                    object._withUnsafeGuaranteedRef { object in
+                        let layout = ObjectIdentifier(object.layout)
+                        if layout != lastLayout {
+                            lastLayout = layout
+                            inStore = storeOf[layout] === store
+                        }
+                        if inStore { object.storeVersion = version }
+                    }
                 }
-                if inStore { object.storeVersion = version }
             }
         }
     }
