@@ -1,6 +1,5 @@
 // Sets of elements known to be distinct (a change set's objects, their IDs), made without
 // comparing each new element with those already in its bucket run.
-import Foundation
 
 /// Makes `Set`s of elements the caller knows to be distinct.
 ///

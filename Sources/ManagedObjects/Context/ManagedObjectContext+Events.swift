@@ -72,9 +72,7 @@ extension ManagedObjectContext {
     /// The usual event of new objects (the event's set empty, the waiting objects exactly
     /// the context's inserted ones, in order: each once) makes its set without comparisons
     /// (``DistinctSet``). Otherwise the set is filled outside the event (one exclusive
-    /// access, not one per object), the objects read through the array's storage, each put
-    /// in by `update(with:)` (as `insert(_:)`, an object equal to itself alone, without
-    /// handing back a copy of the member: a retain and a release).
+    /// access, not one per object) by ``TrackedObjectSet/add(_:to:)``.
     private func takePendingEventInserts() {
         let waiting = pendingEventInserts
         pendingEventInserts = []
@@ -85,9 +83,7 @@ extension ManagedObjectContext {
         var inserted = storedPendingEvent.inserted
         storedPendingEvent.inserted = []
         inserted.reserveCapacity(inserted.count + waiting.count)
-        waiting.withUnsafeBufferPointer { waiting in
-            for object in waiting { inserted.update(with: object) }
-        }
+        TrackedObjectSet.add(waiting, to: &inserted)
         storedPendingEvent.inserted = inserted
     }
 

@@ -464,25 +464,17 @@ extension ManagedObjectContext {
     /// (their store by the identity of their layout: one look-up per run of one layout).
     private static func setVersion(_ version: Int64, ofNewObjects newObjects: [ManagedObject], in store: any PersistentStore,
                                    storeOf: [ObjectIdentifier: any PersistentStore]) {
-        // Through the array's buffer, layouts compared by identity: no reference counting per
-        // object.
+        // Layouts compared by identity; the objects walked as `forEach(of:)` walks them (no
+        // reference counting per object).
         var lastLayout: ObjectIdentifier?
         var inStore = false
-        // (An element read from the buffer is still retained and released; read as
-        // `Unmanaged`, the array's own reference is used.)
-        newObjects.withUnsafeBufferPointer { objects in
-            objects.withMemoryRebound(to: Unmanaged<ManagedObject>.self) { objects in
-                for object in objects {
-                    object._withUnsafeGuaranteedRef { object in
-                        let layout = ObjectIdentifier(object.layout)
-                        if layout != lastLayout {
-                            lastLayout = layout
-                            inStore = storeOf[layout] === store
-                        }
-                        if inStore { object.storeVersion = version }
-                    }
-                }
+        forEach(of: newObjects) { object in
+            let layout = ObjectIdentifier(object.layout)
+            if layout != lastLayout {
+                lastLayout = layout
+                inStore = storeOf[layout] === store
             }
+            if inStore { object.storeVersion = version }
         }
     }
 

@@ -98,7 +98,7 @@ package struct TrackedObjectSet: Sequence {
     /// Adds `objects` to `set`, read through the array's storage (no reference counting per
     /// object); `update(with:)` inserts as `insert(_:)` does (an object equals itself alone)
     /// without handing back a copy of the member (a retain and a release each).
-    private static func add(_ objects: [ManagedObject], to set: inout Set<ManagedObject>) {
+    package static func add(_ objects: [ManagedObject], to set: inout Set<ManagedObject>) {
         objects.withUnsafeBufferPointer { objects in
             for object in objects { set.update(with: object) }
         }
