@@ -149,7 +149,7 @@ import TestSupport
             values.keys.sorted().map { "\($0)=\(values[$0]!.map { String(describing: $0) } ?? "nil")" }.joined(separator: ",")
         }
         let answers = [describe(object.changedValuesForCurrentEvent()), describe(object.changedValues()),
-                       describe(object.committedValues(forKeys: ["name", "count"])), try Self.text(of: object).description]
+                       describe(object.committedValues(forKeys: ["name", "count"])), try Self.text(of: object).sorted { $0.key < $1.key }.description]
         context.processPendingChanges()
         try object.setValue("later", forKey: "name")
         return answers + [describe(object.changedValuesForCurrentEvent()), describe(object.changedValues()),
